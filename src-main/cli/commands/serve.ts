@@ -1,0 +1,33 @@
+import { Command, Option } from 'commander';
+import { startServer } from '../../server/start';
+import { dataDirOption, parsePort, parsePositiveInt, resolveDataDir } from '../program';
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('run the headless v1 server (API at http://HOST:PORT/v1, web UI at /)')
+    .addOption(dataDirOption())
+    .addOption(new Option('--port <port>', 'TCP port (0 picks a free one)').argParser(parsePort).default(4100))
+    .addOption(new Option('--host <host>', 'address to listen on; 0.0.0.0 to serve a LAN').default('127.0.0.1'))
+    .addOption(new Option('--rate-limit <n>', 'max requests per minute per credential').argParser(parsePositiveInt).default(600))
+    .action(async (opts: { dataDir?: string; port: number; host: string; rateLimit: number }) => {
+      const server = await startServer({
+        dataDir: resolveDataDir(opts),
+        host: opts.host,
+        port: opts.port,
+        rateLimitPerMinute: opts.rateLimit,
+      });
+      process.stdout.write(`Finops Desk server listening on ${server.url} (API ${server.url}/v1, docs ${server.url}/v1/docs)\n`);
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string) => {
+          process.stderr.write(`received ${signal}, shutting down\n`);
+          server.close().then(resolve, (err) => {
+            process.stderr.write(`shutdown failed: ${String(err)}\n`);
+            process.exitCode = 1;
+            resolve();
+          });
+        };
+        process.once('SIGINT', () => stop('SIGINT'));
+        process.once('SIGTERM', () => stop('SIGTERM'));
+      });
+    });
+}

@@ -1,0 +1,48 @@
+import { Command, CommanderError } from 'commander';
+import { SERVER_VERSION } from '../server/version';
+import { DatabaseTooNew } from '../store/db';
+import { NotFound } from '../store/errors';
+import { serveCommand } from './commands/serve';
+import { tokenCommand } from './commands/token';
+import { configure, UsageError } from './program';
+
+/** `finops`: the command line of Finops Desk. Every command is registered here; see docs/CLI.md. */
+export function buildProgram(): Command {
+  const program = new Command('finops')
+    .description('Finops Desk: offline-first finance operations — local v1 server, sync and tools')
+    .version(SERVER_VERSION)
+    .addCommand(serveCommand())
+    .addCommand(tokenCommand());
+  const apply = (cmd: Command) => {
+    configure(cmd);
+    cmd.commands.forEach(apply);
+  };
+  apply(program);
+  return program;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      if (err.code === 'commander.helpDisplayed' || err.code === 'commander.help' || err.code === 'commander.version') return 0;
+      // Commander has already printed its one-line message.
+      return 2;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`error: ${err.message}\n`);
+      return 2;
+    }
+    const message =
+      err instanceof DatabaseTooNew || err instanceof NotFound ? err.message : err instanceof Error ? err.message : String(err);
+    process.stderr.write(`error: ${message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then((code) => process.exit(code));
+}

@@ -1,0 +1,51 @@
+import { type Command, InvalidArgumentError, Option } from 'commander';
+import { defaultDataDir } from '../paths';
+
+/**
+ * Shared pieces of the `finops` command line. Exit codes: 0 success, 1 runtime failure, 2 usage error (unknown
+ * flag, bad value, missing argument) with a one-line message on stderr.
+ */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+export function parsePort(value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
+  return n;
+}
+
+export function parsePositiveInt(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || !Number.isSafeInteger(Number(value))) {
+    throw new InvalidArgumentError('must be a whole number of at least 1');
+  }
+  return Number(value);
+}
+
+export function parseNonNegativeInt(value: string): number {
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new InvalidArgumentError('must be a whole number');
+  return Number(value);
+}
+
+export function dataDirOption(): Option {
+  return new Option('--data-dir <dir>', 'data folder (default: $FINOPS_DATA_DIR or the per-user app data folder)');
+}
+
+export function resolveDataDir(opts: { dataDir?: string }): string {
+  return opts.dataDir ?? defaultDataDir();
+}
+
+export function teamOption(required = true): Option {
+  const o = new Option('--team <team>', 'team name or id');
+  if (required) o.makeOptionMandatory();
+  return o;
+}
+
+/** Commander with our exit-code rules applied to a command and all its subcommands. */
+export function configure(cmd: Command): Command {
+  cmd
+    .exitOverride()
+    .showHelpAfterError(false)
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  return cmd;
+}

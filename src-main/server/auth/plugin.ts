@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { grants, type Scope } from '../../../src-shared/contract/scopes';
+import type { Db } from '../../store/db';
+import { forbidden, unauthorized } from '../errors';
+import { type Credential, resolveBearer } from './credentials';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    credential: Credential | null;
+  }
+  interface FastifyContextConfig {
+    /** Scopes the route requires; undefined on routes outside the contract (docs, static files). */
+    scopes?: readonly Scope[];
+    public?: boolean;
+    idempotent?: boolean;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | undefined {
+  const header = request.headers.authorization;
+  if (!header) return undefined;
+  const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/**
+ * Authentication and scope check for every contract route, before anything else reads the request:
+ * absent, invalid, revoked or scope-less credentials → 401; a missing scope → 403 naming the scopes required
+ * (in the hosted service's description style). Routes without `config.scopes` are not contract routes and pass.
+ */
+export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
+  app.decorateRequest('credential', null);
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    if (!config.scopes || config.public) return;
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>');
+    const credential = resolveBearer(opts.db, token);
+    if (!credential) throw unauthorized('Invalid, expired or revoked credential');
+    if (credential.scopes.size === 0) throw unauthorized('The credential has no effective scopes');
+    if (!grants(credential.scopes, config.scopes)) {
+      throw forbidden(
+        'Insufficient permissions',
+        `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
+      );
+    }
+    request.credential = credential;
+  });
+});

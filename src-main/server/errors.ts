@@ -1,0 +1,123 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import type { ErrorPayload } from '../../src-shared/contract/errors';
+import { Conflict, InvalidReference, NotFound } from '../store/errors';
+
+/**
+ * An error the API answers with, carrying its status and the spec's Error payload. Route code throws these (or the
+ * store's named errors); `installErrorHandling` turns every failure into the payload. A stack trace never leaves
+ * the server, and no client mistake becomes a 500.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly label: string,
+    message: string,
+    readonly description?: string,
+    readonly retryAfterSeconds?: number,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const STATUS_LABELS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export const badRequest = (message: string, description?: string) => new ApiError(400, 'Bad Request', message, description);
+export const unauthorized = (message: string, description?: string) =>
+  new ApiError(401, 'Unauthorized', message, description, undefined, { 'WWW-Authenticate': 'Bearer realm="v1"' });
+export const forbidden = (message: string, description?: string) => new ApiError(403, 'Forbidden', message, description);
+export const notFound = (message: string, description?: string) => new ApiError(404, 'Not Found', message, description);
+export const conflict = (message: string, description?: string) => new ApiError(409, 'Conflict', message, description);
+export const unprocessable = (message: string, description?: string) =>
+  new ApiError(422, 'Unprocessable Entity', message, description);
+
+interface ValidationIssue {
+  instancePath?: string;
+  message?: string;
+}
+
+/** "body.email: Invalid email address; body.countryCode: …" — names each failing field for the person reading. */
+function describeValidation(validation: readonly ValidationIssue[], context: string | undefined): string {
+  const where = context ?? 'request';
+  return validation
+    .map((issue) => {
+      const field = (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+      return `${where}${field ? `.${field}` : ''}: ${issue.message ?? 'invalid'}`;
+    })
+    .join('; ');
+}
+
+export function toApiError(err: unknown): ApiError {
+  if (err instanceof ApiError) return err;
+  if (err instanceof NotFound) return notFound(`No ${err.entity} with id ${err.id}`);
+  if (err instanceof Conflict) return conflict(err.message, err.description);
+  if (err instanceof InvalidReference) return unprocessable(err.message, `field: ${err.field}`);
+  const e = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
+  if (hasZodFastifySchemaValidationErrors(e) || Array.isArray(e.validation)) {
+    return unprocessable('The request does not match the schema', describeValidation(e.validation ?? [], e.validationContext));
+  }
+  if (isResponseSerializationError(e)) {
+    return new ApiError(500, 'Internal Server Error', 'The server failed to build its response');
+  }
+  const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    // Fastify's own client errors: malformed JSON, empty body, wrong content type, body too large.
+    const label = STATUS_LABELS[status] ?? 'Bad Request';
+    const message =
+      e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e instanceof SyntaxError ? 'The request body is not valid JSON' : e.message;
+    return new ApiError(status, label, message, e.code);
+  }
+  return new ApiError(500, 'Internal Server Error', 'An unexpected error occurred; quote the requestId when reporting it');
+}
+
+export function errorBody(err: ApiError, requestId: string): ErrorPayload {
+  const body: ErrorPayload = { error: err.label, message: err.message, requestId };
+  if (err.description) body.description = err.description;
+  if (err.retryAfterSeconds !== undefined) body.retryAfterSeconds = err.retryAfterSeconds;
+  return body;
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  if (err.retryAfterSeconds !== undefined) reply.header('Retry-After', String(err.retryAfterSeconds));
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  return reply.code(err.statusCode).type('application/json; charset=utf-8').send(errorBody(err, reply.request.id));
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Error handler and not-found handler for the whole app: unknown route 404, known path with another method 405. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(reply, apiError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const allowed = METHODS.filter((m) => m !== request.method && app.findRoute({ method: m, url }));
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return sendError(
+        reply,
+        new ApiError(405, 'Method Not Allowed', `${request.method} is not allowed on ${url}`, `Allowed: ${allowed.join(', ')}`),
+      );
+    }
+    return sendError(reply, notFound(`No route ${request.method} ${url}`));
+  });
+}

@@ -1,0 +1,62 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorPayload } from '../../src-shared/contract/errors';
+import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
+import type { Credential } from './auth/credentials';
+
+export interface RouteContext<R extends RouteContract> {
+  params: RouteParams<R>;
+  query: RouteQuery<R>;
+  body: RouteBody<R>;
+  /** The caller; every store call takes `auth.teamId` so no query can leave the team. */
+  auth: R['public'] extends true ? null : Credential;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type RouteHandler<R extends RouteContract> = (ctx: RouteContext<R>) => RouteResponse<R> | Promise<RouteResponse<R>>;
+
+/** Error statuses any contract route may answer with, documented in OpenAPI with the Error payload. */
+function errorResponses(route: RouteContract): Record<number, typeof ErrorPayload> {
+  const statuses = route.public ? [400, 422, 429] : [400, 401, 403, 404, 422, 429];
+  if (route.idempotent) statuses.push(409, 503);
+  if (route.method !== 'GET') statuses.push(409);
+  return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, ErrorPayload]));
+}
+
+/**
+ * Registers one contract operation: its schemas validate the request and serialize the response, its scopes go
+ * to the auth hook and to OpenAPI, and the handler's return value becomes the body with the first success status
+ * the contract lists (a handler may set another one through `reply.code`).
+ */
+export function registerRoute<R extends RouteContract>(app: FastifyInstance, route: R, handler: RouteHandler<R>): void {
+  const successStatus = Number(Object.keys(route.responses)[0] ?? 200);
+  app.withTypeProvider<ZodTypeProvider>().route({
+    method: route.method,
+    url: route.path,
+    config: { scopes: route.scopes, public: route.public ?? false, idempotent: route.idempotent ?? false },
+    schema: {
+      summary: route.summary,
+      description: route.description,
+      tags: [route.tag],
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.body ? { body: route.body } : {}),
+      response: { ...route.responses, ...errorResponses(route) },
+      ...(route.public ? { security: [] } : { security: [{ bearerAuth: [...route.scopes] }, { oauth2: [...route.scopes] }] }),
+      ...({ 'x-scopes': [...route.scopes] } as object),
+    },
+    handler: async (request, reply) => {
+      const result = await handler({
+        params: request.params as RouteParams<R>,
+        query: request.query as RouteQuery<R>,
+        body: request.body as RouteBody<R>,
+        auth: request.credential as RouteContext<R>['auth'],
+        request,
+        reply,
+      });
+      if (reply.statusCode === 200 && successStatus !== 200) reply.code(successStatus);
+      return result;
+    },
+  });
+}

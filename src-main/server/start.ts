@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { type Db, openDatabase } from '../store/db';
+import { buildApp } from './app';
+
+export interface StartOptions {
+  dataDir: string;
+  host?: string;
+  port?: number;
+  rateLimitPerMinute?: number;
+  webRoot?: string;
+  logLevel?: 'silent' | 'error' | 'warn' | 'info';
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  db: Db;
+  /** `http://host:port`, the API being at `${url}/v1`. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The built web UI, when present (out/web after `npm run build:web`). */
+export function defaultWebRoot(): string | undefined {
+  const candidates = [path.resolve(__dirname, '../../out/web'), path.resolve(process.cwd(), 'out/web')];
+  return candidates.find((dir) => fs.existsSync(path.join(dir, 'index.html')));
+}
+
+/**
+ * Opens the data dir and serves the v1 API (and the web UI) on host:port. Used by `finops serve` and by the
+ * Electron utility process. `close()` stops accepting requests, lets those in flight finish, then checkpoints
+ * and closes the database, so a SIGTERM loses nothing that was answered as committed.
+ */
+export async function startServer(options: StartOptions): Promise<RunningServer> {
+  const db = openDatabase(options.dataDir);
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      db,
+      rateLimitPerMinute: options.rateLimitPerMinute,
+      webRoot: options.webRoot ?? defaultWebRoot(),
+      logLevel: options.logLevel,
+    });
+    await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : options.port;
+  const host = options.host ?? '127.0.0.1';
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  let closed = false;
+  return {
+    app,
+    db,
+    url: `http://${urlHost}:${port}`,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await app.close();
+      db.pragma('wal_checkpoint(TRUNCATE)');
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,113 @@
+import crypto from 'node:crypto';
+import type { Scope } from '../../src-shared/contract/scopes';
+import type { Db } from './db';
+import { NotFound } from './errors';
+import { newId, nowIso } from './ids';
+
+/**
+ * API keys: `finops_` + 64 hex characters (256 random bits). The fixed prefix lets secret scanners recognise a
+ * leaked key. Only a SHA-256 hash is stored (a fast hash is right here: the key has full entropy, so there is
+ * nothing to brute-force, and the lookup happens on every request). The key is shown once, at creation.
+ */
+export const API_KEY_PREFIX = 'finops_';
+const API_KEY_PATTERN = /^finops_[0-9a-f]{64}$/;
+
+export interface ApiKey {
+  id: string;
+  teamId: string;
+  name: string;
+  hint: string;
+  scopes: Scope[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+interface Row {
+  id: string;
+  team_id: string;
+  name: string;
+  key_hint: string;
+  scopes: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+function toApiKey(r: Row): ApiKey {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    name: r.name,
+    hint: r.key_hint,
+    scopes: r.scopes.split(' ').filter(Boolean) as Scope[],
+    createdAt: r.created_at,
+    lastUsedAt: r.last_used_at,
+    revokedAt: r.revoked_at,
+  };
+}
+
+export function hashSecret(secret: string): string {
+  return crypto.createHash('sha256').update(secret).digest('hex');
+}
+
+export function looksLikeApiKey(token: string): boolean {
+  return API_KEY_PATTERN.test(token);
+}
+
+export function createApiKey(
+  db: Db,
+  input: { teamId: string; name: string; scopes: readonly Scope[]; userId?: string | null },
+): { key: string; apiKey: ApiKey } {
+  const key = API_KEY_PREFIX + crypto.randomBytes(32).toString('hex');
+  const id = newId();
+  db.prepare(
+    `INSERT INTO api_keys (id, team_id, user_id, name, key_hash, key_hint, scopes, created_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(id, input.teamId, input.userId ?? null, input.name, hashSecret(key), key.slice(-4), input.scopes.join(' '), nowIso());
+  return { key, apiKey: getApiKey(db, input.teamId, id) };
+}
+
+export function getApiKey(db: Db, teamId: string, id: string): ApiKey {
+  const row = db.prepare('SELECT * FROM api_keys WHERE team_id = ? AND id = ?').get(teamId, id) as Row | undefined;
+  if (!row) throw new NotFound('api key', id);
+  return toApiKey(row);
+}
+
+export function listApiKeys(db: Db, teamId: string): ApiKey[] {
+  return (db.prepare('SELECT * FROM api_keys WHERE team_id = ? ORDER BY created_at').all(teamId) as Row[]).map(toApiKey);
+}
+
+/** The active key with this secret, or undefined (unknown, malformed or revoked). */
+export function findActiveApiKey(db: Db, key: string): ApiKey | undefined {
+  if (!looksLikeApiKey(key)) return undefined;
+  const row = db.prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(hashSecret(key)) as
+    | Row
+    | undefined;
+  return row ? toApiKey(row) : undefined;
+}
+
+/** Revokes by id, or by the full key. Returns the revoked key; revoking twice is harmless. */
+export function revokeApiKey(db: Db, idOrKey: string): ApiKey {
+  const row = (
+    looksLikeApiKey(idOrKey)
+      ? db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(idOrKey))
+      : db.prepare('SELECT * FROM api_keys WHERE id = ?').get(idOrKey)
+  ) as Row | undefined;
+  if (!row) throw new NotFound('api key', looksLikeApiKey(idOrKey) ? `…${idOrKey.slice(-4)}` : idOrKey);
+  db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowIso(), row.id);
+  return getApiKey(db, row.team_id, row.id);
+}
+
+/**
+ * Marks a key used. Written at most once a minute per key: a write per request would put an fsync
+ * (synchronous=FULL) on every read request.
+ */
+export function touchApiKey(db: Db, id: string, now = new Date()): void {
+  const cutoff = new Date(now.getTime() - 60_000).toISOString();
+  db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(
+    now.toISOString(),
+    id,
+    cutoff,
+  );
+}

@@ -1,0 +1,72 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { LATEST_VERSION, MIGRATIONS } from './migrations/index';
+
+export type Db = Database.Database;
+
+/** The database is newer than this build of the app: opening it would risk writing rows the code does not understand. */
+export class DatabaseTooNew extends Error {
+  constructor(
+    readonly found: number,
+    readonly supported: number,
+  ) {
+    super(
+      `database schema version ${found} is newer than this version of Finops Desk supports (${supported}); upgrade the app before opening this data`,
+    );
+    this.name = 'DatabaseTooNew';
+  }
+}
+
+export const DB_FILE_NAME = 'finops.sqlite';
+
+export interface OpenOptions {
+  /** Migrate only up to this version (tests of historical schemas). */
+  targetVersion?: number;
+  readonly?: boolean;
+}
+
+/**
+ * Opens (creating if needed) the data dir's database with the pragmas a finance app needs:
+ * WAL so readers never block the writer and the CLI can work beside a running server; a busy timeout for the
+ * writer lock; foreign keys on; and synchronous=FULL so a committed write survives power loss (its cost is
+ * recorded in docs/decisions/0002-sqlite-durability.md).
+ */
+export function openDatabase(dataDir: string, options: OpenOptions = {}): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  return openDatabaseFile(path.join(dataDir, DB_FILE_NAME), options);
+}
+
+export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
+  const db = new Database(file, { readonly: options.readonly ?? false });
+  db.pragma('busy_timeout = 5000');
+  if (!options.readonly) db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = FULL');
+  db.pragma('foreign_keys = ON');
+  try {
+    migrate(db, options.targetVersion ?? LATEST_VERSION);
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+  return db;
+}
+
+export function schemaVersion(db: Db): number {
+  return db.pragma('user_version', { simple: true }) as number;
+}
+
+/** Applies every pending migration up to `target`, each in its own immediate transaction. */
+export function migrate(db: Db, target: number = LATEST_VERSION): void {
+  const current = schemaVersion(db);
+  if (current > LATEST_VERSION) throw new DatabaseTooNew(current, LATEST_VERSION);
+  for (const m of MIGRATIONS) {
+    if (m.version <= current || m.version > target) continue;
+    db.transaction(() => {
+      // Re-read inside the write lock: another process (CLI beside the server) may have migrated meanwhile.
+      if (schemaVersion(db) >= m.version) return;
+      db.exec(m.sql);
+      db.pragma(`user_version = ${m.version}`);
+    }).immediate();
+  }
+}

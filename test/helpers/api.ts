@@ -1,0 +1,67 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { afterEach } from 'vitest';
+import { type AppOptions, buildApp } from '../../src-main/server/app';
+import { createApiKey } from '../../src-main/store/api-keys';
+import { type Db, openDatabase } from '../../src-main/store/db';
+import { ensureTeam, type Team } from '../../src-main/store/teams';
+import type { Scope } from '../../src-shared/contract/scopes';
+import { tmpDir } from './tmp';
+
+export interface TestApi {
+  app: FastifyInstance;
+  db: Db;
+  dataDir: string;
+  /** Creates (or reuses) a team and returns an API key for it with the given scopes. */
+  key(team: string, scopes?: Scope[]): string;
+  team(name: string): Team;
+  /** `app.inject` with a bearer token and JSON body. */
+  call(
+    method: string,
+    url: string,
+    opts?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>;
+  /** Listens on 127.0.0.1:0 and returns the base URL (`http://127.0.0.1:PORT`). */
+  listen(): Promise<string>;
+}
+
+const open: TestApi[] = [];
+
+/** A real app over a real SQLite file in a fresh data dir; closed after the test. */
+export async function makeTestApi(options: Partial<AppOptions> = {}): Promise<TestApi> {
+  const dataDir = tmpDir('finops-api-');
+  const db = openDatabase(dataDir);
+  const app = await buildApp({ db, logLevel: 'silent', ...options });
+  const api: TestApi = {
+    app,
+    db,
+    dataDir,
+    key: (team, scopes = ['apis.all']) => createApiKey(db, { teamId: ensureTeam(db, team).id, name: 'test', scopes }).key,
+    team: (name) => ensureTeam(db, name),
+    call: (method, url, opts = {}) =>
+      app.inject({
+        method: method as 'GET',
+        url,
+        headers: {
+          ...(opts.token ? { authorization: `Bearer ${opts.token}` } : {}),
+          ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...opts.headers,
+        },
+        ...(opts.body !== undefined ? { payload: typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body) } : {}),
+      }),
+    listen: async () => {
+      await app.listen({ host: '127.0.0.1', port: 0 });
+      const address = app.server.address();
+      if (!address || typeof address === 'string') throw new Error('no address');
+      return `http://127.0.0.1:${address.port}`;
+    },
+  };
+  open.push(api);
+  return api;
+}
+
+afterEach(async () => {
+  for (const api of open.splice(0)) {
+    await api.app.close();
+    api.db.close();
+  }
+});
