@@ -1,0 +1,95 @@
+/**
+ * Money at the boundary. Amounts are stored and computed as integer minor units (cents, yen, fils) with the
+ * currency's ISO 4217 exponent (JPY 0, EUR 2, BHD 3, CLF 4); the API speaks decimal numbers in major units.
+ *
+ * Converting a JSON number to minor units goes through its shortest decimal representation (what JSON.stringify
+ * prints), never through floating-point multiplication: 1.005 EUR × 100 is 100.49999999999999 in binary floating
+ * point, but "1.005" has three decimals and is rejected for EUR. A number with more decimals than the currency
+ * allows is an error, not silently rounded.
+ */
+import { codes as isoCodes, code as isoCurrency } from 'currency-codes';
+
+export class MoneyError extends Error {
+  override name = 'MoneyError';
+}
+
+/**
+ * The largest magnitude in minor units: 15 significant digits. Every decimal with at most 15 significant digits
+ * survives the trip through a binary double (JSON number) and back unchanged; beyond that it may not.
+ */
+export const MAX_MINOR = 999_999_999_999_999;
+
+const CODES: ReadonlySet<string> = new Set(isoCodes());
+
+export function isCurrencyCode(value: string): boolean {
+  return CODES.has(value);
+}
+
+/** The ISO 4217 minor-unit exponent. Funds and metals without one (XAU, XDR…) are treated as 2. */
+export function currencyExponent(currency: string): number {
+  const entry = isoCurrency(currency);
+  if (!entry) throw new MoneyError(`unknown currency ${currency}`);
+  return Number.isInteger(entry.digits) ? entry.digits : 2;
+}
+
+/** Decimal digits of a finite number exactly as JavaScript prints it: sign, integer digits, fraction digits. */
+function decimalParts(value: number): { negative: boolean; int: string; frac: string } {
+  let text = String(Math.abs(value));
+  const exp = /e([+-]\d+)$/.exec(text);
+  if (exp) {
+    // Shift the decimal point of the mantissa: 1.5e-7 → 0.00000015, 1e21 → 1000000000000000000000.
+    const [mantissa = '', shift] = [text.slice(0, exp.index), Number(exp[1])];
+    const [mi = '', mf = ''] = mantissa.split('.');
+    const digits = mi + mf;
+    const point = mi.length + shift;
+    text =
+      point <= 0
+        ? `0.${'0'.repeat(-point)}${digits}`
+        : point >= digits.length
+          ? digits + '0'.repeat(point - digits.length)
+          : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  }
+  const [int = '0', frac = ''] = text.split('.');
+  return { negative: value < 0 || Object.is(value, -0), int, frac: frac.replace(/0+$/, '') };
+}
+
+/** 12.34 EUR → 1234; throws MoneyError for NaN, infinities, too many decimals or an unsafe magnitude. */
+export function toMinor(amount: number, currency: string): number {
+  if (!Number.isFinite(amount)) throw new MoneyError('amount must be a finite number');
+  const exponent = currencyExponent(currency);
+  const { negative, int, frac } = decimalParts(amount);
+  if (frac.length > exponent) {
+    throw new MoneyError(`${currency} amounts have at most ${exponent} decimal place${exponent === 1 ? '' : 's'}; got ${amount}`);
+  }
+  const minor = Number(int + frac.padEnd(exponent, '0'));
+  if (minor > MAX_MINOR) throw new MoneyError(`amount ${amount} is too large`);
+  return negative && minor !== 0 ? -minor : minor;
+}
+
+/** 1234 minor EUR → 12.34: the nearest double to the exact decimal, which prints as that decimal. */
+export function toMajor(minor: number, currency: string): number {
+  if (!Number.isInteger(minor) || Math.abs(minor) > MAX_MINOR) throw new MoneyError(`minor amount out of range: ${minor}`);
+  const exponent = currencyExponent(currency);
+  if (exponent === 0) return minor;
+  const negative = minor < 0;
+  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+  const text = `${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`;
+  const value = Number(text);
+  return negative ? -value : value;
+}
+
+/** Like toMajor, for nullable columns. */
+export function toMajorOrNull(minor: number | null | undefined, currency: string | null | undefined): number | null {
+  return minor === null || minor === undefined || !currency ? null : toMajor(minor, currency);
+}
+
+/** Formats for people: toMajor + Intl, with the currency's own exponent. */
+export function formatMoney(minor: number, currency: string, locale = 'en'): string {
+  const exponent = currencyExponent(currency);
+  return new Intl.NumberFormat(locale, {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent,
+  }).format(toMajor(minor, currency));
+}

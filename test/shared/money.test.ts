@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { currencyExponent, formatMoney, isCurrencyCode, MAX_MINOR, MoneyError, toMajor, toMinor } from '../../src-shared/money';
+
+describe('money', () => {
+  it.each([
+    ['JPY', 0],
+    ['EUR', 2],
+    ['USD', 2],
+    ['BHD', 3],
+    ['KWD', 3],
+    ['CLF', 4],
+  ])('%s has exponent %i (ISO 4217)', (currency, exponent) => {
+    expect(currencyExponent(currency)).toBe(exponent);
+  });
+
+  it.each([
+    [12.34, 'EUR', 1234],
+    [-12.34, 'EUR', -1234],
+    [0.1, 'EUR', 10],
+    [1.1, 'EUR', 110],
+    [19.99, 'USD', 1999],
+    [1500, 'JPY', 1500],
+    [1.234, 'BHD', 1234],
+    [0.005, 'BHD', 5],
+    [1e-7 * 1e7, 'EUR', 100],
+    [9999999999999.99, 'EUR', 999999999999999],
+    [0, 'EUR', 0],
+    [-0, 'EUR', 0],
+  ])('toMinor(%d, %s) = %i', (amount, currency, minor) => {
+    expect(toMinor(amount, currency)).toBe(minor);
+  });
+
+  it.each([
+    [1.005, 'EUR'],
+    [0.1 + 0.2, 'EUR'],
+    [1.5, 'JPY'],
+    [1.2345, 'BHD'],
+    [1.5e-7, 'EUR'],
+    [Number.NaN, 'EUR'],
+    [Number.POSITIVE_INFINITY, 'EUR'],
+    [1e300, 'EUR'],
+    [10000000000000, 'EUR'],
+  ])('toMinor(%d, %s) is refused rather than rounded', (amount, currency) => {
+    expect(() => toMinor(amount, currency)).toThrow(MoneyError);
+  });
+
+  it('round-trips every minor amount in a wide sample', () => {
+    for (const currency of ['EUR', 'JPY', 'BHD']) {
+      for (let i = -100_000; i <= 100_000; i += 7) expect(toMinor(toMajor(i, currency), currency)).toBe(i);
+      for (const big of [MAX_MINOR, -MAX_MINOR, 123456789012345, 100000000000001]) {
+        expect(toMinor(toMajor(big, currency), currency)).toBe(big);
+      }
+    }
+  });
+
+  it('converts minor to major exactly', () => {
+    expect(toMajor(1234, 'EUR')).toBe(12.34);
+    expect(toMajor(-5, 'EUR')).toBe(-0.05);
+    expect(toMajor(1234, 'BHD')).toBe(1.234);
+    expect(toMajor(1234, 'JPY')).toBe(1234);
+  });
+
+  it('knows real currency codes only', () => {
+    expect(isCurrencyCode('EUR')).toBe(true);
+    expect(isCurrencyCode('EURO')).toBe(false);
+    expect(isCurrencyCode('ABC')).toBe(false);
+    expect(() => currencyExponent('ABC')).toThrow(MoneyError);
+  });
+
+  it('formats with the currency exponent', () => {
+    expect(formatMoney(123456, 'EUR', 'en')).toBe('€1,234.56');
+    expect(formatMoney(1234, 'BHD', 'en')).toMatch(/1\.234/);
+    expect(formatMoney(1234, 'JPY', 'en')).toBe('¥1,234');
+  });
+});
