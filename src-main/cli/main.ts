@@ -13,6 +13,8 @@ export function buildProgram(): Command {
     .version(SERVER_VERSION)
     .addCommand(serveCommand())
     .addCommand(tokenCommand());
+  // [user / oauth-client commands register here]
+  // [demo command registers here]
   const apply = (cmd: Command) => {
     configure(cmd);
     cmd.commands.forEach(apply);

@@ -37,12 +37,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await app.register(authPlugin, { db: options.db });
+  // [rate-limit plugin registers here]
+  // [idempotency plugin registers here]
   await registerOpenApi(app);
+  // [OAuth: /.well-known/oauth-authorization-server registers here]
+  // [web UI static files (options.webRoot) register here]
 
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await v1.register(healthRoutesPlugin, { db: options.db });
+      // [OAuth routes register here]
+      // [tags routes register here]
+      // [customers routes register here]
     },
     { prefix: '/v1' },
   );

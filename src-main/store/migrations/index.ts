@@ -11,6 +11,9 @@ export interface Migration {
   sql: string;
 }
 
-export const MIGRATIONS: readonly Migration[] = [initial];
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  // [002 customers search] [003 oauth] [004 idempotency] — reserved numbers, added in this order
+];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
