@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { LATEST_VERSION, MIGRATIONS } from './migrations/index';
+import { LATEST_VERSION, MIGRATIONS, type Migration } from './migrations/index';
 
 export type Db = Database.Database;
 
@@ -57,10 +57,11 @@ export function schemaVersion(db: Db): number {
 }
 
 /** Applies every pending migration up to `target`, each in its own immediate transaction. */
-export function migrate(db: Db, target: number = LATEST_VERSION): void {
+export function migrate(db: Db, target: number = LATEST_VERSION, migrations: readonly Migration[] = MIGRATIONS): void {
+  const latest = migrations[migrations.length - 1]?.version ?? 0;
   const current = schemaVersion(db);
-  if (current > LATEST_VERSION) throw new DatabaseTooNew(current, LATEST_VERSION);
-  for (const m of MIGRATIONS) {
+  if (current > latest) throw new DatabaseTooNew(current, latest);
+  for (const m of migrations) {
     if (m.version <= current || m.version > target) continue;
     db.transaction(() => {
       // Re-read inside the write lock: another process (CLI beside the server) may have migrated meanwhile.

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The whole test suite: unit + integration (plain Node: real SQLite, real HTTP on loopback, a real Secret Service
+# when the machine has one), then browser tests (the web build in Debian's Chromium). Ends with the plain line
+# "N passed, N failed, N skipped" summed from the runners' JSON reports; exits non-zero on any failure.
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$FINOPS_ROOT"
+mkdir -p reports
+rm -f reports/vitest.json reports/browser.json
+export CI_REPORT=1
+
+# keytar talks to the Secret Service over D-Bus: give the tests a private session bus with an unlocked keyring.
+with_keyring() {
+  if command -v dbus-run-session >/dev/null 2>&1 && command -v gnome-keyring-daemon >/dev/null 2>&1; then
+    local tmp
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/data" "$tmp/run" && chmod 700 "$tmp/run"
+    XDG_DATA_HOME="$tmp/data" XDG_RUNTIME_DIR="$tmp/run" FINOPS_KEYRING=1 dbus-run-session -- \
+      sh -c 'echo -n finops-test | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec "$@"' sh "$@"
+    local rc=$?
+    rm -rf "$tmp"
+    return $rc
+  fi
+  "$@"
+}
+
+with_keyring npx vitest run "$@"
+if [ -z "${1:-}" ] && [ -f vitest.browser.config.ts ]; then
+  npm run -s build:web >/dev/null && npx vitest run -c vitest.browser.config.ts
+fi
+node scripts/test-summary.cjs reports/vitest.json reports/browser.json
