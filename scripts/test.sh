@@ -5,6 +5,9 @@
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$FINOPS_ROOT"
+# On a fresh machine this sets up first (apt packages, Node 22, npm ci); when already done it only checks.
+bash scripts/setup.sh >/dev/null
+source scripts/env.sh
 mkdir -p reports
 rm -f reports/vitest.json reports/browser.json
 export CI_REPORT=1
