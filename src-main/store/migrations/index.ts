@@ -1,4 +1,5 @@
 import { initial } from './001-initial';
+import { idempotency } from './004-idempotency';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -14,6 +15,7 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   // [002 customers search] [003 oauth] [004 idempotency] — reserved numbers, added in this order
+  idempotency,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
