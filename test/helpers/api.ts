@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { type AppOptions, buildApp } from '../../src-main/server/app';
 import { createApiKey } from '../../src-main/store/api-keys';
 import { type Db, openDatabase } from '../../src-main/store/db';
@@ -24,11 +24,14 @@ export interface TestApi {
   listen(): Promise<string>;
 }
 
-const open: TestApi[] = [];
+const open: Record<'test' | 'file', TestApi[]> = { test: [], file: [] };
 
-/** A real app over a real SQLite file in a fresh data dir; closed after the test. */
-export async function makeTestApi(options: Partial<AppOptions> = {}): Promise<TestApi> {
-  const dataDir = tmpDir('finops-api-');
+/**
+ * A real app over a real SQLite file in a fresh data dir; closed after the test, or after the whole file with
+ * lifetime 'file' (for a beforeAll).
+ */
+export async function makeTestApi(options: Partial<AppOptions> = {}, lifetime: 'test' | 'file' = 'test'): Promise<TestApi> {
+  const dataDir = tmpDir('finops-api-', lifetime);
   const db = openDatabase(dataDir);
   const app = await buildApp({ db, logLevel: 'silent', ...options });
   const api: TestApi = {
@@ -55,13 +58,16 @@ export async function makeTestApi(options: Partial<AppOptions> = {}): Promise<Te
       return `http://127.0.0.1:${address.port}`;
     },
   };
-  open.push(api);
+  open[lifetime].push(api);
   return api;
 }
 
-afterEach(async () => {
-  for (const api of open.splice(0)) {
+async function closeAll(apis: TestApi[]): Promise<void> {
+  for (const api of apis.splice(0)) {
     await api.app.close();
     api.db.close();
   }
-});
+}
+
+afterEach(() => closeAll(open.test));
+afterAll(() => closeAll(open.file));

@@ -1,0 +1,120 @@
+/**
+ * The authorization matrix: every operation in the OpenAPI document, with no token, a bad token, a scope-less
+ * key, a key lacking the scope, the exact scope, the umbrella scopes, and another team's key. Routes join the
+ * matrix automatically as they are registered; a route with an `{id}` needs a fixture below (the test fails
+ * until it has one), so team isolation is proven for every endpoint.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Scope } from '../../../src-shared/contract/scopes';
+import { makeTestApi, type TestApi } from '../../helpers/api';
+
+interface Operation {
+  method: string;
+  path: string;
+  scopes: Scope[];
+}
+
+/** How to make a record of the owning team for each path with an {id}: returns the id. */
+const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  '/v1/customers/{id}': async (api, token) =>
+    (await api.call('POST', '/v1/customers', { token, body: { name: 'Matrix Customer', email: 'matrix@example.com' } })).json()
+      .id,
+  '/v1/tags/{id}': async (api, token) =>
+    (await api.call('POST', '/v1/tags', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
+};
+
+/** A minimal valid body for write operations, so "allowed" can be asserted as success, not just "not 401/403". */
+const BODIES: Record<string, unknown> = {
+  'POST /v1/customers': { name: 'Body Customer' },
+  'PATCH /v1/customers/{id}': { note: 'patched' },
+  'POST /v1/tags': { name: 'body-tag' },
+  'PATCH /v1/tags/{id}': { name: 'renamed-tag' },
+};
+
+const UNRELATED_SCOPE: Scope = 'chat.read';
+
+async function operations(api: TestApi): Promise<Operation[]> {
+  const doc = (await api.call('GET', '/v1/openapi.json')).json() as {
+    paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>>;
+  };
+  const ops: Operation[] = [];
+  for (const [path, methods] of Object.entries(doc.paths)) {
+    for (const [method, op] of Object.entries(methods)) {
+      const scopes = (op.security ?? []).find((s) => s.bearerAuth)?.bearerAuth;
+      if (scopes?.length) ops.push({ method: method.toUpperCase(), path, scopes: scopes as Scope[] });
+    }
+  }
+  return ops;
+}
+
+let api: TestApi;
+let ops: Operation[];
+
+describe('authorization matrix', () => {
+  beforeAll(async () => {
+    api = await makeTestApi({ rateLimitPerMinute: 1_000_000 }, 'file');
+    ops = await operations(api);
+  });
+
+  it('covers the protected routes of the contract', () => {
+    expect(ops.length).toBeGreaterThanOrEqual(1);
+    for (const op of ops) if (op.path.includes('{id}')) expect(FIXTURES[op.path], `fixture for ${op.path}`).toBeDefined();
+  });
+
+  it('walks every protected operation with every kind of credential', async () => {
+    const owner = api.key('Owner Team');
+    const other = api.key('Other Team');
+    const checked: string[] = [];
+    for (const op of ops) {
+      const label = `${op.method} ${op.path}`;
+      const id = op.path.includes('{id}') ? await FIXTURES[op.path]!(api, owner) : undefined;
+      const url = op.path.replace('{id}', id ?? '');
+      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : (BODIES[label] ?? {});
+      const call = (token?: string) => api.call(op.method, url, { token, body });
+
+      // No token, bad tokens, scope-less credential: 401 with the error payload.
+      for (const token of [undefined, 'garbage', `finops_${'0'.repeat(64)}`, api.key('Owner Team', [])]) {
+        const res = await call(token);
+        expect(res.statusCode, `${label} with ${token ?? 'no token'}`).toBe(401);
+        expect(res.json().error).toBe('Unauthorized');
+      }
+
+      // A key without the route's scope: 403 naming the scopes required.
+      const denied = await call(api.key('Owner Team', [UNRELATED_SCOPE]));
+      expect(denied.statusCode, `${label} without scope`).toBe(403);
+      for (const s of op.scopes) expect(denied.json().description).toContain(s);
+
+      // apis.read grants reads only.
+      const reader = await call(api.key('Owner Team', ['apis.read']));
+      if (op.scopes.every((s) => s.endsWith('.read'))) expect(reader.statusCode, `${label} apis.read`).toBeLessThan(400);
+      else expect(reader.statusCode, `${label} apis.read`).toBe(403);
+
+      // Another team's credential never sees the owner's record: 404, not 403.
+      if (id) {
+        const foreign = await call(other);
+        expect(foreign.statusCode, `${label} other team`).toBe(404);
+        expect(foreign.body).not.toContain('Matrix Customer');
+      }
+
+      // The exact scopes (last: a DELETE consumes the fixture).
+      const allowed = await call(api.key('Owner Team', op.scopes));
+      expect(allowed.statusCode, `${label} with ${op.scopes.join(',')}: ${allowed.body}`).toBeLessThan(300);
+      checked.push(label);
+    }
+    expect(checked.length).toBe(ops.length);
+  });
+
+  it('lists never contain another team’s records', async () => {
+    const owner = api.key('List Owner');
+    const other = api.key('List Other');
+    for (const op of ops.filter((o) => o.method === 'GET' && !o.path.includes('{'))) {
+      const fixturePath = `${op.path}/{id}`;
+      if (!FIXTURES[fixturePath]) continue;
+      const id = await FIXTURES[fixturePath](api, owner);
+      const mine = await api.call('GET', op.path, { token: owner });
+      const theirs = await api.call('GET', op.path, { token: other });
+      expect(mine.body, op.path).toContain(id);
+      expect(theirs.body, op.path).not.toContain(id);
+    }
+  });
+});
