@@ -4,13 +4,16 @@ import type { Db } from '../store/db';
 import { authPlugin } from './auth/plugin';
 import { installErrorHandling } from './errors';
 import { registerOpenApi } from './openapi';
+import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { genRequestId } from './request-id';
 import { healthRoutesPlugin } from './routes/health';
 
 export interface AppOptions {
   db: Db;
-  /** Max requests per minute per credential (per IP for unauthenticated and OAuth endpoints). */
+  /** Max requests per minute per credential, and per IP on public routes (`/v1/oauth/*` has its own budget: rateLimit.oauth). */
   rateLimitPerMinute?: number;
+  /** Finer rate-limit settings (windows, the OAuth and per-IP budgets, a clock for tests); see plugins/rate-limit.ts. */
+  rateLimit?: RateLimitOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
   webRoot?: string;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
@@ -38,6 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installErrorHandling(app);
   await app.register(authPlugin, { db: options.db });
   // [rate-limit plugin registers here]
+  await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [idempotency plugin registers here]
   await registerOpenApi(app);
   // [OAuth: /.well-known/oauth-authorization-server registers here]

@@ -1,0 +1,144 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { ApiError } from '../errors';
+
+/**
+ * Request rate limits, fixed windows counted in memory (docs/decisions/0010-rate-limits.md):
+ * - `/v1/oauth/*`, per client IP: its own, tighter budget (the hosted service: 20 per 15 min; ours defaults to
+ *   60 per 15 min so that a person who mistypes a password a few times can still log in);
+ * - authenticated contract routes, per credential (request.credential.id, set by the auth hook, which runs first);
+ * - public contract routes, per client IP.
+ * Routes outside the contract (documentation, the web UI's files, unknown paths) are not counted.
+ *
+ * Every counted response carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds until the
+ * window ends) and `RateLimit-Policy` (`<limit>;w=<window seconds>`), as the hosted service sends them. Over the
+ * limit the answer is 429 with the spec's Error payload, `retryAfterSeconds` and `Retry-After`, through the app's
+ * error mapping like every other error.
+ */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+export interface RateLimitOptions {
+  /** Per credential on authenticated routes. Default: `AppOptions.rateLimitPerMinute` (600) per 60 s. */
+  perCredential?: RateLimitRule;
+  /** Per client IP on public contract routes. Default: the same numbers as perCredential. */
+  perIp?: RateLimitRule;
+  /** Per client IP on `/v1/oauth/*`. Default: 60 per 15 minutes. */
+  oauth?: RateLimitRule;
+  /** Clock in ms, injectable for tests. */
+  now?: () => number;
+}
+
+export const DEFAULT_PER_MINUTE = 600;
+export const DEFAULT_OAUTH_RULE: RateLimitRule = { limit: 60, windowMs: 15 * 60_000 };
+const OAUTH_PREFIX = '/v1/oauth/';
+
+interface Window {
+  count: number;
+  resetAt: number;
+}
+
+export interface Decision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until the window ends, at least 1. */
+  resetSeconds: number;
+  windowSeconds: number;
+}
+
+/** Fixed-window counters by key. A key's window starts with its first request; expired windows are swept lazily. */
+export class FixedWindowCounter {
+  private readonly windows = new Map<string, Window>();
+  private nextSweepAt = 0;
+
+  constructor(private readonly now: () => number) {}
+
+  hit(key: string, rule: RateLimitRule): Decision {
+    const t = this.now();
+    if (t >= this.nextSweepAt) this.sweep(t);
+    let w = this.windows.get(key);
+    if (!w || w.resetAt <= t) {
+      w = { count: 0, resetAt: t + rule.windowMs };
+      this.windows.set(key, w);
+    }
+    w.count += 1;
+    return {
+      allowed: w.count <= rule.limit,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - w.count),
+      resetSeconds: Math.max(1, Math.ceil((w.resetAt - t) / 1000)),
+      windowSeconds: Math.ceil(rule.windowMs / 1000),
+    };
+  }
+
+  /** Number of live windows (for tests of the sweep). */
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(t: number): void {
+    for (const [key, w] of this.windows) if (w.resetAt <= t) this.windows.delete(key);
+    this.nextSweepAt = t + 60_000;
+  }
+}
+
+type Bucket = { key: string; rule: RateLimitRule; who: string };
+
+function isOAuthPath(url: string): boolean {
+  const path = url.split('?')[0] ?? '';
+  return path === '/v1/oauth' || path.startsWith(OAUTH_PREFIX);
+}
+
+function checkRule(name: string, rule: RateLimitRule): RateLimitRule {
+  if (!Number.isInteger(rule.limit) || rule.limit < 1) throw new Error(`rate limit ${name}.limit must be a positive integer`);
+  if (!Number.isFinite(rule.windowMs) || rule.windowMs < 1) throw new Error(`rate limit ${name}.windowMs must be positive`);
+  return rule;
+}
+
+function setHeaders(reply: FastifyReply, d: Decision): void {
+  reply.header('RateLimit-Limit', String(d.limit));
+  reply.header('RateLimit-Remaining', String(d.remaining));
+  reply.header('RateLimit-Reset', String(d.resetSeconds));
+  reply.header('RateLimit-Policy', `${d.limit};w=${d.windowSeconds}`);
+}
+
+export const rateLimitPlugin = fp(
+  async (app: FastifyInstance, opts: RateLimitOptions & { perMinute?: number }) => {
+    const perCredential = checkRule(
+      'perCredential',
+      opts.perCredential ?? { limit: opts.perMinute ?? DEFAULT_PER_MINUTE, windowMs: 60_000 },
+    );
+    const perIp = checkRule('perIp', opts.perIp ?? perCredential);
+    const oauth = checkRule('oauth', opts.oauth ?? DEFAULT_OAUTH_RULE);
+    const counter = new FixedWindowCounter(opts.now ?? Date.now);
+
+    function bucketOf(request: FastifyRequest): Bucket | undefined {
+      if (isOAuthPath(request.url)) return { key: `oauth ${request.ip}`, rule: oauth, who: 'OAuth requests from this address' };
+      if (request.credential) return { key: `credential ${request.credential.id}`, rule: perCredential, who: 'this credential' };
+      if (request.routeOptions.config.scopes)
+        return { key: `ip ${request.ip}`, rule: perIp, who: 'unauthenticated requests from this address' };
+      return undefined;
+    }
+
+    // Registered after the auth plugin, so this runs after its onRequest hook has set request.credential.
+    app.addHook('onRequest', async (request, reply) => {
+      const bucket = bucketOf(request);
+      if (!bucket) return;
+      const d = counter.hit(bucket.key, bucket.rule);
+      setHeaders(reply, d);
+      if (!d.allowed) {
+        throw new ApiError(
+          429,
+          'Too Many Requests',
+          `Rate limit exceeded: at most ${d.limit} requests per ${d.windowSeconds} s for ${bucket.who}`,
+          `Retry after ${d.resetSeconds} s`,
+          d.resetSeconds,
+        );
+      }
+    });
+  },
+  { name: 'rate-limit' },
+);

@@ -1,0 +1,223 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { authPlugin } from '../../../src-main/server/auth/plugin';
+import { installErrorHandling } from '../../../src-main/server/errors';
+import { FixedWindowCounter, type RateLimitOptions, rateLimitPlugin } from '../../../src-main/server/plugins/rate-limit';
+import { genRequestId } from '../../../src-main/server/request-id';
+import { registerRoute } from '../../../src-main/server/route';
+import { createApiKey } from '../../../src-main/store/api-keys';
+import { type Db, openDatabase } from '../../../src-main/store/db';
+import { ensureTeam } from '../../../src-main/store/teams';
+import { defineRoute } from '../../../src-shared/contract/route';
+import { makeTestApi } from '../../helpers/api';
+import { tmpDir } from '../../helpers/tmp';
+
+const ping = defineRoute({
+  method: 'GET',
+  path: '/ping',
+  tag: 'test',
+  summary: 'authenticated test route',
+  scopes: ['customers.read'],
+  query: z.object({ n: z.coerce.number().int().optional() }),
+  responses: { 200: z.object({ ok: z.literal(true) }) },
+});
+const publicPing = defineRoute({
+  method: 'GET',
+  path: '/public-ping',
+  tag: 'test',
+  summary: 'public test route',
+  scopes: [],
+  public: true,
+  responses: { 200: z.object({ ok: z.literal(true) }) },
+});
+
+/** A clock the test moves by hand. */
+function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
+  let t = start;
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
+}
+
+const opened: { app: FastifyInstance; db: Db }[] = [];
+afterEach(async () => {
+  for (const { app, db } of opened.splice(0)) {
+    await app.close();
+    db.close();
+  }
+});
+
+/** The app's cross-cutting stack as buildApp wires it (errors, auth, then rate limits), with test routes under /v1. */
+async function harness(rateLimit: RateLimitOptions) {
+  const db = openDatabase(tmpDir('finops-rl-'));
+  const app = Fastify({ logger: { level: 'silent' }, genReqId: genRequestId, requestIdHeader: false });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+  });
+  installErrorHandling(app);
+  await app.register(authPlugin, { db });
+  await app.register(rateLimitPlugin, rateLimit);
+  await app.register(
+    async (v1) => {
+      registerRoute(v1, ping, () => ({ ok: true as const }));
+      registerRoute(v1, publicPing, () => ({ ok: true as const }));
+      // OAuth endpoints may be plain routes (an HTML page, a form post): they are counted by path.
+      v1.post('/oauth/token', async () => ({ access_token: 'x' }));
+      v1.get('/outside-contract', async () => ({ ok: true }));
+    },
+    { prefix: '/v1' },
+  );
+  await app.ready();
+  opened.push({ app, db });
+  const key = (team: string) => createApiKey(db, { teamId: ensureTeam(db, team).id, name: 't', scopes: ['customers.read'] }).key;
+  const get = (url: string, token?: string, remoteAddress = '127.0.0.1') =>
+    app.inject({ method: 'GET', url, remoteAddress, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { app, db, key, get };
+}
+
+const limitHeaders = (res: { headers: Record<string, unknown> }) => ({
+  limit: res.headers['ratelimit-limit'],
+  remaining: res.headers['ratelimit-remaining'],
+  reset: res.headers['ratelimit-reset'],
+  policy: res.headers['ratelimit-policy'],
+});
+
+describe('rate limits', () => {
+  it('counts down per credential, then answers 429 with the error payload and Retry-After', async () => {
+    const clock = manualClock();
+    const h = await harness({ perCredential: { limit: 3, windowMs: 60_000 }, now: clock.now });
+    const token = h.key('acme');
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await h.get('/v1/ping', token);
+      expect(res.statusCode).toBe(200);
+      seen.push(limitHeaders(res));
+    }
+    expect(seen.map((s) => s.remaining)).toEqual(['2', '1', '0']);
+    expect(seen.every((s) => s.limit === '3' && s.policy === '3;w=60' && s.reset === '60')).toBe(true);
+
+    clock.advance(15_000);
+    const over = await h.get('/v1/ping', token);
+    expect(over.statusCode).toBe(429);
+    expect(over.headers['retry-after']).toBe('45');
+    expect(limitHeaders(over)).toEqual({ limit: '3', remaining: '0', reset: '45', policy: '3;w=60' });
+    expect(over.json()).toEqual({
+      error: 'Too Many Requests',
+      message: 'Rate limit exceeded: at most 3 requests per 60 s for this credential',
+      description: 'Retry after 45 s',
+      requestId: over.headers['x-request-id'],
+      retryAfterSeconds: 45,
+    });
+  });
+
+  it('RateLimit-Reset falls as the window runs out, and a new window starts after it', async () => {
+    const clock = manualClock();
+    const h = await harness({ perCredential: { limit: 2, windowMs: 10_000 }, now: clock.now });
+    const token = h.key('acme');
+    expect(limitHeaders(await h.get('/v1/ping', token)).reset).toBe('10');
+    clock.advance(2_500);
+    expect(limitHeaders(await h.get('/v1/ping', token))).toMatchObject({ reset: '8', remaining: '0' });
+    clock.advance(7_000);
+    expect((await h.get('/v1/ping', token)).statusCode).toBe(429);
+    clock.advance(500); // the window (10 s from the first request) is over
+    const fresh = await h.get('/v1/ping', token);
+    expect(fresh.statusCode).toBe(200);
+    expect(limitHeaders(fresh)).toMatchObject({ remaining: '1', reset: '10' });
+  });
+
+  it('another credential, of the same team or another, is unaffected', async () => {
+    const h = await harness({ perCredential: { limit: 1, windowMs: 60_000 } });
+    const a = h.key('acme');
+    const b = h.key('acme');
+    const c = h.key('globex');
+    expect((await h.get('/v1/ping', a)).statusCode).toBe(200);
+    expect((await h.get('/v1/ping', a)).statusCode).toBe(429);
+    for (const other of [b, c]) {
+      const res = await h.get('/v1/ping', other);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-remaining']).toBe('0');
+    }
+  });
+
+  it('sets the headers on error responses of counted routes too (a 422 from validation)', async () => {
+    const h = await harness({ perCredential: { limit: 5, windowMs: 60_000 } });
+    const res = await h.get('/v1/ping?n=abc', h.key('acme'));
+    expect(res.statusCode).toBe(422);
+    expect(limitHeaders(res)).toMatchObject({ limit: '5', remaining: '4' });
+  });
+
+  it('limits public contract routes per client IP, apart from credentials', async () => {
+    const h = await harness({ perIp: { limit: 2, windowMs: 60_000 }, perCredential: { limit: 100, windowMs: 60_000 } });
+    expect((await h.get('/v1/public-ping', undefined, '10.0.0.1')).statusCode).toBe(200);
+    expect((await h.get('/v1/public-ping', undefined, '10.0.0.1')).statusCode).toBe(200);
+    const over = await h.get('/v1/public-ping', undefined, '10.0.0.1');
+    expect(over.statusCode).toBe(429);
+    expect(over.json().message).toMatch(/unauthenticated requests from this address/);
+    expect((await h.get('/v1/public-ping', undefined, '10.0.0.2')).statusCode).toBe(200);
+    // An authenticated caller at the exhausted address counts against its credential, not the address.
+    const authed = await h.get('/v1/ping', h.key('acme'), '10.0.0.1');
+    expect(authed.statusCode).toBe(200);
+    expect(authed.headers['ratelimit-limit']).toBe('100');
+  });
+
+  it('limits /v1/oauth/* per IP with its own budget (default 60 per 15 min)', async () => {
+    const h = await harness({ perIp: { limit: 1000, windowMs: 60_000 } });
+    const post = (ip: string) => h.app.inject({ method: 'POST', url: '/v1/oauth/token', remoteAddress: ip, payload: {} });
+    const first = await post('10.0.0.9');
+    expect(limitHeaders(first)).toEqual({ limit: '60', remaining: '59', reset: '900', policy: '60;w=900' });
+    for (let i = 1; i < 60; i++) expect((await post('10.0.0.9')).statusCode).toBe(200);
+    const over = await post('10.0.0.9');
+    expect(over.statusCode).toBe(429);
+    expect(over.json()).toMatchObject({ error: 'Too Many Requests', retryAfterSeconds: 900 });
+    expect(over.headers['retry-after']).toBe('900');
+    expect((await post('10.0.0.10')).statusCode).toBe(200);
+    // The same address still reaches the rest of the API: the OAuth budget is separate.
+    expect((await h.get('/v1/public-ping', undefined, '10.0.0.9')).statusCode).toBe(200);
+  });
+
+  it('does not count routes outside the contract (documentation, UI files, unknown paths)', async () => {
+    const h = await harness({ perIp: { limit: 1, windowMs: 60_000 } });
+    for (let i = 0; i < 3; i++) {
+      const res = await h.get('/v1/outside-contract');
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['ratelimit-limit']).toBeUndefined();
+    }
+  });
+
+  it('rejects a limit that is not a positive integer', async () => {
+    await expect(harness({ perCredential: { limit: 0, windowMs: 1000 } })).rejects.toThrow(/perCredential\.limit/);
+  });
+
+  it('forgets expired windows', () => {
+    const clock = manualClock();
+    const counter = new FixedWindowCounter(clock.now);
+    for (let i = 0; i < 5; i++) counter.hit(`k${i}`, { limit: 1, windowMs: 1000 });
+    expect(counter.size).toBe(5);
+    clock.advance(61_000);
+    counter.hit('new', { limit: 1, windowMs: 1000 });
+    expect(counter.size).toBe(1);
+  });
+
+  it('over real HTTP: finops serve --rate-limit N limits the public routes of the built app per IP', async () => {
+    const api = await makeTestApi({ rateLimitPerMinute: 2 });
+    const base = await api.listen();
+    const a = await fetch(`${base}/v1/health`);
+    const b = await fetch(`${base}/v1/health`);
+    const c = await fetch(`${base}/v1/health`);
+    expect([a.status, b.status, c.status]).toEqual([200, 200, 429]);
+    expect([a.headers.get('ratelimit-remaining'), b.headers.get('ratelimit-remaining')]).toEqual(['1', '0']);
+    expect(a.headers.get('ratelimit-policy')).toBe('2;w=60');
+    expect(Number(c.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(c.headers.get('content-type')).toMatch(/application\/json/);
+    const body = await c.json();
+    expect(body).toMatchObject({ error: 'Too Many Requests', requestId: c.headers.get('x-request-id') });
+    expect(body.retryAfterSeconds).toBe(Number(c.headers.get('retry-after')));
+  });
+});
