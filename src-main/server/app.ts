@@ -6,7 +6,9 @@ import { installErrorHandling } from './errors';
 import { registerOpenApi } from './openapi';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { genRequestId } from './request-id';
+import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
+import { tagRoutesPlugin } from './routes/tags';
 
 export interface AppOptions {
   db: Db;
@@ -53,7 +55,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(healthRoutesPlugin, { db: options.db });
       // [OAuth routes register here]
       // [tags routes register here]
+      await v1.register(tagRoutesPlugin, { db: options.db });
       // [customers routes register here]
+      await v1.register(customerRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

@@ -1,4 +1,5 @@
 import { initial } from './001-initial';
+import { customersSearch } from './002-customers-search';
 import { idempotency } from './004-idempotency';
 
 /**
@@ -14,7 +15,8 @@ export interface Migration {
 
 export const MIGRATIONS: readonly Migration[] = [
   initial,
-  // [002 customers search] [003 oauth] [004 idempotency] — reserved numbers, added in this order
+  customersSearch,
+  // [003 oauth] [004 idempotency] — reserved numbers, added in this order
   idempotency,
 ];
 

@@ -1,0 +1,606 @@
+import crypto from 'node:crypto';
+import { codes as currencyCodes } from 'currency-codes';
+import type {
+  Customer,
+  CustomerCreate,
+  CustomerListQuery,
+  CustomerPatch,
+  CustomerSortColumn,
+  CustomerTab,
+} from '../../src-shared/contract/customers';
+import { currencyExponent, toMajor } from '../../src-shared/money';
+import { countryName } from '../../src-shared/validation/countries';
+import { recordChange } from './changes';
+import type { Db } from './db';
+import { InvalidReference, NotFound } from './errors';
+import { newId, nowIso } from './ids';
+import { resolveTagRefs } from './tags';
+
+/**
+ * Customers of a team: CRUD with the upsert rule, the finance summary computed from `invoices`, and the list
+ * (FTS5 search, filters, tabs, keyset cursor). Rules are recorded in docs/decisions/0020…0023.
+ */
+
+interface Row {
+  id: string;
+  team_id: string;
+  name: string;
+  email: string | null;
+  billing_email: string | null;
+  phone: string | null;
+  website: string | null;
+  contact: string | null;
+  country: string | null;
+  country_code: string | null;
+  address_line1: string | null;
+  address_line2: string | null;
+  city: string | null;
+  state: string | null;
+  zip: string | null;
+  vat_number: string | null;
+  peppol_id: string | null;
+  note: string | null;
+  created_at: string;
+  updated_at: string;
+  seq: number;
+}
+
+/** API field → column, for the plain text fields (country is derived separately). */
+const TEXT_FIELDS = [
+  ['name', 'name'],
+  ['email', 'email'],
+  ['billingEmail', 'billing_email'],
+  ['phone', 'phone'],
+  ['website', 'website'],
+  ['contact', 'contact'],
+  ['countryCode', 'country_code'],
+  ['addressLine1', 'address_line1'],
+  ['addressLine2', 'address_line2'],
+  ['city', 'city'],
+  ['state', 'state'],
+  ['zip', 'zip'],
+  ['vatNumber', 'vat_number'],
+  ['peppolId', 'peppol_id'],
+  ['note', 'note'],
+] as const satisfies readonly (readonly [keyof CustomerPatch, keyof Row])[];
+
+type Column = (typeof TEXT_FIELDS)[number][1] | 'country';
+
+const ISSUED_STATUSES_SQL = "status NOT IN ('draft', 'canceled')";
+const DAY_MS = 86_400_000;
+export const RECENT_DAYS = 30;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Reading: one record, or a page of rows hydrated with tags, finance and counts in three queries.
+
+interface InvoiceGroup {
+  customer_id: string;
+  currency: string;
+  status: string;
+  n: number;
+  total: number;
+  last_date: string | null;
+  latest: string | null;
+  last_paid: string | null;
+}
+
+function major(minor: number, currency: string): number {
+  try {
+    return toMajor(minor, currency);
+  } catch {
+    return minor / 100;
+  }
+}
+
+function isIssued(status: string): boolean {
+  return status !== 'draft' && status !== 'canceled';
+}
+
+function maxOf(a: string | null, b: string | null): string | null {
+  if (a === null) return b;
+  if (b === null) return a;
+  return a > b ? a : b;
+}
+
+function idList(ids: readonly string[]): string {
+  return JSON.stringify(ids);
+}
+
+function hydrate(db: Db, teamId: string, rows: readonly Row[], now: Date): Customer[] {
+  if (rows.length === 0) return [];
+  const ids = idList(rows.map((r) => r.id));
+  const tagRows = db
+    .prepare(
+      `SELECT ct.customer_id AS customerId, t.id, t.name FROM customer_tags ct JOIN tags t ON t.id = ct.tag_id
+       WHERE ct.team_id = ? AND ct.customer_id IN (SELECT value FROM json_each(?)) ORDER BY t.name COLLATE NOCASE, t.id`,
+    )
+    .all(teamId, ids) as { customerId: string; id: string; name: string }[];
+  const invoiceRows = db
+    .prepare(
+      `SELECT customer_id, currency, status, count(*) AS n, sum(amount_minor) AS total, max(issue_date) AS last_date,
+              max(issue_date || ' ' || id) AS latest, max(paid_at) AS last_paid
+       FROM invoices WHERE team_id = ? AND customer_id IN (SELECT value FROM json_each(?))
+       GROUP BY customer_id, currency, status`,
+    )
+    .all(teamId, ids) as InvoiceGroup[];
+  const projectRows = db
+    .prepare(
+      `SELECT customer_id AS customerId, count(*) AS n FROM tracker_projects
+       WHERE team_id = ? AND customer_id IN (SELECT value FROM json_each(?)) GROUP BY customer_id`,
+    )
+    .all(teamId, ids) as { customerId: string; n: number }[];
+
+  const tagsBy = new Map<string, { id: string; name: string }[]>();
+  for (const t of tagRows) {
+    const list = tagsBy.get(t.customerId) ?? [];
+    list.push({ id: t.id, name: t.name });
+    tagsBy.set(t.customerId, list);
+  }
+  const invoicesBy = new Map<string, InvoiceGroup[]>();
+  for (const g of invoiceRows) {
+    const list = invoicesBy.get(g.customer_id) ?? [];
+    list.push(g);
+    invoicesBy.set(g.customer_id, list);
+  }
+  const projectsBy = new Map(projectRows.map((p) => [p.customerId, p.n]));
+  return rows.map((r) => toCustomer(r, tagsBy.get(r.id) ?? [], invoicesBy.get(r.id) ?? [], projectsBy.get(r.id) ?? 0, now));
+}
+
+function toCustomer(
+  r: Row,
+  tags: { id: string; name: string }[],
+  groups: InvoiceGroup[],
+  projectCount: number,
+  now: Date,
+): Customer {
+  interface Totals {
+    invoiced: number;
+    paid: number;
+    outstanding: number;
+    overdue: number;
+    count: number;
+    latest: string;
+  }
+  const byCurrency = new Map<string, Totals>();
+  let invoiceCount = 0;
+  let paidCount = 0;
+  let unpaidCount = 0;
+  let overdueCount = 0;
+  let draftCount = 0;
+  let lastInvoiceDate: string | null = null;
+  let lastPaymentAt: string | null = null;
+  for (const g of groups) {
+    if (g.status === 'draft') draftCount += g.n;
+    if (!isIssued(g.status)) continue;
+    const t = byCurrency.get(g.currency) ?? { invoiced: 0, paid: 0, outstanding: 0, overdue: 0, count: 0, latest: '' };
+    t.invoiced += g.total;
+    t.count += g.n;
+    if (g.latest && g.latest > t.latest) t.latest = g.latest;
+    invoiceCount += g.n;
+    if (g.status === 'paid') {
+      t.paid += g.total;
+      paidCount += g.n;
+      lastPaymentAt = maxOf(lastPaymentAt, g.last_paid);
+    }
+    if (g.status === 'unpaid' || g.status === 'overdue') {
+      t.outstanding += g.total;
+      unpaidCount += g.n;
+    }
+    if (g.status === 'overdue') {
+      t.overdue += g.total;
+      overdueCount += g.n;
+    }
+    byCurrency.set(g.currency, t);
+    lastInvoiceDate = maxOf(lastInvoiceDate, g.last_date);
+  }
+  let currency: string | null = null;
+  let latest = '';
+  for (const [c, t] of byCurrency) {
+    if (t.latest > latest) {
+      latest = t.latest;
+      currency = c;
+    }
+  }
+  const primary = currency ? byCurrency.get(currency) : undefined;
+  const finance = {
+    currency,
+    invoiced: primary && currency ? major(primary.invoiced, currency) : 0,
+    paid: primary && currency ? major(primary.paid, currency) : 0,
+    outstanding: primary && currency ? major(primary.outstanding, currency) : 0,
+    overdue: primary && currency ? major(primary.overdue, currency) : 0,
+    invoiceCount,
+    paidCount,
+    unpaidCount,
+    overdueCount,
+    draftCount,
+    lastInvoiceDate,
+    byCurrency: [...byCurrency.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([c, t]) => ({
+        currency: c,
+        invoiced: major(t.invoiced, c),
+        paid: major(t.paid, c),
+        outstanding: major(t.outstanding, c),
+        overdue: major(t.overdue, c),
+        invoiceCount: t.count,
+      })),
+  };
+
+  const since = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
+  const recent = r.created_at >= since || (lastInvoiceDate !== null && lastInvoiceDate >= since.slice(0, 10));
+  const stage = invoiceCount === 0 ? 'new' : invoiceCount === 1 ? 'first-time' : 'repeat';
+  const paymentStatus = unpaidCount > 0 ? 'unpaid' : invoiceCount === 0 ? 'none' : paidCount === invoiceCount ? 'paid' : 'other';
+  const tabs: CustomerTab[] = ['all'];
+  if (stage !== 'new') tabs.push(stage);
+  if (recent) tabs.push('recent');
+  if (paymentStatus === 'unpaid' || paymentStatus === 'paid') tabs.push(paymentStatus);
+
+  let lastActivityAt = r.updated_at;
+  for (const d of [lastInvoiceDate, lastPaymentAt]) if (d && d > lastActivityAt) lastActivityAt = d;
+
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    billingEmail: r.billing_email,
+    phone: r.phone,
+    website: r.website,
+    contact: r.contact,
+    country: r.country,
+    countryCode: r.country_code,
+    addressLine1: r.address_line1,
+    addressLine2: r.address_line2,
+    city: r.city,
+    state: r.state,
+    zip: r.zip,
+    vatNumber: r.vat_number,
+    peppolId: r.peppol_id,
+    note: r.note,
+    tags,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    invoiceCount,
+    projectCount,
+    totalRevenue: finance.paid,
+    outstandingAmount: finance.outstanding,
+    lastInvoiceDate,
+    invoiceCurrency: currency,
+    finance,
+    activity: { createdAt: r.created_at, updatedAt: r.updated_at, lastInvoiceDate, lastPaymentAt, lastActivityAt },
+    engagement: { tabs, stage, paymentStatus, recent },
+  };
+}
+
+function getRow(db: Db, teamId: string, id: string): Row | undefined {
+  return db.prepare('SELECT * FROM customers WHERE team_id = ? AND id = ?').get(teamId, id) as Row | undefined;
+}
+
+export function getCustomer(db: Db, teamId: string, id: string, now = new Date()): Customer {
+  const row = getRow(db, teamId, id);
+  if (!row) throw new NotFound('customer', id);
+  return hydrate(db, teamId, [row], now)[0]!;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Writing.
+
+type Values = Partial<Record<Column, string | null>>;
+
+/** The column values an input sets. `country` follows countryCode (its English name) whenever a code is set. */
+function valuesOf(input: CustomerPatch, current: Row | undefined): Values {
+  const values: Values = {};
+  for (const [field, column] of TEXT_FIELDS) {
+    const v = input[field];
+    if (v !== undefined) values[column] = v;
+  }
+  const code = 'country_code' in values ? values.country_code : (current?.country_code ?? null);
+  if (code) values.country = countryName(code) ?? code;
+  else if (input.country !== undefined) values.country = input.country;
+  else if ('country_code' in values) values.country = null;
+  return values;
+}
+
+function writeTags(db: Db, teamId: string, customerId: string, tagIds: readonly string[]): void {
+  db.prepare('DELETE FROM customer_tags WHERE team_id = ? AND customer_id = ?').run(teamId, customerId);
+  const insert = db.prepare('INSERT INTO customer_tags (team_id, customer_id, tag_id) VALUES (?, ?, ?)');
+  for (const tagId of tagIds) insert.run(teamId, customerId, tagId);
+}
+
+function currentTagIds(db: Db, teamId: string, customerId: string): string[] {
+  return db
+    .prepare('SELECT tag_id FROM customer_tags WHERE team_id = ? AND customer_id = ? ORDER BY tag_id')
+    .pluck()
+    .all(teamId, customerId) as string[];
+}
+
+function insertCustomer(db: Db, teamId: string, input: CustomerPatch & { name: string }): string {
+  const tags = input.tags
+    ? resolveTagRefs(
+        db,
+        teamId,
+        input.tags.map((t) => t.id),
+      )
+    : [];
+  const values = valuesOf(input, undefined);
+  const id = newId();
+  const now = nowIso();
+  const seq = recordChange(db, teamId, 'customer', id, 'upsert');
+  const columns = Object.keys(values) as Column[];
+  db.prepare(
+    `INSERT INTO customers (id, team_id, ${columns.join(', ')}, created_at, updated_at, seq, search_rowid)
+     VALUES (?, ?, ${columns.map(() => '?').join(', ')}, ?, ?, ?, (SELECT coalesce(max(search_rowid), 0) + 1 FROM customers))`,
+  ).run(id, teamId, ...columns.map((c) => values[c] ?? null), now, now, seq);
+  writeTags(
+    db,
+    teamId,
+    id,
+    tags.map((t) => t.id),
+  );
+  return id;
+}
+
+/** Applies the supplied fields; writes (and records a change) only when something actually changes. */
+function updateRow(db: Db, teamId: string, current: Row, input: CustomerPatch): void {
+  const values = valuesOf(input, current);
+  const changed = (Object.keys(values) as Column[]).filter((c) => values[c] !== current[c]);
+  let tagsChanged = false;
+  let tagIds: string[] = [];
+  if (input.tags) {
+    tagIds = resolveTagRefs(
+      db,
+      teamId,
+      input.tags.map((t) => t.id),
+    ).map((t) => t.id);
+    const before = currentTagIds(db, teamId, current.id);
+    tagsChanged = before.join(',') !== [...tagIds].sort().join(',');
+  }
+  if (changed.length === 0 && !tagsChanged) return;
+  const seq = recordChange(db, teamId, 'customer', current.id, 'upsert');
+  db.prepare(
+    `UPDATE customers SET ${changed.map((c) => `${c} = ?, `).join('')}updated_at = ?, seq = ? WHERE team_id = ? AND id = ?`,
+  ).run(...changed.map((c) => values[c] ?? null), nowIso(), seq, teamId, current.id);
+  if (tagsChanged) writeTags(db, teamId, current.id, tagIds);
+}
+
+/**
+ * POST: create, or update the matching customer (docs/decisions/0021-customers-upsert.md): the body's `id` when it
+ * names a customer of this team; otherwise the team's earliest customer whose email equals the body's email,
+ * ignoring case; otherwise a new customer with a service-assigned id. An update changes only supplied fields.
+ */
+export function upsertCustomer(
+  db: Db,
+  teamId: string,
+  input: CustomerCreate,
+  now = new Date(),
+): { customer: Customer; created: boolean } {
+  const result = db
+    .transaction(() => {
+      const { id: wantedId, ...fields } = input;
+      let match = wantedId ? getRow(db, teamId, wantedId) : undefined;
+      if (!match && fields.email) {
+        match = db
+          .prepare('SELECT * FROM customers WHERE team_id = ? AND email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 1')
+          .get(teamId, fields.email) as Row | undefined;
+      }
+      if (match) {
+        updateRow(db, teamId, match, fields);
+        return { id: match.id, created: false };
+      }
+      return { id: insertCustomer(db, teamId, fields), created: true };
+    })
+    .immediate();
+  return { customer: getCustomer(db, teamId, result.id, now), created: result.created };
+}
+
+export function createCustomer(db: Db, teamId: string, input: CustomerCreate): Customer {
+  return upsertCustomer(db, teamId, input).customer;
+}
+
+export function updateCustomer(db: Db, teamId: string, id: string, patch: CustomerPatch, now = new Date()): Customer {
+  db.transaction(() => {
+    const current = getRow(db, teamId, id);
+    if (!current) throw new NotFound('customer', id);
+    updateRow(db, teamId, current, patch);
+  }).immediate();
+  return getCustomer(db, teamId, id, now);
+}
+
+/** Deletes the customer (its tag links go with it; its invoices stay) and returns it as it was. */
+export function deleteCustomer(db: Db, teamId: string, id: string, now = new Date()): Customer {
+  return db
+    .transaction(() => {
+      const customer = getCustomer(db, teamId, id, now);
+      recordChange(db, teamId, 'customer', id, 'delete');
+      db.prepare('DELETE FROM customers WHERE team_id = ? AND id = ?').run(teamId, id);
+      return customer;
+    })
+    .immediate();
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The list: search, filters, tabs, sort and keyset cursor (docs/decisions/0022 and 0023).
+
+/** `sum_minor / 10^exponent` in SQL, so sorting by money sorts by the same numbers the API shows. */
+const DIVISOR_SQL = (() => {
+  const cases = currencyCodes()
+    .filter((c) => /^[A-Z]{3}$/.test(c))
+    .map((c) => [c, currencyExponent(c)] as const)
+    .filter(([, e]) => e !== 2)
+    .map(([c, e]) => `WHEN '${c}' THEN ${10 ** e}.0`);
+  return (col: string) => `(CASE ${col} ${cases.join(' ')} ELSE 100.0 END)`;
+})();
+
+/** Per-customer invoice aggregates over the team's issued invoices; joined only when a tab or sort needs them. */
+const STATS_CTE = `WITH inv AS (
+    SELECT customer_id AS cid, currency, status, amount_minor, issue_date, id FROM invoices
+    WHERE team_id = @team AND customer_id IS NOT NULL AND ${ISSUED_STATUSES_SQL}
+  ),
+  prim AS (
+    SELECT cid, currency FROM (
+      SELECT cid, currency, row_number() OVER (PARTITION BY cid ORDER BY issue_date DESC, id DESC) AS rn FROM inv
+    ) WHERE rn = 1
+  ),
+  s AS (
+    SELECT inv.cid AS cid, count(*) AS issued,
+      sum(inv.status = 'paid') AS paid_n,
+      sum(inv.status IN ('unpaid', 'overdue')) AS open_n,
+      max(inv.issue_date) AS last_date,
+      sum(CASE WHEN inv.status = 'paid' AND inv.currency = prim.currency THEN inv.amount_minor ELSE 0 END) * 1.0
+        / ${DIVISOR_SQL('prim.currency')} AS revenue,
+      sum(CASE WHEN inv.status IN ('unpaid', 'overdue') AND inv.currency = prim.currency THEN inv.amount_minor ELSE 0 END) * 1.0
+        / ${DIVISOR_SQL('prim.currency')} AS outstanding
+    FROM inv JOIN prim ON prim.cid = inv.cid GROUP BY inv.cid
+  )
+`;
+
+interface SortSpec {
+  sql: string;
+  kind: 'text' | 'number';
+  stats: boolean;
+}
+
+const SORTS: Record<CustomerSortColumn, SortSpec> = {
+  created_at: { sql: 'c.created_at', kind: 'text', stats: false },
+  name: { sql: 'c.name COLLATE NOCASE', kind: 'text', stats: false },
+  email: { sql: "coalesce(c.email, '') COLLATE NOCASE", kind: 'text', stats: false },
+  country: { sql: "coalesce(c.country, '') COLLATE NOCASE", kind: 'text', stats: false },
+  invoices: { sql: 'coalesce(s.issued, 0)', kind: 'number', stats: true },
+  projects: {
+    sql: '(SELECT count(*) FROM tracker_projects p WHERE p.team_id = c.team_id AND p.customer_id = c.id)',
+    kind: 'number',
+    stats: false,
+  },
+  total_revenue: { sql: 'coalesce(s.revenue, 0)', kind: 'number', stats: true },
+  outstanding: { sql: 'coalesce(s.outstanding, 0)', kind: 'number', stats: true },
+  last_invoice: { sql: "coalesce(s.last_date, '')", kind: 'text', stats: true },
+};
+
+const TABS: Record<CustomerTab, string | null> = {
+  all: null,
+  'first-time': 'coalesce(s.issued, 0) = 1',
+  repeat: 'coalesce(s.issued, 0) >= 2',
+  recent: '(c.created_at >= @sinceTs OR s.last_date >= @sinceDate)',
+  unpaid: 'coalesce(s.open_n, 0) > 0',
+  paid: 's.issued > 0 AND s.paid_n = s.issued',
+};
+
+/**
+ * User text → an FTS5 query that cannot fail: the words (runs of letters and digits, any script) each become a
+ * quoted prefix term, ANDed. Quotes, operators and parentheses never reach FTS5 syntax. No words → no text filter.
+ */
+export function ftsQuery(q: string | undefined): string | null {
+  if (!q) return null;
+  const words = q.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
+  const terms = words.slice(0, 16).map((w) => `"${w}"*`);
+  return terms.length > 0 ? terms.join(' ') : null;
+}
+
+interface CursorPayload {
+  v: 1;
+  f: string;
+  k: string | number;
+  i: string;
+}
+
+function fingerprint(teamId: string, column: string, direction: string, match: string | null, q: CustomerListQuery): string {
+  const key = JSON.stringify([
+    teamId,
+    column,
+    direction,
+    match,
+    [...new Set(q.tags ?? [])].sort(),
+    [...new Set(q.countries ?? [])].sort(),
+    q.tab,
+  ]);
+  return crypto.createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+function encodeCursor(p: CursorPayload): string {
+  return Buffer.from(JSON.stringify(p)).toString('base64url');
+}
+
+function decodeCursor(text: string, expected: string, kind: 'text' | 'number'): CursorPayload {
+  const invalid = (why: string) => new InvalidReference('cursor', `Invalid cursor: ${why}`);
+  let p: Partial<CursorPayload>;
+  try {
+    if (!/^[A-Za-z0-9_-]+$/.test(text)) throw new Error();
+    p = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw invalid('not a cursor returned by this list');
+  }
+  if (!p || typeof p !== 'object' || p.v !== 1 || typeof p.f !== 'string' || typeof p.i !== 'string') {
+    throw invalid('not a cursor returned by this list');
+  }
+  if (p.f !== expected) throw invalid('it belongs to a list with another sort, search or filters; start again without a cursor');
+  if (kind === 'text' ? typeof p.k !== 'string' : typeof p.k !== 'number' || !Number.isFinite(p.k)) {
+    throw invalid('not a cursor returned by this list');
+  }
+  return p as CursorPayload;
+}
+
+export interface CustomerPageResult {
+  data: Customer[];
+  meta: { cursor: string | null; hasNextPage: boolean; hasPreviousPage: boolean };
+}
+
+export function listCustomers(db: Db, teamId: string, query: CustomerListQuery, now = new Date()): CustomerPageResult {
+  const column = query.sort?.column ?? 'created_at';
+  const direction = query.sort?.direction ?? (query.sort ? 'asc' : 'desc');
+  const sort = SORTS[column];
+  const tab = query.tab ?? 'all';
+  const tabSql = TABS[tab];
+  const match = ftsQuery(query.q);
+  const fp = fingerprint(teamId, column, direction, match, { ...query, tab });
+  const cursor = query.cursor ? decodeCursor(query.cursor, fp, sort.kind) : null;
+  const pageSize = query.pageSize ?? 50;
+
+  const params: Record<string, unknown> = { team: teamId, limit: pageSize + 1 };
+  const where = ['c.team_id = @team'];
+  if (match) {
+    where.push('c.search_rowid IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH @match)');
+    params.match = match;
+  }
+  if (query.tags && query.tags.length > 0) {
+    where.push(
+      'EXISTS (SELECT 1 FROM customer_tags ct WHERE ct.team_id = c.team_id AND ct.customer_id = c.id AND ct.tag_id IN (SELECT value FROM json_each(@tags)))',
+    );
+    params.tags = JSON.stringify(query.tags);
+  }
+  if (query.countries && query.countries.length > 0) {
+    where.push('c.country_code IN (SELECT value FROM json_each(@countries))');
+    params.countries = JSON.stringify(query.countries);
+  }
+  if (tabSql) {
+    where.push(tabSql);
+    if (tab === 'recent') {
+      const since = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
+      params.sinceTs = since;
+      params.sinceDate = since.slice(0, 10);
+    }
+  }
+  if (cursor) {
+    const op = direction === 'asc' ? '>' : '<';
+    where.push(`(${sort.sql} ${op} @k OR (${sort.sql} = @k AND c.id ${op} @kid))`);
+    params.k = cursor.k;
+    params.kid = cursor.i;
+  }
+  const stats = sort.stats || tabSql !== null;
+  const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  const sql = `${stats ? STATS_CTE : ''}
+    SELECT c.*, ${sort.sql} AS sort_key FROM customers c ${stats ? 'LEFT JOIN s ON s.cid = c.id' : ''}
+    WHERE ${where.join(' AND ')}
+    ORDER BY ${sort.sql} ${dir}, c.id ${dir}
+    LIMIT @limit`;
+  const rows = db.prepare(sql).all(params) as (Row & { sort_key: string | number })[];
+  const hasNextPage = rows.length > pageSize;
+  const page = hasNextPage ? rows.slice(0, pageSize) : rows;
+  const last = page[page.length - 1];
+  return {
+    data: hydrate(db, teamId, page, now),
+    meta: {
+      cursor: hasNextPage && last ? encodeCursor({ v: 1, f: fp, k: last.sort_key, i: last.id }) : null,
+      hasNextPage,
+      hasPreviousPage: cursor !== null,
+    },
+  };
+}
