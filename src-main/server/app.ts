@@ -4,6 +4,7 @@ import type { Db } from '../store/db';
 import { authPlugin } from './auth/plugin';
 import { installErrorHandling } from './errors';
 import { registerOpenApi } from './openapi';
+import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { genRequestId } from './request-id';
 import { customerRoutesPlugin } from './routes/customers';
@@ -16,6 +17,8 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Finer rate-limit settings (windows, the OAuth and per-IP budgets, a clock for tests); see plugins/rate-limit.ts. */
   rateLimit?: RateLimitOptions;
+  /** Idempotency-Key guard settings (retention, lease, a clock for tests); see plugins/idempotency.ts. */
+  idempotency?: IdempotencyOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
   webRoot?: string;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
@@ -45,6 +48,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [idempotency plugin registers here]
+  await app.register(idempotencyPlugin, { db: options.db, ...options.idempotency });
   await registerOpenApi(app);
   // [OAuth: /.well-known/oauth-authorization-server registers here]
   // [web UI static files (options.webRoot) register here]
