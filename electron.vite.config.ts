@@ -1,0 +1,54 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'electron-vite';
+
+/**
+ * The desktop app's three builds (out/main, out/preload, out/renderer):
+ * - main: the Electron shell (src-main/electron/main.ts) and the server host that runs in a utility process
+ *   (src-main/desktop/server-host-entry.ts). Dependencies stay external (better-sqlite3 and keytar are native;
+ *   fastify plugins read their own files), loaded from node_modules at run time.
+ * - preload: one small sandboxed script exposing `window.finops`; it imports only `electron` (external) and
+ *   shared types, so it is self-contained as a sandboxed preload must be.
+ * - renderer: the React UI, everything bundled. The platform module is chosen here at build time: the desktop
+ *   build swaps `platform/current` (the web implementation) for `platform/desktop`.
+ *
+ * `electron-vite dev`: the renderer dev server proxies `/v1` to the local server, which the shell starts on
+ * FINOPS_DEV_API_PORT in development, so the UI and the API share one origin as in the packaged app.
+ */
+const devApiPort = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
+
+export default defineConfig({
+  main: {
+    build: {
+      outDir: 'out/main',
+      externalizeDeps: true,
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'src-main/electron/main.ts'),
+          'server-host': resolve(__dirname, 'src-main/desktop/server-host-entry.ts'),
+        },
+      },
+    },
+  },
+  preload: {
+    build: {
+      outDir: 'out/preload',
+      externalizeDeps: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src-main/electron/preload.ts') } },
+    },
+  },
+  renderer: {
+    root: resolve(__dirname, 'src-renderer'),
+    resolve: {
+      alias: [{ find: /^(.*)\/platform\/current$/, replacement: '$1/platform/desktop' }],
+    },
+    server: {
+      proxy: { '/v1': { target: `http://127.0.0.1:${devApiPort}`, changeOrigin: false } },
+    },
+    build: {
+      outDir: resolve(__dirname, 'out/renderer'),
+      emptyOutDir: true,
+      minify: true,
+      rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
+    },
+  },
+});

@@ -1,0 +1,82 @@
+/**
+ * Secrets of the desktop app — the local server's API key and remote sync tokens — kept in the OS keychain
+ * (Keychain on macOS, Credential Vault on Windows, the Secret Service on Linux) through keytar.
+ *
+ * `openSecretStore` probes the keychain once. When none is reachable (a Linux session without a Secret Service)
+ * the app still works with a `session-only` store: secrets live in memory until quit, so the local key is minted
+ * again on the next launch (see desktop-key.ts) and a sync token must be entered again. Secrets are never written
+ * to a plain file.
+ */
+import path from 'node:path';
+
+export const KEYCHAIN_SERVICE = 'Finops Desk';
+
+export interface SecretStore {
+  readonly kind: 'os-keychain' | 'session-only';
+  get(account: string): Promise<string | null>;
+  set(account: string, secret: string): Promise<void>;
+  /** True when something was deleted. */
+  delete(account: string): Promise<boolean>;
+}
+
+/** Account names: one local key per data dir, one sync token per remote server. */
+export const secretAccounts = {
+  localApiKey: (dataDir: string) => `local-api-key:${path.resolve(dataDir)}`,
+  syncToken: (remoteUrl: string) => `sync-token:${new URL(remoteUrl).origin}`,
+};
+
+/** The part of keytar's API used here (an interface so tests can run it against a real Secret Service). */
+export interface KeytarLike {
+  getPassword(service: string, account: string): Promise<string | null>;
+  setPassword(service: string, account: string, password: string): Promise<void>;
+  deletePassword(service: string, account: string): Promise<boolean>;
+}
+
+export function keychainSecretStore(keytar: KeytarLike, service = KEYCHAIN_SERVICE): SecretStore {
+  return {
+    kind: 'os-keychain',
+    get: (account) => keytar.getPassword(service, account),
+    set: (account, secret) => keytar.setPassword(service, account, secret),
+    delete: (account) => keytar.deletePassword(service, account),
+  };
+}
+
+export function sessionSecretStore(): SecretStore {
+  const secrets = new Map<string, string>();
+  return {
+    kind: 'session-only',
+    get: async (account) => secrets.get(account) ?? null,
+    set: async (account, secret) => {
+      secrets.set(account, secret);
+    },
+    delete: async (account) => secrets.delete(account),
+  };
+}
+
+export interface OpenedSecretStore {
+  store: SecretStore;
+  /** Why the keychain is not used, when it is not. */
+  fallbackReason: string | null;
+}
+
+/**
+ * The OS keychain when keytar loads and answers a probe read, else the session-only store with the reason.
+ * `loadKeytar` is injectable so the fallback path is testable without breaking the real module.
+ */
+export async function openSecretStore(
+  loadKeytar: () => KeytarLike = () => require('keytar') as KeytarLike,
+  service = KEYCHAIN_SERVICE,
+): Promise<OpenedSecretStore> {
+  let keytar: KeytarLike;
+  try {
+    keytar = loadKeytar();
+  } catch (err) {
+    return { store: sessionSecretStore(), fallbackReason: `keytar could not be loaded: ${(err as Error).message}` };
+  }
+  try {
+    await keytar.getPassword(service, 'probe');
+    return { store: keychainSecretStore(keytar, service), fallbackReason: null };
+  } catch (err) {
+    return { store: sessionSecretStore(), fallbackReason: `no OS keychain available: ${(err as Error).message}` };
+  }
+}

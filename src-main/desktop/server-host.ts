@@ -1,0 +1,92 @@
+/**
+ * The server host: what runs inside the desktop app's utility process (and inside a plain Node child in tests).
+ * It waits for one `start` request, opens the data dir, makes sure the desktop key is valid, serves the v1 API and
+ * the renderer on 127.0.0.1, and answers `ready` (or `failed`). On `stop`, or when the parent goes away, it closes
+ * the server cleanly and exits.
+ *
+ * The parent channel is an interface because Electron's utility process (`process.parentPort`, messages wrapped in
+ * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
+ */
+import { startServer } from '../server/start';
+import { DatabaseTooNew } from '../store/db';
+import { ensureDesktopKey } from './desktop-key';
+import { type HostEvent, isHostRequest, type StartRequest } from './protocol';
+
+export interface ParentChannel {
+  send(event: HostEvent): void;
+  onMessage(listener: (message: unknown) => void): void;
+}
+
+interface ElectronParentPort {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (e: { data: unknown }) => void): void;
+}
+
+export function detectParentChannel(proc: NodeJS.Process = process): ParentChannel {
+  const parentPort = (proc as NodeJS.Process & { parentPort?: ElectronParentPort }).parentPort;
+  if (parentPort) {
+    return {
+      send: (event) => parentPort.postMessage(event),
+      onMessage: (listener) => parentPort.on('message', (e) => listener(e.data)),
+    };
+  }
+  if (proc.send) {
+    return {
+      send: (event) => proc.send?.(event),
+      onMessage: (listener) => proc.on('message', listener),
+    };
+  }
+  throw new Error('the server host must be started by the desktop shell (no parent channel)');
+}
+
+function isAddressInUse(err: unknown): boolean {
+  return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
+}
+
+async function listen(request: StartRequest) {
+  const options = {
+    dataDir: request.dataDir,
+    host: '127.0.0.1',
+    webRoot: request.webRoot ?? undefined,
+    logLevel: 'warn' as const,
+  };
+  try {
+    return await startServer({ ...options, port: request.port });
+  } catch (err) {
+    // The previous port was taken meanwhile: a new port is better than no server (the shell reloads the window).
+    if (request.port !== 0 && isAddressInUse(err)) return startServer({ ...options, port: 0 });
+    throw err;
+  }
+}
+
+export function runServerHost(channel: ParentChannel, exit: (code: number) => void = (code) => process.exit(code)): void {
+  let server: Awaited<ReturnType<typeof startServer>> | null = null;
+  let started = false;
+  const shutdown = async () => {
+    try {
+      await server?.close();
+      exit(0);
+    } catch {
+      exit(1);
+    }
+  };
+  channel.onMessage(async (message) => {
+    if (!isHostRequest(message)) return;
+    if (message.type === 'stop') return void shutdown();
+    if (started) return;
+    started = true;
+    try {
+      server = await listen(message);
+      const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);
+      channel.send({ type: 'ready', url: server.url, apiKey: key, keyCreated: created, teamId });
+    } catch (err) {
+      channel.send({
+        type: 'failed',
+        message: err instanceof Error ? err.message : String(err),
+        retryable: !(err instanceof DatabaseTooNew),
+      });
+    }
+  });
+  process.once('SIGTERM', () => void shutdown());
+  process.once('disconnect', () => void shutdown());
+}

@@ -1,0 +1,26 @@
+/**
+ * The preload: exposes exactly one object, `window.finops` (FinopsDesktopBridge), through contextBridge. Each
+ * method is one `ipcRenderer.invoke` on a named channel; the page never gets ipcRenderer itself.
+ */
+import { contextBridge, ipcRenderer } from 'electron';
+import {
+  type DesktopAppInfo,
+  type DesktopConnection,
+  type FinopsDesktopBridge,
+  IPC,
+  type ServerStatus,
+} from '../../src-shared/desktop-bridge';
+
+const bridge: FinopsDesktopBridge = {
+  getConnection: () => ipcRenderer.invoke(IPC.getConnection) as Promise<DesktopConnection>,
+  getServerStatus: () => ipcRenderer.invoke(IPC.getServerStatus) as Promise<ServerStatus>,
+  onServerStatus: (listener) => {
+    const handler = (_event: unknown, status: ServerStatus) => listener(status);
+    ipcRenderer.on(IPC.serverStatus, handler);
+    return () => void ipcRenderer.removeListener(IPC.serverStatus, handler);
+  },
+  restartServer: () => ipcRenderer.invoke(IPC.restartServer) as Promise<void>,
+  getAppInfo: () => ipcRenderer.invoke(IPC.getAppInfo) as Promise<DesktopAppInfo>,
+};
+
+contextBridge.exposeInMainWorld('finops', bridge);

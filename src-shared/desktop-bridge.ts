@@ -1,0 +1,47 @@
+/**
+ * The one object the desktop preload exposes to the renderer (`window.finops`), and the IPC channel names behind it.
+ * Shared by src-main/electron/preload.ts (which implements it with ipcRenderer.invoke) and the renderer (which only
+ * sees this interface). No raw IPC reaches the page.
+ */
+
+/** Where the renderer reaches the local v1 server and with which key. */
+export interface DesktopConnection {
+  /** Origin of the local server, e.g. `http://127.0.0.1:41873`; the API is at `${baseUrl}/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  /** Where the key is kept between launches: the OS keychain, or this session only (no keychain available). */
+  keyStorage: 'os-keychain' | 'session-only';
+}
+
+export type ServerStatus =
+  | { state: 'starting'; attempt: number }
+  | { state: 'ready'; url: string }
+  | { state: 'restarting'; attempt: number; inMs: number; reason: string }
+  | { state: 'failed'; reason: string }
+  | { state: 'stopped' };
+
+export interface DesktopAppInfo {
+  appVersion: string;
+  electronVersion: string;
+  chromeVersion: string;
+  nodeVersion: string;
+  platform: string;
+  dataDir: string;
+}
+
+export interface FinopsDesktopBridge {
+  getConnection(): Promise<DesktopConnection>;
+  getServerStatus(): Promise<ServerStatus>;
+  /** Subscribes to server status changes; returns the unsubscribe function. */
+  onServerStatus(listener: (status: ServerStatus) => void): () => void;
+  restartServer(): Promise<void>;
+  getAppInfo(): Promise<DesktopAppInfo>;
+}
+
+export const IPC = {
+  getConnection: 'finops:get-connection',
+  getServerStatus: 'finops:get-server-status',
+  serverStatus: 'finops:server-status',
+  restartServer: 'finops:restart-server',
+  getAppInfo: 'finops:get-app-info',
+} as const;

@@ -1,0 +1,130 @@
+/**
+ * The supervisor against the real server host in real Node child processes (Electron's utility process cannot
+ * run here; the host and the supervisor are the same code either way, behind LaunchServerChild).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { nodeLauncher } from '../../../src-main/desktop/node-launcher';
+import { RestartPolicy } from '../../../src-main/desktop/restart-policy';
+import { ServerSupervisor, SupervisorGaveUp } from '../../../src-main/desktop/supervisor';
+import { DB_FILE_NAME } from '../../../src-main/store/db';
+import type { ServerStatus } from '../../../src-shared/desktop-bridge';
+import { tmpDir } from '../../helpers/tmp';
+
+const running: ServerSupervisor[] = [];
+
+afterEach(async () => {
+  for (const s of running.splice(0)) await s.stop();
+});
+
+function supervise(dataDir: string, extra: Partial<ConstructorParameters<typeof ServerSupervisor>[0]> = {}) {
+  const pids: (number | undefined)[] = [];
+  const statuses: ServerStatus['state'][] = [];
+  const s = new ServerSupervisor({
+    launch: nodeLauncher(undefined, { onSpawn: (pid) => pids.push(pid) }),
+    dataDir,
+    webRoot: null,
+    initialApiKey: null,
+    policy: new RestartPolicy({ maxCrashes: 3, windowMs: 60_000, baseDelayMs: 50, maxDelayMs: 200 }),
+    ...extra,
+  });
+  s.onStatus((st) => statuses.push(st.state));
+  running.push(s);
+  return { s, pids, statuses };
+}
+
+async function customersStatus(url: string, key: string): Promise<number> {
+  const res = await fetch(`${url}/v1/tags`, { headers: { authorization: `Bearer ${key}` } });
+  return res.status;
+}
+
+function waitFor(check: () => boolean, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms;
+  return new Promise((resolve, reject) => {
+    const tick = () => {
+      if (check()) return resolve();
+      if (Date.now() > until) return reject(new Error('timed out'));
+      setTimeout(tick, 25);
+    };
+    tick();
+  });
+}
+
+describe('ServerSupervisor with the real server host', () => {
+  it('starts the server on 127.0.0.1 with a random port and a working per-install key', async () => {
+    const { s, statuses } = supervise(tmpDir('finops-sup-'));
+    const ready = await s.start();
+    expect(ready.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(ready.keyCreated).toBe(true);
+    expect(await customersStatus(ready.url, ready.apiKey)).toBe(200);
+    expect(await customersStatus(ready.url, `finops_${'1'.repeat(64)}`)).toBe(401);
+    expect(statuses).toEqual(['starting', 'ready']);
+  });
+
+  it('restarts a killed server on the same port with the same key', async () => {
+    const { s, pids, statuses } = supervise(tmpDir('finops-sup-'));
+    const first = await s.start();
+    process.kill(pids[0]!, 'SIGKILL');
+    await waitFor(() => s.launches === 2 && s.status.state === 'ready');
+    const second = await s.whenReady();
+    expect(second.url).toBe(first.url);
+    expect(second.apiKey).toBe(first.apiKey);
+    expect(second.keyCreated).toBe(false);
+    expect(await customersStatus(second.url, second.apiKey)).toBe(200);
+    expect(statuses).toEqual(['starting', 'ready', 'restarting', 'starting', 'ready']);
+  });
+
+  it('keeps the key from the keychain across app launches (same data dir)', async () => {
+    const dataDir = tmpDir('finops-sup-');
+    const a = supervise(dataDir);
+    const first = await a.s.start();
+    await a.s.stop();
+    const b = supervise(dataDir, { initialApiKey: first.apiKey });
+    const second = await b.s.start();
+    expect(second.keyCreated).toBe(false);
+    expect(second.apiKey).toBe(first.apiKey);
+  });
+
+  it('stops cleanly: the host exits and the port is closed', async () => {
+    const { s, statuses } = supervise(tmpDir('finops-sup-'));
+    const ready = await s.start();
+    await s.stop();
+    expect(statuses.at(-1)).toBe('stopped');
+    await expect(fetch(`${ready.url}/v1/health`)).rejects.toThrow();
+    expect(s.launches).toBe(1);
+  });
+
+  it('gives up at once when the database is newer than the app (no restart loop)', async () => {
+    const dataDir = tmpDir('finops-sup-');
+    fs.mkdirSync(dataDir, { recursive: true });
+    const raw = new Database(path.join(dataDir, DB_FILE_NAME));
+    raw.pragma('user_version = 9999');
+    raw.close();
+    const { s, statuses } = supervise(dataDir);
+    await expect(s.start()).rejects.toThrow(SupervisorGaveUp);
+    expect(s.status).toMatchObject({ state: 'failed' });
+    expect(s.status.state === 'failed' && s.status.reason).toMatch(/newer than this version/);
+    expect(s.launches).toBe(1);
+    expect(statuses).toEqual(['starting', 'failed']);
+  });
+
+  it('gives up after repeated crashes within the window', async () => {
+    // A host that dies on start: a real process exiting with code 3 before answering.
+    const crashing = tmpDir('finops-sup-crash-');
+    const entry = path.join(crashing, 'crash.js');
+    fs.writeFileSync(entry, 'process.exit(3);\n');
+    const { s, statuses } = supervise(tmpDir('finops-sup-'), { launch: nodeLauncher(entry, { execArgv: [] }) });
+    await expect(s.start()).rejects.toThrow(/exited \(code 3\).*4 times within 60 s/);
+    expect(s.launches).toBe(4);
+    expect(statuses.filter((x) => x === 'restarting')).toHaveLength(3);
+  });
+
+  it('restart() from a stopped state starts a fresh host', async () => {
+    const dataDir = tmpDir('finops-sup-');
+    const { s } = supervise(dataDir, { readyTimeoutMs: 15_000 });
+    const ready = await s.restart();
+    expect(await customersStatus(ready.url, ready.apiKey)).toBe(200);
+  });
+});
