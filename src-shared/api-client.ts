@@ -1,0 +1,173 @@
+/**
+ * The typed v1 client: one `call(route, input)` for every contract route (src-shared/contract/*). The route's zod
+ * schemas give the types of `params`, `query`, `body` and the result, so the renderer cannot send a field the
+ * server does not know or read one it does not return.
+ *
+ * Wire rules it applies:
+ * - `:name` segments of the route path are filled from `params` (URI-encoded); a missing one is a programming
+ *   error and throws before any request is made.
+ * - Query arrays go as repeated keys (`?sort=name&sort=asc`, the hosted service's form); `undefined`/`null` values
+ *   are left out; booleans as `true`/`false`.
+ * - The bearer token, when there is one, goes in `Authorization`.
+ * - A non-2xx answer becomes an `ApiClientError` carrying the spec's Error payload (status, label, message,
+ *   description, requestId, retryAfterSeconds — the last two also read from `X-Request-Id` / `Retry-After` when the
+ *   body lacks them). A server that cannot be reached becomes an `ApiClientError` with status 0.
+ *
+ * Runs in the browser, in Electron's renderer and in Node 22 (global fetch); it imports nothing at run time.
+ */
+import type { z } from 'zod';
+import type { ErrorPayload } from './contract/errors';
+import type { RouteContract, RouteResponse } from './contract/route';
+
+type Input<T> = T extends z.ZodType ? z.input<T> : never;
+
+/** The request parts a route takes: `params` and `body` are required when the contract declares them. */
+export type CallInput<R extends RouteContract> = (R['params'] extends z.ZodType
+  ? { params: Input<R['params']> }
+  : { params?: undefined }) &
+  (R['body'] extends z.ZodType ? { body: Input<R['body']> } : { body?: undefined }) & {
+    query?: R['query'] extends z.ZodType ? Input<R['query']> : undefined;
+    /** Sent as the `Idempotency-Key` header (routes marked `idempotent`). */
+    idempotencyKey?: string;
+    headers?: Record<string, string>;
+    signal?: AbortSignal;
+  };
+
+/** A call's answer with what is useful besides the body: the status (201 vs 200 on upsert) and the request id. */
+export interface ApiResult<R extends RouteContract> {
+  status: number;
+  data: RouteResponse<R>;
+  requestId: string | null;
+}
+
+export class ApiClientError extends Error {
+  override name = 'ApiClientError';
+  /** The HTTP status; 0 when no answer arrived (server down, wrong URL, blocked by the browser). */
+  readonly status: number;
+  /** The payload's short label, e.g. "Unprocessable Entity". */
+  readonly error: string;
+  readonly description: string | undefined;
+  readonly requestId: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(status: number, payload: Partial<ErrorPayload>, fallbackMessage: string) {
+    super(payload.message ?? fallbackMessage);
+    this.status = status;
+    this.error = payload.error ?? (status === 0 ? 'Network Error' : `HTTP ${status}`);
+    this.description = payload.description;
+    this.requestId = payload.requestId;
+    this.retryAfterSeconds = payload.retryAfterSeconds;
+  }
+
+  get isNetworkError(): boolean {
+    return this.status === 0;
+  }
+}
+
+export interface ApiClientOptions {
+  /** Origin of the server (`http://127.0.0.1:4100`), without `/v1`; read on every call so settings can change it. */
+  baseUrl: string | (() => string);
+  /** The bearer token (API key or OAuth access token), read on every call. */
+  token?: () => string | null | undefined;
+  fetch?: typeof fetch;
+}
+
+export interface ApiClient {
+  /** Calls the route and returns the parsed success body; throws ApiClientError otherwise. */
+  call<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<RouteResponse<R>>;
+  /** Like `call`, with the status and request id. */
+  send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>>;
+}
+
+type QueryValue = string | number | boolean | null | undefined;
+
+/** `/customers/:id` + `{id: 'a b'}` → `/customers/a%20b`. */
+export function fillPath(path: string, params: Record<string, unknown> | undefined): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined || value === null || value === '') throw new Error(`missing path parameter "${name}" for ${path}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+/** `{sort: ['name','asc'], q: 'x', tab: undefined}` → `sort=name&sort=asc&q=x`. */
+export function serializeQuery(query: Record<string, QueryValue | readonly QueryValue[]> | undefined): string {
+  const search = new URLSearchParams();
+  for (const [key, raw] of Object.entries(query ?? {})) {
+    const values = Array.isArray(raw) ? raw : [raw];
+    for (const v of values) {
+      if (v === undefined || v === null) continue;
+      search.append(key, String(v));
+    }
+  }
+  return search.toString();
+}
+
+function parseRetryAfter(header: string | null): number | undefined {
+  if (!header) return undefined;
+  const n = Number(header);
+  return Number.isFinite(n) && n >= 0 ? Math.ceil(n) : undefined;
+}
+
+async function readBody(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  const type = response.headers.get('content-type') ?? '';
+  if (!type.includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
+  const baseUrl = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
+
+  async function send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>> {
+    const path = fillPath(route.path, input?.params as Record<string, unknown> | undefined);
+    const qs = serializeQuery(input?.query as Record<string, QueryValue> | undefined);
+    const url = `${baseUrl()}/v1${path}${qs ? `?${qs}` : ''}`;
+    const headers: Record<string, string> = { accept: 'application/json', ...input?.headers };
+    const token = options.token?.();
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (input?.idempotencyKey) headers['idempotency-key'] = input.idempotencyKey;
+    const hasBody = input?.body !== undefined;
+    if (hasBody) headers['content-type'] = 'application/json';
+
+    let response: Response;
+    try {
+      response = await doFetch(url, {
+        method: route.method,
+        headers,
+        body: hasBody ? JSON.stringify(input?.body) : undefined,
+        signal: input?.signal,
+      });
+    } catch (err) {
+      if ((err as Error)?.name === 'AbortError') throw err;
+      throw new ApiClientError(0, {}, `Could not reach the server at ${baseUrl() || 'this address'}`);
+    }
+
+    const body = await readBody(response);
+    const requestId = response.headers.get('x-request-id');
+    if (!response.ok) {
+      const payload: Partial<ErrorPayload> = body && typeof body === 'object' ? (body as Partial<ErrorPayload>) : {};
+      throw new ApiClientError(
+        response.status,
+        {
+          ...payload,
+          requestId: payload.requestId ?? requestId ?? undefined,
+          retryAfterSeconds: payload.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after')),
+        },
+        typeof body === 'string' && body ? body.slice(0, 200) : `The server answered ${response.status}`,
+      );
+    }
+    return { status: response.status, data: body as RouteResponse<R>, requestId };
+  }
+
+  return {
+    send,
+    call: async (route, input) => (await send(route, input)).data,
+  };
+}
