@@ -1,0 +1,139 @@
+/** Small building blocks shared by the screens. */
+import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { ApiClientError } from '../../src-shared/api-client';
+
+export function Field(props: {
+  label: string;
+  required?: boolean;
+  error?: string | undefined;
+  hint?: string;
+  className?: string;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+}) {
+  const id = useId();
+  const errId = `${id}-err`;
+  const hintId = `${id}-hint`;
+  const describedBy = [props.error ? errId : null, props.hint ? hintId : null].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className={`field ${props.className ?? ''}`}>
+      <label htmlFor={id}>
+        {props.label}
+        {props.required ? (
+          <span className="req" aria-hidden="true">
+            *
+          </span>
+        ) : null}
+      </label>
+      {props.children({ id, describedBy, invalid: Boolean(props.error) })}
+      {props.error ? (
+        <span className="error" id={errId} role="alert">
+          {props.error}
+        </span>
+      ) : props.hint ? (
+        <span className="hint" id={hintId}>
+          {props.hint}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** An error from the API, said for people, with the request id support needs. */
+export function ErrorBanner({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const e = error instanceof ApiClientError ? error : null;
+  let title = error instanceof Error ? error.message : String(error);
+  let detail: string | undefined = e?.description;
+  if (e?.isNetworkError) {
+    title = 'The server cannot be reached.';
+    detail = 'Check that Finops Desk is running and that the server address in Settings is right.';
+  } else if (e?.status === 401) {
+    title = 'The API key was not accepted.';
+    detail = 'It may have been revoked. Enter a valid key in Settings.';
+  } else if (e?.status === 403) {
+    title = 'This API key is not allowed to do that.';
+  } else if (e?.status === 429) {
+    title = `Too many requests. Try again in ${e.retryAfterSeconds ?? 'a few'} seconds.`;
+  }
+  return (
+    <div className="banner error" role="alert">
+      <div className="grow">
+        <strong>{title}</strong>
+        {detail ? <small>{detail}</small> : null}
+        {e?.requestId ? <small>Request id: {e.requestId}</small> : null}
+      </div>
+      {onRetry ? (
+        <button type="button" className="btn" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** A modal confirmation: focus starts on Cancel (the safe choice); Esc cancels; focus stays inside. */
+export function ConfirmDialog(props: {
+  title: string;
+  body: ReactNode;
+  confirmLabel: string;
+  danger?: boolean;
+  busy?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  useEffect(() => cancelRef.current?.focus(), []);
+  return (
+    <>
+      <div className="overlay top" onClick={props.onCancel} aria-hidden="true" />
+      <div
+        className="dialog"
+        role="alertdialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            props.onCancel();
+          }
+        }}
+      >
+        <h2 id={titleId}>{props.title}</h2>
+        <div className="muted">{props.body}</div>
+        <div className="dialog-actions">
+          <button type="button" className="btn" ref={cancelRef} onClick={props.onCancel}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className={`btn ${props.danger ? 'danger solid' : 'primary'}`}
+            onClick={props.onConfirm}
+            disabled={props.busy}
+          >
+            {props.confirmLabel}
+          </button>
+        </div>
+      </div>
+    </>
+  );
+}
+
+export function SearchIcon() {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" fill="none" aria-hidden="true">
+      <circle cx="7" cy="7" r="5" stroke="currentColor" strokeWidth="1.6" />
+      <path d="M11 11l3.5 3.5" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function PeopleIcon() {
+  return (
+    <svg width="20" height="20" viewBox="0 0 20 20" fill="none" aria-hidden="true">
+      <circle cx="7.5" cy="7" r="3" stroke="currentColor" strokeWidth="1.5" />
+      <path d="M2 16c.8-2.8 3-4.2 5.5-4.2S12.2 13.2 13 16" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+      <circle cx="14" cy="7.5" r="2.3" stroke="currentColor" strokeWidth="1.4" />
+      <path d="M14.5 11.8c1.8.3 3 1.6 3.5 4" stroke="currentColor" strokeWidth="1.4" strokeLinecap="round" />
+    </svg>
+  );
+}

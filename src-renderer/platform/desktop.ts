@@ -1,0 +1,24 @@
+/** The desktop build: the shell's preload provides the local server's address and key (`window.finops`). */
+import type { FinopsDesktopBridge } from '../../src-shared/desktop-bridge';
+import type { Platform } from './platform';
+
+function bridge(): FinopsDesktopBridge {
+  const b = (globalThis as { finops?: FinopsDesktopBridge }).finops;
+  if (!b) throw new Error('the desktop bridge is missing (preload not loaded)');
+  return b;
+}
+
+export const platform: Platform = {
+  kind: 'desktop',
+  async loadConnection() {
+    const { baseUrl, apiKey } = await bridge().getConnection();
+    return { baseUrl, apiKey };
+  },
+  desktop: {
+    keyStorage: async () => (await bridge().getConnection()).keyStorage,
+    serverStatus: () => bridge().getServerStatus(),
+    onServerStatus: (listener) => bridge().onServerStatus(listener),
+    restartServer: () => bridge().restartServer(),
+    appInfo: () => bridge().getAppInfo(),
+  },
+};

@@ -1,0 +1,289 @@
+/**
+ * Create / edit a customer in a side drawer. Field messages come from the server's 422 description (the contract
+ * validates; the form does not duplicate its rules beyond "name is required"). Esc closes, Ctrl/⌘+Enter saves.
+ */
+import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiClientError } from '../../../src-shared/api-client';
+import type { Customer } from '../../../src-shared/contract/customers';
+import { type Tag, tagRoutes } from '../../../src-shared/contract/tags';
+import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
+import { ConfirmDialog, ErrorBanner, Field } from '../../components/ui';
+import { api } from '../../lib/api';
+import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
+import { useCustomers } from '../../stores/customers';
+import { useToasts } from '../../stores/toasts';
+import {
+  emptyForm,
+  type FormValues,
+  formFromCustomer,
+  localErrors,
+  type TextField,
+  toCreateBody,
+  toPatchBody,
+} from './form-model';
+
+const COUNTRY_OPTIONS = [...COUNTRY_CODES]
+  .map((code) => ({ code, name: countryName(code) ?? code }))
+  .sort((a, b) => a.name.localeCompare(b.name));
+
+export function CustomerForm({ customer, onClose }: { customer: Customer | null; onClose: () => void }) {
+  const [values, setValues] = useState<FormValues>(() => (customer ? formFromCustomer(customer) : emptyForm()));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  const [tags, setTags] = useState<Tag[] | null>(null);
+  const firstRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const { create, update, remove } = useCustomers();
+  const toast = useToasts((s) => s.show);
+  const editing = customer !== null;
+
+  useEffect(() => firstRef.current?.focus(), []);
+  useEffect(() => {
+    api.call(tagRoutes.list).then(
+      (r) => setTags(r.data),
+      () => setTags([]),
+    );
+  }, []);
+
+  const set = (field: TextField) => (e: { target: { value: string } }) => {
+    const value = e.target.value;
+    setValues((v) => ({ ...v, [field]: value }));
+    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  async function submit(e?: FormEvent) {
+    e?.preventDefault();
+    if (busy) return;
+    const local = localErrors(values);
+    if (Object.keys(local).length) {
+      setErrors(local as FieldErrors);
+      return;
+    }
+    setBusy(true);
+    setFailure(null);
+    try {
+      if (customer) {
+        const patch = toPatchBody(customer, values);
+        if (Object.keys(patch).length > 0) await update(customer.id, patch);
+        toast(Object.keys(patch).length ? `Saved ${values.name.trim()}` : 'No changes to save');
+      } else {
+        const created = await create(toCreateBody(values));
+        toast(`Created ${created.name}`);
+      }
+      onClose();
+    } catch (err) {
+      if (err instanceof ApiClientError && err.status === 422) {
+        const fieldErrors = fieldErrorsFrom(err.description, err.message);
+        setErrors(fieldErrors);
+        const first = Object.keys(fieldErrors).find((k) => k !== FORM_KEY);
+        if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
+      } else {
+        setFailure(err);
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function doDelete() {
+    if (!customer) return;
+    setBusy(true);
+    try {
+      await remove(customer.id);
+      toast(`Deleted ${customer.name}`);
+      onClose();
+    } catch (err) {
+      setConfirmDelete(false);
+      setFailure(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const input = (
+    field: TextField,
+    label: string,
+    opts: { required?: boolean; type?: string; hint?: string; span?: boolean } = {},
+  ) => (
+    <Field label={label} required={opts.required} error={errors[field]} hint={opts.hint} className={opts.span ? 'span-2' : ''}>
+      {({ id, describedBy, invalid }) => (
+        <input
+          id={id}
+          ref={field === 'name' ? firstRef : undefined}
+          name={field}
+          className="input"
+          type={opts.type ?? 'text'}
+          value={values[field]}
+          onChange={set(field)}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          autoComplete="off"
+        />
+      )}
+    </Field>
+  );
+
+  const formError = errors[FORM_KEY];
+  const title = useMemo(() => (editing ? `Edit ${customer?.name}` : 'New customer'), [editing, customer]);
+
+  return (
+    <>
+      <div className="overlay" onClick={() => !busy && onClose()} aria-hidden="true" />
+      <aside
+        className="drawer"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && !confirmDelete) {
+            e.stopPropagation();
+            onClose();
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            void submit();
+          }
+        }}
+      >
+        <div className="drawer-header">
+          <h2>{title}</h2>
+          <button type="button" className="btn ghost" onClick={onClose} aria-label="Close">
+            Esc
+          </button>
+        </div>
+        <form ref={formRef} id="customer-form" className="drawer-body" onSubmit={submit} noValidate>
+          {failure ? <ErrorBanner error={failure} /> : null}
+          {formError ? (
+            <div className="banner error" role="alert">
+              {formError}
+            </div>
+          ) : null}
+          <section className="form-section">
+            <h3>Customer</h3>
+            <div className="grid-2">
+              {input('name', 'Name', { required: true, span: true })}
+              {input('contact', 'Contact person')}
+              {input('phone', 'Phone', { type: 'tel' })}
+              {input('email', 'Email', { type: 'email' })}
+              {input('billingEmail', 'Billing email', { type: 'email', hint: 'Invoices go here when set' })}
+              {input('website', 'Website', { span: true })}
+            </div>
+          </section>
+          <section className="form-section">
+            <h3>Address</h3>
+            <div className="grid-2">
+              {input('addressLine1', 'Address line 1', { span: true })}
+              {input('addressLine2', 'Address line 2', { span: true })}
+              {input('zip', 'Postal code')}
+              {input('city', 'City')}
+              {input('state', 'State / region')}
+              <Field label="Country" error={errors.countryCode}>
+                {({ id, describedBy, invalid }) => (
+                  <select
+                    id={id}
+                    name="countryCode"
+                    className="select"
+                    value={values.countryCode}
+                    onChange={set('countryCode')}
+                    aria-invalid={invalid}
+                    aria-describedby={describedBy}
+                  >
+                    <option value="">—</option>
+                    {COUNTRY_OPTIONS.map((c) => (
+                      <option key={c.code} value={c.code}>
+                        {c.name} ({c.code})
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+            </div>
+          </section>
+          <section className="form-section">
+            <h3>Tax and e-invoicing</h3>
+            <div className="grid-2">
+              {input('vatNumber', 'VAT number')}
+              {input('peppolId', 'Peppol ID', { hint: 'scheme:identifier, e.g. 0208:0123456789' })}
+            </div>
+          </section>
+          <section className="form-section">
+            <h3>Tags</h3>
+            {tags === null ? (
+              <p className="faint">Loading tags…</p>
+            ) : tags.length === 0 ? (
+              <p className="faint">No tags yet. Tags are created through the API (POST /v1/tags).</p>
+            ) : (
+              <div className="tag-picker">
+                {tags.map((t) => {
+                  const on = values.tagIds.includes(t.id);
+                  return (
+                    <button
+                      type="button"
+                      key={t.id}
+                      className="tag-option"
+                      aria-pressed={on}
+                      onClick={() =>
+                        setValues((v) => ({ ...v, tagIds: on ? v.tagIds.filter((x) => x !== t.id) : [...v.tagIds, t.id] }))
+                      }
+                    >
+                      {t.name}
+                    </button>
+                  );
+                })}
+              </div>
+            )}
+            {errors.tags ? <span className="error">{errors.tags}</span> : null}
+          </section>
+          <section className="form-section">
+            <h3>Note</h3>
+            <Field label="Internal note" error={errors.note}>
+              {({ id, describedBy, invalid }) => (
+                <textarea
+                  id={id}
+                  name="note"
+                  className="textarea"
+                  value={values.note}
+                  onChange={set('note')}
+                  aria-invalid={invalid}
+                  aria-describedby={describedBy}
+                />
+              )}
+            </Field>
+          </section>
+        </form>
+        <div className="drawer-footer">
+          <button type="submit" form="customer-form" className="btn primary" disabled={busy}>
+            {busy ? 'Saving…' : editing ? 'Save changes' : 'Create customer'}
+            <kbd>Ctrl ↵</kbd>
+          </button>
+          <button type="button" className="btn" onClick={onClose} disabled={busy}>
+            Cancel
+          </button>
+          <span className="spacer" />
+          {editing ? (
+            <button type="button" className="btn danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
+              Delete
+            </button>
+          ) : null}
+        </div>
+      </aside>
+      {confirmDelete && customer ? (
+        <ConfirmDialog
+          title={`Delete ${customer.name}?`}
+          body={
+            <p>
+              The customer is removed from your list. Their invoices are kept.
+              {customer.invoiceCount > 0 ? ` (${customer.invoiceCount} invoice${customer.invoiceCount === 1 ? '' : 's'})` : ''}
+            </p>
+          }
+          confirmLabel="Delete customer"
+          danger
+          busy={busy}
+          onConfirm={() => void doDelete()}
+          onCancel={() => setConfirmDelete(false)}
+        />
+      ) : null}
+    </>
+  );
+}
