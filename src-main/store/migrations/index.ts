@@ -1,5 +1,6 @@
 import { initial } from './001-initial';
 import { customersSearch } from './002-customers-search';
+import { oauth } from './003-oauth';
 import { idempotency } from './004-idempotency';
 
 /**
@@ -16,7 +17,8 @@ export interface Migration {
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   customersSearch,
-  // [003 oauth] [004 idempotency] — reserved numbers, added in this order
+  oauth,
+  // [004 idempotency] — reserved number
   idempotency,
 ];
 
