@@ -3,6 +3,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import type { Db } from '../store/db';
 import { authPlugin } from './auth/plugin';
 import { installErrorHandling } from './errors';
+import { oauthMetadataPlugin, oauthPlugin } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
 import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
@@ -10,7 +11,6 @@ import { genRequestId } from './request-id';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
-import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
   db: Db;
@@ -52,14 +52,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(idempotencyPlugin, { db: options.db, ...options.idempotency });
   await registerOpenApi(app);
   // [OAuth: /.well-known/oauth-authorization-server registers here]
+  await app.register(oauthMetadataPlugin);
   // [web UI static files (options.webRoot) register here]
-  if (options.webRoot) await app.register(webUiPlugin, { root: options.webRoot });
 
   await app.register(
     async (v1) => {
       v1.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
       await v1.register(healthRoutesPlugin, { db: options.db });
       // [OAuth routes register here]
+      await v1.register(oauthPlugin, { db: options.db });
       // [tags routes register here]
       await v1.register(tagRoutesPlugin, { db: options.db });
       // [customers routes register here]
