@@ -2,8 +2,10 @@ import { Command, CommanderError } from 'commander';
 import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
+import { oauthClientCommand } from './commands/oauth-client';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
+import { userCommand } from './commands/user';
 import { configure, UsageError } from './program';
 
 /** `finops`: the command line of Finops Desk. Every command is registered here; see docs/CLI.md. */
@@ -14,6 +16,7 @@ export function buildProgram(): Command {
     .addCommand(serveCommand())
     .addCommand(tokenCommand());
   // [user / oauth-client commands register here]
+  program.addCommand(userCommand()).addCommand(oauthClientCommand());
   // [demo command registers here]
   const apply = (cmd: Command) => {
     configure(cmd);
