@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import type { Db } from '../../store/db';
 import {
   beginIdempotentRequest,
@@ -48,6 +49,21 @@ const RUNNING_RETRY_AFTER_S = 1;
 
 /** 1 to 255 printable ASCII characters (space to tilde). */
 const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
+
+/**
+ * Declares the header in the route schema, for the OpenAPI document. It is not checked there (checkIdempotencyKey
+ * gives the clearer message), and other headers pass through untouched.
+ */
+const IdempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .describe(
+      '1 to 255 printable ASCII characters. Replays the response of an earlier request with the same key and content ' +
+        '(marked Idempotency-Replayed: true); 409 while that request still runs; 422 when the key was used for a ' +
+        'different request. Kept 24 h per credential and route.',
+    ),
+});
 
 export type KeyCheck = { ok: true; key: string } | { ok: false; reason: string };
 
@@ -116,6 +132,12 @@ export const idempotencyPlugin = fp(
       }
       return h;
     }
+
+    app.addHook('onRoute', (route) => {
+      if (route.config?.idempotent && route.schema && !route.schema.headers) {
+        route.schema = { ...route.schema, headers: IdempotencyHeaders };
+      }
+    });
 
     app.addHook('preValidation', async (request) => {
       if (request.routeOptions.config.idempotent) asSent.set(request, { body: request.body, query: request.query });

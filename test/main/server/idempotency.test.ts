@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { authPlugin } from '../../../src-main/server/auth/plugin';
 import { installErrorHandling, notFound } from '../../../src-main/server/errors';
+import { registerOpenApi } from '../../../src-main/server/openapi';
 import {
   canonicalJson,
   checkIdempotencyKey,
@@ -113,6 +114,7 @@ async function harness(options: IdempotencyOptions & { delayMs?: number; afterAu
   await app.register(rateLimitPlugin, { perCredential: { limit: 10_000, windowMs: 60_000 } });
   if (options.afterAuth) app.addHook('preValidation', async () => options.afterAuth?.());
   await app.register(idempotencyPlugin, { db, ...options });
+  await registerOpenApi(app);
   const runs = { create: 0, update: 0, flaky: 0, missing: 0, plain: 0 };
   await app.register(
     async (v1) => {
@@ -409,6 +411,16 @@ describe('Idempotency-Key guard', () => {
     expect(again.statusCode).toBe(201);
     expect(h.runs.plain).toBe(2);
     expect(h.rows()).toBe(0);
+  });
+
+  it('declares the optional header in the OpenAPI document of idempotent routes only', async () => {
+    const h = await harness();
+    const doc = h.app.swagger() as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+    const headerNames = (p: string, m: string) =>
+      (doc.paths[p]?.[m]?.parameters ?? []).filter((x) => x.in === 'header').map((x) => x.name);
+    expect(headerNames('/v1/things', 'post')).toEqual(['idempotency-key']);
+    expect(headerNames('/v1/things/{id}', 'patch')).toEqual(['idempotency-key']);
+    expect(headerNames('/v1/plain', 'post')).toEqual([]);
   });
 
   it('is wired into the built app: the key table exists and the guard runs after auth', async () => {
