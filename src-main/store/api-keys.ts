@@ -100,14 +100,16 @@ export function revokeApiKey(db: Db, idOrKey: string): ApiKey {
 }
 
 /**
- * Marks a key used. Written at most once a minute per key: a write per request would put an fsync
- * (synchronous=FULL) on every read request.
+ * Marks a key used. Written at most once a minute per key — a write per request would put an fsync
+ * (synchronous=FULL) and the writer lock on every read — and best-effort: a busy database must not turn an
+ * authenticated read into an error, so a failed bookkeeping write is skipped.
  */
-export function touchApiKey(db: Db, id: string, now = new Date()): void {
-  const cutoff = new Date(now.getTime() - 60_000).toISOString();
-  db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(
-    now.toISOString(),
-    id,
-    cutoff,
-  );
+export function touchApiKey(db: Db, key: ApiKey, now = new Date()): void {
+  if (key.lastUsedAt && now.getTime() - Date.parse(key.lastUsedAt) < 60_000) return;
+  try {
+    db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(now.toISOString(), key.id);
+  } catch (err) {
+    if ((err as { code?: string }).code?.startsWith('SQLITE_BUSY')) return;
+    throw err;
+  }
 }

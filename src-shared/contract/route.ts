@@ -20,7 +20,7 @@ export interface RouteContract {
   scopes: readonly Scope[];
   /** No bearer credential needed (health, OAuth endpoints, the documentation). */
   public?: boolean;
-  /** Honours the optional `Idempotency-Key` header (see docs/decisions/idempotency.md). */
+  /** Honours the optional `Idempotency-Key` header (see docs/decisions/0011-idempotency-key-guard.md). */
   idempotent?: boolean;
   params?: z.ZodType;
   query?: z.ZodType;

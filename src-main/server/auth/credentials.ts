@@ -24,7 +24,7 @@ export type BearerResolver = (db: Db, token: string) => Credential | undefined;
 export const resolveApiKey: BearerResolver = (db, token) => {
   const key = findActiveApiKey(db, token);
   if (!key) return undefined;
-  touchApiKey(db, key.id);
+  touchApiKey(db, key);
   return { kind: 'api_key', id: key.id, teamId: key.teamId, userId: null, granted: key.scopes, scopes: expandScopes(key.scopes) };
 };
 
