@@ -147,7 +147,7 @@ function sendPage(reply: FastifyReply, status: number, rendered: RenderedPage): 
     .header('Cache-Control', 'no-store')
     .header('X-Frame-Options', 'DENY')
     .header('X-Content-Type-Options', 'nosniff')
-    .header('Referrer-Policy', 'no-referrer')
+    .header('Referrer-Policy', 'same-origin')
     .send(rendered.html);
 }
 

@@ -63,7 +63,7 @@ function page(title: string, body: string, formTargets: readonly string[]): Rend
   const nonce = crypto.randomBytes(16).toString('base64');
   const html = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${esc(title)} · Finops Desk</title>
+<meta name="referrer" content="same-origin"><title>${esc(title)} · Finops Desk</title>
 <style nonce="${nonce}">${STYLE}</style></head>
 <body><main><div class="brand">Finops Desk</div>${body}</main></body></html>`;
   // form-action also governs where a form's redirect may lead, so the client's redirect origin is listed.

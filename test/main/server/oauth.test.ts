@@ -299,6 +299,8 @@ describe('the authorize page', () => {
     expect(html).toContain('customers.read');
     expect(page.headers.get('content-security-policy')).toMatch(/default-src 'none'/);
     expect(page.headers.get('x-frame-options')).toBe('DENY');
+    // same-origin, not no-referrer: with no-referrer Chromium sends `Origin: null` on the form posts.
+    expect(page.headers.get('referrer-policy')).toBe('same-origin');
     expect(html).not.toMatch(/<script|src="http/);
     const csrf = csrfFrom(html);
     const submit = (headers: Record<string, string>, token: string) =>
@@ -317,6 +319,7 @@ describe('the authorize page', () => {
     expect((await submit({}, csrf)).status).toBe(403); // no cookie
     expect((await submit({ cookie: jar.header() }, 'A'.repeat(43))).status).toBe(403); // token mismatch
     expect((await submit({ cookie: jar.header(), origin: 'http://evil.example' }, csrf)).status).toBe(403);
+    expect((await submit({ cookie: jar.header(), origin: 'null' }, csrf)).status).toBe(403);
     expect((await submit({ cookie: jar.header(), origin: s.base }, csrf)).status).toBe(401); // checks pass; wrong password
   });
 
