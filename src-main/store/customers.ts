@@ -3,7 +3,6 @@ import { codes as currencyCodes } from 'currency-codes';
 import type {
   Customer,
   CustomerCreate,
-  CustomerListQuery,
   CustomerPatch,
   CustomerSortColumn,
   CustomerTab,
@@ -431,25 +430,23 @@ const DIVISOR_SQL = (() => {
 })();
 
 /** Per-customer invoice aggregates over the team's issued invoices; joined only when a tab or sort needs them. */
-const STATS_CTE = `WITH inv AS (
-    SELECT customer_id AS cid, currency, status, amount_minor, issue_date, id FROM invoices
-    WHERE team_id = @team AND customer_id IS NOT NULL AND ${ISSUED_STATUSES_SQL}
-  ),
-  prim AS (
-    SELECT cid, currency FROM (
-      SELECT cid, currency, row_number() OVER (PARTITION BY cid ORDER BY issue_date DESC, id DESC) AS rn FROM inv
-    ) WHERE rn = 1
+const STATS_CTE = `WITH g AS (
+    SELECT customer_id AS cid, currency, count(*) AS n,
+      sum(status = 'paid') AS paid_n,
+      sum(status IN ('unpaid', 'overdue')) AS open_n,
+      max(issue_date || ' ' || id) AS latest,
+      sum(CASE WHEN status = 'paid' THEN amount_minor ELSE 0 END) AS paid_minor,
+      sum(CASE WHEN status IN ('unpaid', 'overdue') THEN amount_minor ELSE 0 END) AS open_minor
+    FROM invoices WHERE team_id = @team AND customer_id IS NOT NULL AND ${ISSUED_STATUSES_SQL}
+    GROUP BY customer_id, currency
   ),
   s AS (
-    SELECT inv.cid AS cid, count(*) AS issued,
-      sum(inv.status = 'paid') AS paid_n,
-      sum(inv.status IN ('unpaid', 'overdue')) AS open_n,
-      max(inv.issue_date) AS last_date,
-      sum(CASE WHEN inv.status = 'paid' AND inv.currency = prim.currency THEN inv.amount_minor ELSE 0 END) * 1.0
-        / ${DIVISOR_SQL('prim.currency')} AS revenue,
-      sum(CASE WHEN inv.status IN ('unpaid', 'overdue') AND inv.currency = prim.currency THEN inv.amount_minor ELSE 0 END) * 1.0
-        / ${DIVISOR_SQL('prim.currency')} AS outstanding
-    FROM inv JOIN prim ON prim.cid = inv.cid GROUP BY inv.cid
+    -- SQLite's bare-column rule: with exactly one max() aggregate, currency, paid_minor and open_minor come from the
+    -- row holding it, i.e. the currency of the latest issued invoice (the customer's invoice currency).
+    SELECT cid, sum(n) AS issued, sum(paid_n) AS paid_n, sum(open_n) AS open_n, max(latest) AS latest,
+      currency AS cur, paid_minor * 1.0 / ${DIVISOR_SQL('currency')} AS revenue,
+      open_minor * 1.0 / ${DIVISOR_SQL('currency')} AS outstanding
+    FROM g GROUP BY cid
   )
 `;
 
@@ -472,16 +469,32 @@ const SORTS: Record<CustomerSortColumn, SortSpec> = {
   },
   total_revenue: { sql: 'coalesce(s.revenue, 0)', kind: 'number', stats: true },
   outstanding: { sql: 'coalesce(s.outstanding, 0)', kind: 'number', stats: true },
-  last_invoice: { sql: "coalesce(s.last_date, '')", kind: 'text', stats: true },
+  last_invoice: { sql: "coalesce(substr(s.latest, 1, instr(s.latest, ' ') - 1), '')", kind: 'text', stats: true },
 };
 
-const TABS: Record<CustomerTab, string | null> = {
+/** Tab conditions over the joined aggregates `s` (used when an invoice-based sort joins them anyway). */
+const TABS_BY_STATS: Record<CustomerTab, string | null> = {
   all: null,
   'first-time': 'coalesce(s.issued, 0) = 1',
   repeat: 'coalesce(s.issued, 0) >= 2',
-  recent: '(c.created_at >= @sinceTs OR s.last_date >= @sinceDate)',
+  recent: '(c.created_at >= @sinceTs OR s.latest >= @sinceDate)',
   unpaid: 'coalesce(s.open_n, 0) > 0',
   paid: 's.issued > 0 AND s.paid_n = s.issued',
+};
+
+/**
+ * The same conditions as correlated subqueries on invoices_customer (team_id, customer_id, issue_date): with a
+ * sort by a customer column the scan stops after one page of matches instead of aggregating every invoice.
+ */
+const INV = 'FROM invoices i WHERE i.team_id = c.team_id AND i.customer_id = c.id';
+const ISSUED = "i.status NOT IN ('draft', 'canceled')";
+const TABS_CORRELATED: Record<CustomerTab, string | null> = {
+  all: null,
+  'first-time': `(SELECT count(*) ${INV} AND ${ISSUED}) = 1`,
+  repeat: `(SELECT count(*) ${INV} AND ${ISSUED}) >= 2`,
+  recent: `(c.created_at >= @sinceTs OR EXISTS (SELECT 1 ${INV} AND i.issue_date >= @sinceDate AND ${ISSUED}))`,
+  unpaid: `EXISTS (SELECT 1 ${INV} AND i.status IN ('unpaid', 'overdue'))`,
+  paid: `EXISTS (SELECT 1 ${INV} AND i.status = 'paid') AND NOT EXISTS (SELECT 1 ${INV} AND ${ISSUED} AND i.status <> 'paid')`,
 };
 
 /**
@@ -502,7 +515,7 @@ interface CursorPayload {
   i: string;
 }
 
-function fingerprint(teamId: string, column: string, direction: string, match: string | null, q: CustomerListQuery): string {
+function fingerprint(teamId: string, column: string, direction: string, match: string | null, q: CustomerListOptions): string {
   const key = JSON.stringify([
     teamId,
     column,
@@ -543,12 +556,28 @@ export interface CustomerPageResult {
   meta: { cursor: string | null; hasNextPage: boolean; hasPreviousPage: boolean };
 }
 
-export function listCustomers(db: Db, teamId: string, query: CustomerListQuery, now = new Date()): CustomerPageResult {
+/** The list's inputs: the parsed query (CustomerListQuery) with every field optional. */
+export interface CustomerListOptions {
+  q?: string;
+  sort?: { column: CustomerSortColumn; direction: 'asc' | 'desc' };
+  cursor?: string;
+  pageSize?: number;
+  tags?: string[];
+  countries?: string[];
+  tab?: CustomerTab;
+}
+
+export function listCustomers(db: Db, teamId: string, query: CustomerListOptions, now = new Date()): CustomerPageResult {
+  // One read transaction: the page's keys, rows and summaries come from the same snapshot.
+  return db.transaction(() => listInSnapshot(db, teamId, query, now))();
+}
+
+function listInSnapshot(db: Db, teamId: string, query: CustomerListOptions, now: Date): CustomerPageResult {
   const column = query.sort?.column ?? 'created_at';
   const direction = query.sort?.direction ?? (query.sort ? 'asc' : 'desc');
   const sort = SORTS[column];
   const tab = query.tab ?? 'all';
-  const tabSql = TABS[tab];
+  const tabSql = (sort.stats ? TABS_BY_STATS : TABS_CORRELATED)[tab];
   const match = ftsQuery(query.q);
   const fp = fingerprint(teamId, column, direction, match, { ...query, tab });
   const cursor = query.cursor ? decodeCursor(query.cursor, fp, sort.kind) : null;
@@ -584,19 +613,33 @@ export function listCustomers(db: Db, teamId: string, query: CustomerListQuery, 
     params.k = cursor.k;
     params.kid = cursor.i;
   }
-  const stats = sort.stats || tabSql !== null;
+  const stats = sort.stats;
   const dir = direction === 'asc' ? 'ASC' : 'DESC';
+  // Only ids and sort keys go through the sorter; the page's rows are fetched by id afterwards.
   const sql = `${stats ? STATS_CTE : ''}
-    SELECT c.*, ${sort.sql} AS sort_key FROM customers c ${stats ? 'LEFT JOIN s ON s.cid = c.id' : ''}
+    SELECT c.id AS id, ${sort.sql} AS sort_key FROM customers c ${stats ? 'LEFT JOIN s ON s.cid = c.id' : ''}
     WHERE ${where.join(' AND ')}
     ORDER BY ${sort.sql} ${dir}, c.id ${dir}
     LIMIT @limit`;
-  const rows = db.prepare(sql).all(params) as (Row & { sort_key: string | number })[];
+  const keys = db.prepare(sql).all(params) as { id: string; sort_key: string | number }[];
+  const byId = new Map(
+    (
+      db
+        .prepare('SELECT * FROM customers WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))')
+        .all(teamId, idList(keys.slice(0, pageSize).map((k) => k.id))) as Row[]
+    ).map((r) => [r.id, r]),
+  );
+  const rows = keys.map((k) => ({ ...k, row: byId.get(k.id) }));
   const hasNextPage = rows.length > pageSize;
   const page = hasNextPage ? rows.slice(0, pageSize) : rows;
   const last = page[page.length - 1];
   return {
-    data: hydrate(db, teamId, page, now),
+    data: hydrate(
+      db,
+      teamId,
+      page.flatMap((p) => (p.row ? [p.row] : [])),
+      now,
+    ),
     meta: {
       cursor: hasNextPage && last ? encodeCursor({ v: 1, f: fp, k: last.sort_key, i: last.id }) : null,
       hasNextPage,

@@ -47,7 +47,7 @@ const Phone = z.preprocess(
     .trim()
     .max(50, 'must be at most 50 characters')
     .regex(
-      /^\+?[0-9][0-9 ()./-]*(\s*(ext\.?|x)\s*[0-9]{1,6})?$/i,
+      /^(?=[^0-9]*[0-9])\+?[0-9 ()./-]+(\s*(ext\.?|x)\s*[0-9]{1,6})?$/i,
       'must be a phone number: digits, spaces, + ( ) . / - and an optional extension',
     )
     .nullable(),
