@@ -231,7 +231,9 @@ const SortParam = z
     }
     return { column: column as CustomerSortColumn, direction: direction as 'asc' | 'desc' };
   })
-  .describe('[column, direction] as a repeated key: sort=name&sort=asc');
+  .describe(
+    `[column, direction] as a repeated key, e.g. sort=name&sort=asc; columns: ${CUSTOMER_SORT_COLUMNS.join(', ')}; default created_at desc`,
+  );
 
 export const CustomerListQuery = z.object({
   q: z.string().max(200, 'must be at most 200 characters').optional().describe('full-text search, prefix matching'),

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../src-main/store/changes';
 import {
@@ -9,10 +10,12 @@ import {
   updateCustomer,
   upsertCustomer,
 } from '../../../src-main/store/customers';
-import type { Db } from '../../../src-main/store/db';
+import { type Db, openDatabaseFile } from '../../../src-main/store/db';
 import { InvalidReference, NotFound } from '../../../src-main/store/errors';
 import { createTag, deleteTag, updateTag } from '../../../src-main/store/tags';
+import { createTeam } from '../../../src-main/store/teams';
 import type { CustomerTab } from '../../../src-shared/contract/customers';
+import { tmpDir } from '../../helpers/tmp';
 import { daysAgo, freshDb, insertInvoice, setCreatedAt } from './customer-fixtures';
 
 const dbs: Db[] = [];
@@ -384,5 +387,35 @@ describe('writes and the change feed', () => {
     expect(() => upsertCustomer(db, teamA, { name: 'Nope', tags: [{ id: foreign.id }] })).toThrow(InvalidReference);
     expect(db.prepare('SELECT count(*) FROM customers').pluck().get()).toBe(0);
     expect(changesSince(db, teamA, 0)).toEqual([]);
+  });
+});
+
+describe('migration 002 and the FTS triggers', () => {
+  it('indexes customers that existed before the migration and rows written by plain SQL', () => {
+    const dir = tmpDir('finops-mig-');
+    const old = openDatabaseFile(path.join(dir, 'f.sqlite'), { targetVersion: 1 });
+    const team = createTeam(old, { name: 'T' }).id;
+    old
+      .prepare(
+        `INSERT INTO customers (id, team_id, name, email, created_at, updated_at, seq) VALUES ('c1', ?, 'Legacy Lumber', 'l@x.example', 'a', 'a', 0)`,
+      )
+      .run(team);
+    old.close();
+    const db = openDatabaseFile(path.join(dir, 'f.sqlite'));
+    dbs.push(db);
+    expect(names(listCustomers(db, team, q({ q: 'lumb' })))).toEqual(['Legacy Lumber']);
+    // A plain INSERT without search_rowid gets one from the trigger and is indexed; plain UPDATE and DELETE follow.
+    db.prepare(
+      `INSERT INTO customers (id, team_id, name, created_at, updated_at, seq) VALUES ('c2', ?, 'Raw Rivet', 'b', 'b', 0)`,
+    ).run(team);
+    expect(names(listCustomers(db, team, q({ q: 'rivet' })))).toEqual(['Raw Rivet']);
+    db.prepare(`UPDATE customers SET name = 'Raw Bolt' WHERE id = 'c2'`).run();
+    expect(names(listCustomers(db, team, q({ q: 'rivet' })))).toEqual([]);
+    expect(names(listCustomers(db, team, q({ q: 'bolt' })))).toEqual(['Raw Bolt']);
+    db.prepare(`DELETE FROM customers WHERE id = 'c1'`).run();
+    expect(names(listCustomers(db, team, q({ q: 'lumb' })))).toEqual([]);
+    // FTS5's own check that the index matches the content table.
+    expect(() => db.prepare(`INSERT INTO customers_fts(customers_fts) VALUES ('integrity-check')`).run()).not.toThrow();
+    expect(db.prepare('SELECT count(DISTINCT search_rowid) FROM customers').pluck().get()).toBe(1);
   });
 });
