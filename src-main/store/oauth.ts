@@ -235,6 +235,16 @@ export function revokeGrant(db: Db, grantId: string, reason: string, now = new D
   })();
 }
 
+/**
+ * Deletes codes expired for more than a day and tokens expired for more than 30 days. Spent codes and rotated
+ * refresh tokens are kept that long so that a replay still revokes its grant; past that a replay is merely
+ * "invalid". Runs inside the issuing transactions, so the tables stay small without a timer.
+ */
+export function purgeExpired(db: Db, now = new Date()): void {
+  db.prepare('DELETE FROM oauth_codes WHERE expires_at < ?').run(isoIn(now, -24 * 60 * 60));
+  db.prepare('DELETE FROM oauth_tokens WHERE expires_at < ?').run(isoIn(now, -REFRESH_TOKEN_TTL_SECONDS));
+}
+
 function isMember(db: Db, teamId: string, userId: string): boolean {
   return !!db.prepare('SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?').get(teamId, userId);
 }
@@ -253,6 +263,7 @@ export function createAuthorizationCode(
   const code = newSecret(CODE_PREFIX);
   const grantId = db
     .transaction(() => {
+      purgeExpired(db, now);
       const grantId = insertGrant(db, input.client, 'authorization_code', input.userId, input.scopes, now);
       db.prepare(
         `INSERT INTO oauth_codes (id, grant_id, code_hash, redirect_uri, code_challenge, code_challenge_method, expires_at, created_at)
@@ -411,6 +422,7 @@ export function issueClientCredentials(
   if (!requested.ok) return scopeFailure(requested.reason, requested.scopes, input.client.scopes);
   return db
     .transaction(() => {
+      purgeExpired(db, now);
       const grantId = insertGrant(db, input.client, 'client_credentials', null, requested.scopes, now);
       return issue(db, grantId, requested.scopes, null, now);
     })

@@ -19,6 +19,7 @@ import {
   exchangeAuthorizationCode,
   findActiveAccessToken,
   issueClientCredentials,
+  purgeExpired,
   refreshTokens,
 } from '../../../src-main/store/oauth';
 import { ensureTeam } from '../../../src-main/store/teams';
@@ -210,6 +211,36 @@ describe('grant transitions in the store', () => {
       ok: false,
       error: 'invalid_grant',
     });
+    db.close();
+  });
+
+  it('purges codes a day after expiry and tokens 30 days after expiry, keeping live ones', async () => {
+    const { db, client, user } = await fixture();
+    const issue = () =>
+      createAuthorizationCode(db, {
+        client,
+        userId: user.id,
+        scopes: ['customers.read'],
+        redirectUri: 'https://app.example/cb',
+        codeChallenge: s256('x'.repeat(43)),
+      });
+    const { code } = issue();
+    const t = exchangeAuthorizationCode(db, {
+      client,
+      code,
+      redirectUri: 'https://app.example/cb',
+      codeVerifier: 'x'.repeat(43),
+    });
+    if (!t.ok) throw new Error(t.description);
+    const count = (table: string) => (db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    purgeExpired(db, new Date(Date.now() + 23 * 3600_000));
+    expect([count('oauth_codes'), count('oauth_tokens')]).toEqual([1, 2]);
+    purgeExpired(db, new Date(Date.now() + 25 * 3600_000));
+    expect([count('oauth_codes'), count('oauth_tokens')]).toEqual([0, 2]);
+    purgeExpired(db, new Date(Date.now() + 31 * 24 * 3600_000));
+    expect(count('oauth_tokens')).toBe(1); // the access token (expired 2 h after issue) is gone; the refresh token stays
+    purgeExpired(db, new Date(Date.now() + 61 * 24 * 3600_000));
+    expect(count('oauth_tokens')).toBe(0);
     db.close();
   });
 
