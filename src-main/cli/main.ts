@@ -2,13 +2,14 @@ import { Command, CommanderError } from 'commander';
 import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
+import { demoCommand } from './commands/demo';
 import { oauthClientCommand } from './commands/oauth-client';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
 import { configure, UsageError } from './program';
 
-/** `finops`: the command line of Finops Desk. Every command is registered here; see docs/CLI.md. */
+/** `finops`: the command line of Finops Desk. Every command is registered here; see the README. */
 export function buildProgram(): Command {
   const program = new Command('finops')
     .description('Finops Desk: offline-first finance operations — local v1 server, sync and tools')
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
   // [user / oauth-client commands register here]
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
   // [demo command registers here]
+  program.addCommand(demoCommand());
   const apply = (cmd: Command) => {
     configure(cmd);
     cmd.commands.forEach(apply);
