@@ -8,7 +8,7 @@ export function Field(props: {
   error?: string | undefined;
   hint?: string;
   className?: string;
-  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean }) => ReactNode;
+  children: (ids: { id: string; describedBy: string | undefined; invalid: boolean; required: boolean }) => ReactNode;
 }) {
   const id = useId();
   const errId = `${id}-err`;
@@ -16,15 +16,10 @@ export function Field(props: {
   const describedBy = [props.error ? errId : null, props.hint ? hintId : null].filter(Boolean).join(' ') || undefined;
   return (
     <div className={`field ${props.className ?? ''}`}>
-      <label htmlFor={id}>
+      <label htmlFor={id} className={props.required ? 'required' : undefined}>
         {props.label}
-        {props.required ? (
-          <span className="req" aria-hidden="true">
-            *
-          </span>
-        ) : null}
       </label>
-      {props.children({ id, describedBy, invalid: Boolean(props.error) })}
+      {props.children({ id, describedBy, invalid: Boolean(props.error), required: Boolean(props.required) })}
       {props.error ? (
         <span className="error" id={errId} role="alert">
           {props.error}

@@ -17,10 +17,16 @@ export function formatAmount(amount: number | null | undefined, currency: string
   return f.format(amount).replace(/\u00a0/g, ' ');
 }
 
-const dateFormat = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: 'short', year: 'numeric' });
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
+/** "2026-09-12" or an ISO timestamp → "12 Sep 2026": unambiguous in every locale, every month three letters wide. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '—';
   const d = new Date(iso.length === 10 ? `${iso}T00:00:00Z` : iso);
-  return Number.isNaN(d.getTime()) ? iso : dateFormat.format(d);
+  if (Number.isNaN(d.getTime())) return iso;
+  const local =
+    iso.length === 10
+      ? { day: d.getUTCDate(), month: d.getUTCMonth(), year: d.getUTCFullYear() }
+      : { day: d.getDate(), month: d.getMonth(), year: d.getFullYear() };
+  return `${String(local.day).padStart(2, '0')} ${MONTHS[local.month]} ${local.year}`;
 }

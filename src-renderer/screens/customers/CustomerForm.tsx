@@ -108,9 +108,10 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
     opts: { required?: boolean; type?: string; hint?: string; span?: boolean } = {},
   ) => (
     <Field label={label} required={opts.required} error={errors[field]} hint={opts.hint} className={opts.span ? 'span-2' : ''}>
-      {({ id, describedBy, invalid }) => (
+      {({ id, describedBy, invalid, required }) => (
         <input
           id={id}
+          required={required}
           ref={field === 'name' ? firstRef : undefined}
           name={field}
           className="input"
@@ -148,8 +149,8 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
       >
         <div className="drawer-header">
           <h2>{title}</h2>
-          <button type="button" className="btn ghost" onClick={onClose} aria-label="Close">
-            Esc
+          <button type="button" className="btn ghost" onClick={onClose}>
+            Close <kbd>Esc</kbd>
           </button>
         </div>
         <form ref={formRef} id="customer-form" className="drawer-body" onSubmit={submit} noValidate>

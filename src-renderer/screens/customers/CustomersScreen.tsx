@@ -38,6 +38,9 @@ const COLUMNS: Column[] = [
   { label: 'Added', sort: 'created_at' },
 ];
 
+/** Tags shown in a row; the rest as "+N" (all of them in the tooltip and the form). */
+const MAX_CHIPS = 2;
+
 type Editing = { mode: 'new' } | { mode: 'edit'; customer: Customer } | null;
 
 export function CustomersScreen() {
@@ -80,8 +83,11 @@ export function CustomersScreen() {
 
   function onRowKey(e: KeyboardEvent<HTMLTableRowElement>, customer: Customer) {
     const row = e.currentTarget;
-    if (e.key === 'Enter') setEditing({ mode: 'edit', customer });
-    else if (e.key === 'ArrowDown') {
+    if (e.key === 'Enter') {
+      // Without preventDefault the Enter would go on to submit the form that opens and takes focus.
+      e.preventDefault();
+      setEditing({ mode: 'edit', customer });
+    } else if (e.key === 'ArrowDown') {
       e.preventDefault();
       (row.nextElementSibling as HTMLElement | null)?.focus();
     } else if (e.key === 'ArrowUp') {
@@ -127,7 +133,7 @@ export function CustomersScreen() {
                 ref={searchRef}
                 className="input"
                 type="search"
-                placeholder="Search name, email, contact, VAT…"
+                placeholder="Search name, email, contact, VAT no.…"
                 aria-label="Search customers"
                 value={search}
                 onChange={(e) => setSearch(e.target.value)}
@@ -209,13 +215,15 @@ export function CustomersScreen() {
                           onKeyDown={(e) => onRowKey(e, c)}
                         >
                           <td>
-                            <div className="cell-name">{c.name}</div>
+                            <div className="cell-name" title={c.name}>
+                              {c.name}
+                            </div>
                             <div className="cell-sub">{c.email ?? c.billingEmail ?? '—'}</div>
                           </td>
-                          <td>{c.contact ?? <span className="faint">—</span>}</td>
+                          <td>{c.contact ? <div className="cell-text">{c.contact}</div> : <span className="faint">—</span>}</td>
                           <td>
                             {c.countryCode ? (
-                              <span className="country" title={c.country ?? undefined}>
+                              <span className="country" title={[c.city, c.country].filter(Boolean).join(', ') || undefined}>
                                 <code>{c.countryCode}</code>
                                 {c.city ?? ''}
                               </span>
@@ -224,23 +232,24 @@ export function CustomersScreen() {
                             )}
                           </td>
                           <td>
-                            <div className="chips">
-                              {c.tags.map((t) => (
+                            <div className="chips" title={c.tags.map((t) => t.name).join(', ') || undefined}>
+                              {c.tags.slice(0, MAX_CHIPS).map((t) => (
                                 <span key={t.id} className="chip">
                                   {t.name}
                                 </span>
                               ))}
+                              {c.tags.length > MAX_CHIPS ? <span className="chip more">+{c.tags.length - MAX_CHIPS}</span> : null}
                             </div>
                           </td>
                           <td className="num">{c.invoiceCount || <span className="zero">0</span>}</td>
                           <td className={`money ${c.totalRevenue ? '' : 'zero'}`}>
-                            {formatAmount(c.totalRevenue, c.invoiceCurrency)}
+                            {c.invoiceCurrency ? formatAmount(c.totalRevenue, c.invoiceCurrency) : '—'}
                           </td>
                           <td className={`money ${c.outstandingAmount ? 'owed' : 'zero'}`}>
-                            {formatAmount(c.outstandingAmount, c.invoiceCurrency)}
+                            {c.invoiceCurrency ? formatAmount(c.outstandingAmount, c.invoiceCurrency) : '—'}
                           </td>
-                          <td className="num">{formatDate(c.lastInvoiceDate)}</td>
-                          <td className="num">{formatDate(c.createdAt)}</td>
+                          <td className="date">{formatDate(c.lastInvoiceDate)}</td>
+                          <td className="date">{formatDate(c.createdAt)}</td>
                         </tr>
                       ))}
                 </tbody>

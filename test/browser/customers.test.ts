@@ -1,0 +1,235 @@
+/**
+ * The customer management flow in the web build, for real: built UI, real server and database, Debian Chromium.
+ * Settings → key; create; list; search; edit; a validation error from the API; delete; paging; keyboard.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src-shared/api-client';
+import { customerRoutes } from '../../src-shared/contract/customers';
+import { tagRoutes } from '../../src-shared/contract/tags';
+import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
+import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { AppPage, CustomersPage, SettingsPage } from './pages/app-page';
+
+let webRoot: string;
+let ui: UiServer;
+let browser: Browser;
+let context: BrowserContext;
+let app: AppPage;
+let key: string;
+
+beforeAll(async () => {
+  webRoot = await buildWebUi();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  ui = await startUiServer(webRoot);
+  key = ui.key();
+  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  app = new AppPage(await context.newPage(), ui.url);
+  return async () => {
+    await context.close();
+    await ui.close();
+  };
+});
+
+/** Opens the app and enters the key in Settings, as a person would on first use. */
+async function connect(): Promise<CustomersPage> {
+  await app.open('/');
+  const settings = new SettingsPage(app);
+  await settings.open();
+  await settings.connect(ui.url, key);
+  await app.toast(/Connected/).waitFor();
+  const customers = new CustomersPage(app);
+  await customers.open();
+  return customers;
+}
+
+const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
+
+describe('customers in the web UI', () => {
+  it('is served with the CSP, asks for a key first and refuses a wrong one', async () => {
+    const response = await app.page.goto(`${ui.url}/customers`);
+    expect(response?.status()).toBe(200);
+    expect(response?.headers()['content-security-policy']).toBe(UI_CONTENT_SECURITY_POLICY);
+    await app.page.getByRole('heading', { name: 'Connect to your Finops Desk server' }).waitFor();
+    await app.page.getByRole('button', { name: 'Open Settings' }).click();
+    const settings = new SettingsPage(app);
+    await settings.connect(ui.url, `finops_${'0'.repeat(64)}`);
+    await settings.fieldError('API key').waitFor();
+    expect(await settings.fieldError('API key').innerText()).toMatch(/not valid on that server/);
+    await settings.connect('localhost:1', key);
+    expect(await settings.fieldError('Server address').innerText()).toMatch(/Start the address with http:\/\//);
+    expect(app.errors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('creates, lists, searches, edits (with an API validation error) and deletes a customer', async () => {
+    const customers = await connect();
+    await app.page.getByRole('heading', { name: 'No customers yet' }).waitFor();
+    await client().call(customerRoutes.create, {
+      body: { name: 'Acme Trading Ltd', email: 'ap@acme.example', countryCode: 'GB' },
+    });
+
+    // Create
+    await customers.startNew();
+    await customers.fill({ Name: 'Nordlicht Design GmbH', Email: 'rechnung@nordlicht.example', City: 'Hamburg', Country: 'DE' });
+    await customers.save();
+    await app.toast('Created Nordlicht Design GmbH').waitFor();
+    await customers.row('Nordlicht Design GmbH').waitFor();
+    expect(await customers.row('Nordlicht Design GmbH').innerText()).toContain('rechnung@nordlicht.example');
+    expect(await customers.row('Nordlicht Design GmbH').innerText()).toContain('DE');
+
+    // The list after a reload (SPA fallback keeps /customers; the key stayed in localStorage)
+    await app.page.reload();
+    await customers.row('Acme Trading Ltd').waitFor();
+    await expect.poll(() => customers.names()).toEqual(['Nordlicht Design GmbH', 'Acme Trading Ltd']);
+
+    // Search
+    await customers.search('nordl');
+    await expect.poll(() => customers.names()).toEqual(['Nordlicht Design GmbH']);
+    await customers.search('zzz-nobody');
+    await app.page.getByRole('heading', { name: 'No customers match' }).waitFor();
+    await app.page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await expect.poll(() => customers.names()).toHaveLength(2);
+
+    // Edit
+    await customers.edit('Nordlicht Design GmbH');
+    await customers.fill({ City: 'Berlin', 'Contact person': 'Jana Vogt' });
+    await customers.save();
+    await app.toast('Saved Nordlicht Design GmbH').waitFor();
+    await expect.poll(() => customers.row('Nordlicht Design GmbH').innerText()).toContain('Jana Vogt');
+
+    // A bad email: the API's 422 names the field; the message shows under it and the drawer stays open
+    await customers.edit('Nordlicht Design GmbH');
+    await customers.fill({ Email: 'not-an-email' });
+    await customers.save();
+    await customers.fieldError('Email').waitFor();
+    expect(await customers.fieldError('Email').innerText()).toMatch(/valid email address/);
+    expect(await customers.drawer.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    await app.page.keyboard.press('Escape');
+    await customers.drawer.waitFor({ state: 'detached' });
+
+    const stored = (await client().call(customerRoutes.list, { query: { q: 'nordlicht' } })).data[0]!;
+    expect(stored).toMatchObject({ city: 'Berlin', contact: 'Jana Vogt', email: 'rechnung@nordlicht.example' });
+
+    // Delete, with a confirmation
+    await customers.edit('Nordlicht Design GmbH');
+    await customers.deleteOpen();
+    await app.toast('Deleted Nordlicht Design GmbH').waitFor();
+    await expect.poll(() => customers.names()).toEqual(['Acme Trading Ltd']);
+    const gone = await client()
+      .call(customerRoutes.get, { params: { id: stored.id } })
+      .catch((e) => e);
+    expect(gone.status).toBe(404);
+    expect(app.errors.filter((e) => !/422|Failed to load resource/.test(e))).toEqual([]);
+  });
+
+  it('assigns tags, sorts by a column and pages with "Load more"', async () => {
+    const api = client();
+    const vip = await api.call(tagRoutes.create, { body: { name: 'Key account' } });
+    for (let i = 1; i <= 57; i++) {
+      await api.call(customerRoutes.create, { body: { name: `Customer ${String(i).padStart(2, '0')}` } });
+    }
+    const customers = await connect();
+    await expect.poll(() => customers.rows.count()).toBe(50);
+    expect(await app.page.getByText('50 customers shown, more available').isVisible()).toBe(true);
+    await app.page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => customers.rows.count()).toBe(57);
+    expect(await app.page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+
+    await customers.sortBy('Name');
+    await expect.poll(async () => (await customers.names()).slice(0, 2)).toEqual(['Customer 01', 'Customer 02']);
+    expect(await customers.table.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('ascending');
+    await customers.sortBy('Name');
+    await expect.poll(async () => (await customers.names())[0]).toBe('Customer 57');
+
+    await customers.edit('Customer 57');
+    await customers.drawer.getByRole('button', { name: 'Key account' }).click();
+    await customers.save();
+    await app.toast('Saved Customer 57').waitFor();
+    await expect.poll(() => customers.row('Customer 57').innerText()).toContain('Key account');
+    const page = await api.call(customerRoutes.list, { query: { tags: [vip.id] } });
+    expect(page.data.map((c) => c.name)).toEqual(['Customer 57']);
+  });
+
+  it('is usable from the keyboard: / searches, n opens a new customer, arrows and Enter open rows, Esc closes', async () => {
+    await client().call(customerRoutes.create, { body: { name: 'Keyboard First AB' } });
+    await client().call(customerRoutes.create, { body: { name: 'Second Row Oy' } });
+    const customers = await connect();
+    await customers.row('Keyboard First AB').waitFor();
+    const focused = () =>
+      app.page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+
+    await app.page.locator('body').click({ position: { x: 700, y: 20 } });
+    await app.page.keyboard.press('/');
+    expect(await focused()).toBe('Search customers');
+    await app.page.keyboard.press('ArrowDown');
+    await app.page.keyboard.press('ArrowDown');
+    await app.page.keyboard.press('Enter');
+    await customers.drawer.waitFor();
+    expect(await customers.drawer.getAttribute('aria-label')).toBe('Edit Keyboard First AB');
+    await app.page.keyboard.press('Escape');
+    await customers.drawer.waitFor({ state: 'detached' });
+
+    await app.page.locator('body').click({ position: { x: 700, y: 20 } });
+    await app.page.keyboard.press('n');
+    await customers.drawer.waitFor();
+    expect(await focused()).toBe('INPUT');
+    await app.page.keyboard.type('Typed Without Mouse SA');
+    await app.page.keyboard.press('Control+Enter');
+    await app.toast('Created Typed Without Mouse SA').waitFor();
+    await customers.row('Typed Without Mouse SA').waitFor();
+  });
+
+  it('renders a realistic customers screen (screenshot for review: /tmp/finops-customers.png)', async () => {
+    const api = client();
+    const tags = await Promise.all(
+      ['Key account', 'Retainer', 'EU'].map((name) => api.call(tagRoutes.create, { body: { name } })),
+    );
+    const seed = [
+      ['Nordlicht Design GmbH', 'Jana Vogt', 'rechnung@nordlicht.example', 'DE', 'Hamburg', [0, 2]],
+      ['Acme Trading Ltd', 'Oliver Grant', 'ap@acme-trading.example', 'GB', 'Manchester', [0]],
+      ['Bluefin Media B.V.', 'Clara Richter', 'finance@bluefin.example', 'NL', 'Rotterdam', [1, 2]],
+      ['Sundial Consulting SARL', 'Anna Tanaka', 'compta@sundial.example', 'FR', 'Bordeaux', []],
+      ['Granite Outfitters Corp.', 'Lukas Tanaka', 'billing@granite.example', 'US', 'Austin', [1]],
+    ] as const;
+    for (const [name, contact, email, countryCode, city, tagIdx] of seed) {
+      await api.call(customerRoutes.create, {
+        body: { name, contact, email, countryCode, city, tags: tagIdx.map((i) => ({ id: tags[i]!.id })) },
+      });
+    }
+    const customers = await connect();
+    await expect.poll(() => customers.rows.count()).toBe(5);
+    // Money columns are right-aligned with tabular figures.
+    const money = customers.table.locator('td.money').first();
+    expect(await money.evaluate((el) => getComputedStyle(el).textAlign)).toBe('right');
+    expect(await money.evaluate((el) => getComputedStyle(el).fontVariantNumeric)).toContain('tabular-nums');
+    // The table fits a 1440 px wide window without horizontal scrolling.
+    expect(
+      await app.page.evaluate(() => {
+        const w = document.querySelector('.table-wrap')!;
+        return w.scrollWidth <= w.clientWidth;
+      }),
+    ).toBe(true);
+    await app.page.screenshot({ path: '/tmp/finops-customers.png' });
+  });
+
+  it('lists the features not built yet as such, with no sample figures', async () => {
+    await app.open('/');
+    for (const label of ['Transactions', 'Runway', 'Workflows', 'Sync']) {
+      await app.nav(new RegExp(`^${label}`) as unknown as string).click();
+      await app.page.getByRole('heading', { name: label, exact: true }).waitFor();
+      expect(await app.page.getByText('Not built yet', { exact: true }).isVisible()).toBe(true);
+    }
+    await app.nav('Health and about').click();
+    await app.page.getByText('Healthy').waitFor();
+    expect(await app.page.getByText('version', { exact: false }).first().isVisible()).toBe(true);
+  });
+});

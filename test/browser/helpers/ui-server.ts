@@ -1,0 +1,65 @@
+/**
+ * What every browser test needs: the web UI built once (vite, into a temp folder), a real server serving it and
+ * the v1 API from a fresh data dir, and Debian's Chromium driven by playwright-core (never a downloaded browser).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type Browser, chromium } from 'playwright-core';
+import { build } from 'vite';
+import { type RunningServer, startServer } from '../../../src-main/server/start';
+import { createApiKey } from '../../../src-main/store/api-keys';
+import { ensureTeam } from '../../../src-main/store/teams';
+import type { Scope } from '../../../src-shared/contract/scopes';
+import { ROOT } from '../../helpers/cli';
+
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** Builds the web UI (vite.web.config.ts) into a temporary folder and returns it. */
+export async function buildWebUi(): Promise<string> {
+  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-web-'));
+  await build({
+    configFile: path.join(ROOT, 'vite.web.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true, sourcemap: false },
+  });
+  return outDir;
+}
+
+export interface UiServer {
+  server: RunningServer;
+  url: string;
+  dataDir: string;
+  key(team?: string, scopes?: Scope[]): string;
+  close(): Promise<void>;
+}
+
+export async function startUiServer(webRoot: string): Promise<UiServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-browser-data-'));
+  const server = await startServer({ dataDir, webRoot, port: 0, logLevel: 'error' });
+  return {
+    server,
+    url: server.url,
+    dataDir,
+    key: (team = 'Browser Test Co', scopes = ['apis.all']) =>
+      createApiKey(server.db, { teamId: ensureTeam(server.db, team).id, name: 'browser test', scopes }).key,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install chromium`);
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
