@@ -11,6 +11,7 @@ import { genRequestId } from './request-id';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
+import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
   db: Db;
@@ -54,6 +55,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // [OAuth: /.well-known/oauth-authorization-server registers here]
   await app.register(oauthMetadataPlugin);
   // [web UI static files (options.webRoot) register here]
+  if (options.webRoot) await app.register(webUiPlugin, { root: options.webRoot });
 
   await app.register(
     async (v1) => {
