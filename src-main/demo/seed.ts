@@ -101,7 +101,7 @@ export function planDemo(options: DemoOptions & { baseCurrency?: string } = {}):
 }
 
 /** Tables the demo fills, children before parents (the order deletes run in). */
-const DEMO_TABLES = [
+export const DEMO_TABLES = [
   'transaction_tags',
   'customer_tags',
   'tracker_project_tags',
