@@ -55,7 +55,7 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
 
 /**
  * Makes `db.prepare(sql)` return a cached statement for SQL it has compiled before on this connection. Compiling
- * is the largest single cost of a point read here (~20 % of a GET /v1/customers/{id} profile), and store modules
+ * was the largest single cost of a point read here (~20 % of a GET /v1/customers/{id} profile), and store modules
  * read best with their SQL written where it is used. A cached reader is handed back with its result modes
  * (pluck/raw/expand) reset, so one caller's `.pluck()` never leaks into another's rows. No store code iterates a
  * statement lazily (`.iterate()`), so a cached statement is never busy when handed out again.
@@ -69,13 +69,12 @@ function cacheStatements(db: Database.Database): void {
     let statement = cache.get(source);
     if (!statement) {
       statement = compile(source);
-      // Least recently used out: some SQL is built from the columns a request changes, so texts are many.
+      // Oldest out: some SQL is built from the columns a request changes, so texts can be many.
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-    } else {
-      cache.delete(source);
-      if (statement.reader) statement.pluck(false).raw(false).expand(false);
+      cache.set(source, statement);
+    } else if (statement.reader) {
+      statement.pluck(false).raw(false).expand(false);
     }
-    cache.set(source, statement);
     return statement;
   }) as typeof db.prepare;
 }

@@ -41,7 +41,14 @@ describe('error payload and routing', () => {
     const ok = await api.call('GET', '/v1/health', { headers: { 'x-request-id': 'abc-123' } });
     expect(ok.headers['x-request-id']).toBe('abc-123');
     const bad = await api.call('GET', '/v1/health', { headers: { 'x-request-id': 'a b\u00e9<script>' } });
-    expect(bad.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(bad.headers['x-request-id']).toMatch(/^req_[0-9a-f]{24,}$/);
+  });
+
+  it('makes a distinct request id for every request', async () => {
+    const api = await makeTestApi();
+    const ids = new Set<string>();
+    for (let i = 0; i < 20; i++) ids.add(String((await api.call('GET', '/v1/health')).headers['x-request-id']));
+    expect(ids.size).toBe(20);
   });
 
   it('serves the OpenAPI 3.1 document and the reference page', async () => {
