@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../store/db';
 import { authPlugin } from './auth/plugin';
 import { installErrorHandling } from './errors';
@@ -11,6 +11,7 @@ import { genRequestId } from './request-id';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
+import { contractSerializerCompiler } from './serializer';
 import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
@@ -25,6 +26,8 @@ export interface AppOptions {
   webRoot?: string;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** Check every response against its contract schema with zod (tests); otherwise compiled serializers only. */
+  validateResponses?: boolean;
 }
 
 /**
@@ -40,7 +43,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);

@@ -33,7 +33,7 @@ const open: Record<'test' | 'file', TestApi[]> = { test: [], file: [] };
 export async function makeTestApi(options: Partial<AppOptions> = {}, lifetime: 'test' | 'file' = 'test'): Promise<TestApi> {
   const dataDir = tmpDir('finops-api-', lifetime);
   const db = openDatabase(dataDir);
-  const app = await buildApp({ db, logLevel: 'silent', ...options });
+  const app = await buildApp({ db, logLevel: 'silent', validateResponses: true, ...options });
   const api: TestApi = {
     app,
     db,
