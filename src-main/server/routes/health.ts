@@ -5,10 +5,12 @@ import { registerRoute } from '../route';
 import { SERVER_VERSION } from '../version';
 
 export async function healthRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  // Migrations run before the server starts and a newer schema is refused, so the version is fixed for its life.
+  const version = schemaVersion(opts.db);
   registerRoute(app, healthRoutes.get, () => ({
     status: 'ok' as const,
     version: SERVER_VERSION,
-    schemaVersion: schemaVersion(opts.db),
+    schemaVersion: version,
     time: new Date().toISOString(),
   }));
 }
