@@ -52,6 +52,8 @@ function createWindow(): BrowserWindow {
     minHeight: 600,
     show: false,
     title: PRODUCT_NAME,
+    // out/main/index.js → <app root>/resources/icon.png (shipped beside the code).
+    icon: path.join(__dirname, '../../resources/icon.png'),
     backgroundColor: '#f6f7f9',
     webPreferences: {
       preload: path.join(__dirname, '../preload/index.js'),
