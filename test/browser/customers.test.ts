@@ -70,6 +70,16 @@ describe('customers in the web UI', () => {
     expect(app.errors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
   });
 
+  it('takes the key from the address fragment printed by scripts/demo.sh and wipes it from the address bar', async () => {
+    await client().call(customerRoutes.create, { body: { name: 'Fragment Key Ltd' } });
+    await app.page.goto(`${ui.url}/customers#key=${key}`);
+    const customers = new CustomersPage(app);
+    await customers.row('Fragment Key Ltd').waitFor();
+    expect(new URL(app.page.url()).hash).toBe('');
+    expect(app.page.url()).not.toContain(key);
+    expect(await app.page.evaluate(() => localStorage.getItem('finops.apiKey'))).toBe(key);
+  });
+
   it('creates, lists, searches, edits (with an API validation error) and deletes a customer', async () => {
     const customers = await connect();
     await app.page.getByRole('heading', { name: 'No customers yet' }).waitFor();
