@@ -29,7 +29,6 @@ export function demoWindow(asOf: EpochDay): DemoWindow {
 /** A timestamp on `day`, `seconds` into it, never later than the anchor. */
 export function stamp(w: DemoWindow, day: EpochDay, seconds: number): string {
   const iso = isoInstant(day, seconds);
-  // biome-ignore lint/complexity/useMathMinMax: these are ISO strings, which Math.min would turn into NaN
   return iso < w.anchorIso ? iso : w.anchorIso;
 }
 
