@@ -32,5 +32,9 @@ if ! node_ok; then
 fi
 echo "setup: node $(node -v), npm $(npm -v)"
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm_config_nodedir="$FINOPS_ROOT/.tools/node" npm ci --no-audit --no-fund
+  # Native modules (better-sqlite3, keytar) compile against the headers of the Node that runs them; node-gyp would
+  # otherwise try to download headers, which this network refuses.
+  node_prefix=$(node -p 'require("path").resolve(process.execPath, "../..")')
+  if [ -f "$node_prefix/include/node/common.gypi" ]; then export npm_config_nodedir="$node_prefix"; fi
+  npm ci --no-audit --no-fund
 fi
