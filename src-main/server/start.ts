@@ -34,6 +34,8 @@ export function defaultWebRoot(): string | undefined {
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
   const db = openDatabase(options.dataDir);
+  // A long-lived connection: let SQLite gather the statistics its planner needs (bounded work; SQLite's advice).
+  db.pragma('optimize=0x10002');
   let app: FastifyInstance;
   try {
     app = await buildApp({
@@ -60,6 +62,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       if (closed) return;
       closed = true;
       await app.close();
+      db.pragma('optimize');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();
     },

@@ -384,7 +384,11 @@ export function upsertCustomer(
       let match = wantedId ? getRow(db, teamId, wantedId) : undefined;
       if (!match && fields.email) {
         match = db
-          .prepare('SELECT * FROM customers WHERE team_id = ? AND email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 1')
+          // INDEXED BY: without statistics the planner walks the team's created_at index instead, reading every
+          // customer of the team (2.6 ms per create at 10k customers, against 47 µs through the email index).
+          .prepare(
+            'SELECT * FROM customers INDEXED BY customers_team_email WHERE team_id = ? AND email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 1',
+          )
           .get(teamId, fields.email) as Row | undefined;
       }
       if (match) {
