@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultDataDir } from '../paths';
+import { type Db, openDatabase } from '../store/db';
 
 /**
  * Shared pieces of the `finops` command line. Exit codes: 0 success, 1 runtime failure, 2 usage error (unknown
@@ -33,6 +34,16 @@ export function dataDirOption(): Option {
 
 export function resolveDataDir(opts: { dataDir?: string }): string {
   return opts.dataDir ?? defaultDataDir();
+}
+
+/** Opens the data dir's database for one command and closes it however the command ends. */
+export function withDatabase<T>(opts: { dataDir?: string }, run: (db: Db) => T): T {
+  const db = openDatabase(resolveDataDir(opts));
+  try {
+    return run(db);
+  } finally {
+    db.close();
+  }
 }
 
 export function teamOption(required = true): Option {

@@ -2,9 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, deleteTeamData, formatSummary, planDemo, teamHasData, writeDemo } from '../../demo/seed';
-import { openDatabase } from '../../store/db';
 import { ensureTeam } from '../../store/teams';
-import { dataDirOption, parsePositiveInt, resolveDataDir, UsageError } from '../program';
+import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 
 export const DEFAULT_DEMO_TEAM = 'Demo Agency';
 const PROGRESS_EVERY = 100_000;
@@ -46,8 +45,7 @@ export function demoCommand(): Command {
         if (err instanceof LedgerTooSmall) throw new UsageError(err.message);
         throw err;
       }
-      const db = openDatabase(resolveDataDir(opts));
-      try {
+      withDatabase(opts, (db) => {
         const team = ensureTeam(db, opts.team, { baseCurrency: 'EUR', countryCode: 'DE' });
         data.baseCurrency = team.baseCurrency;
         if (teamHasData(db, team.id)) {
@@ -70,8 +68,6 @@ export function demoCommand(): Command {
           },
         });
         process.stdout.write(`${formatSummary(team.name, summary, data.seed, data.window.asOf)}\n`);
-      } finally {
-        db.close();
-      }
+      });
     });
 }

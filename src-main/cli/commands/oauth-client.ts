@@ -1,10 +1,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../server/oauth/rules';
-import { openDatabase } from '../../store/db';
 import { createClient, listClients } from '../../store/oauth';
 import { ensureTeam, findTeamByName } from '../../store/teams';
-import { dataDirOption, resolveDataDir, teamOption, UsageError } from '../program';
+import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 import { parseScopes } from './token';
 
 /** Repeatable --redirect-uri, each checked: absolute, https (http only for loopback), no fragment or credentials. */
@@ -40,8 +39,7 @@ export function oauthClientCommand(): Command {
       (opts: { dataDir?: string; team: string; scopes: Scope[]; redirectUri?: string[]; public?: boolean; name: string }) => {
         const redirectUris = opts.redirectUri ?? [];
         if (opts.public && redirectUris.length === 0) throw new UsageError('a public client needs at least one --redirect-uri');
-        const db = openDatabase(resolveDataDir(opts));
-        try {
+        withDatabase(opts, (db) => {
           const team = ensureTeam(db, opts.team);
           const { client, clientSecret } = createClient(db, team.id, {
             name: opts.name,
@@ -50,9 +48,7 @@ export function oauthClientCommand(): Command {
             isPublic: opts.public === true,
           });
           process.stdout.write(`${JSON.stringify({ client_id: client.clientId, client_secret: clientSecret })}\n`);
-        } finally {
-          db.close();
-        }
+        });
       },
     );
   cmd
@@ -61,17 +57,14 @@ export function oauthClientCommand(): Command {
     .addOption(dataDirOption())
     .addOption(teamOption())
     .action((opts: { dataDir?: string; team: string }) => {
-      const db = openDatabase(resolveDataDir(opts));
-      try {
+      withDatabase(opts, (db) => {
         const team = findTeamByName(db, opts.team);
         for (const c of team ? listClients(db, team.id) : []) {
           process.stdout.write(
             `${JSON.stringify({ client_id: c.clientId, name: c.name, public: c.isPublic, scopes: c.scopes, redirect_uris: c.redirectUris })}\n`,
           );
         }
-      } finally {
-        db.close();
-      }
+      });
     });
   return cmd;
 }

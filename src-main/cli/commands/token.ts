@@ -1,9 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseScopeList, type Scope } from '../../../src-shared/contract/scopes';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../store/api-keys';
-import { openDatabase } from '../../store/db';
 import { ensureTeam, findTeamByName } from '../../store/teams';
-import { dataDirOption, resolveDataDir, teamOption } from '../program';
+import { dataDirOption, teamOption, withDatabase } from '../program';
 
 export function parseScopes(value: string): Scope[] {
   const { scopes, unknown } = parseScopeList(value);
@@ -22,14 +21,11 @@ export function tokenCommand(): Command {
     .addOption(new Option('--scopes <scopes>', 'comma-separated scopes').argParser(parseScopes).default(['apis.all'], 'apis.all'))
     .addOption(new Option('--name <name>', 'a name to recognise the key by').default('cli'))
     .action((opts: { dataDir?: string; team: string; scopes: Scope[]; name: string }) => {
-      const db = openDatabase(resolveDataDir(opts));
-      try {
+      withDatabase(opts, (db) => {
         const team = ensureTeam(db, opts.team);
         const { key } = createApiKey(db, { teamId: team.id, name: opts.name, scopes: opts.scopes });
         process.stdout.write(`${key}\n`);
-      } finally {
-        db.close();
-      }
+      });
     });
   token
     .command('revoke')
@@ -37,13 +33,10 @@ export function tokenCommand(): Command {
     .argument('<key-or-id>')
     .addOption(dataDirOption())
     .action((keyOrId: string, opts: { dataDir?: string }) => {
-      const db = openDatabase(resolveDataDir(opts));
-      try {
+      withDatabase(opts, (db) => {
         const key = revokeApiKey(db, keyOrId);
         process.stdout.write(`revoked ${key.id} (${key.name}, …${key.hint})\n`);
-      } finally {
-        db.close();
-      }
+      });
     });
   token
     .command('list')
@@ -51,8 +44,7 @@ export function tokenCommand(): Command {
     .addOption(dataDirOption())
     .addOption(teamOption())
     .action((opts: { dataDir?: string; team: string }) => {
-      const db = openDatabase(resolveDataDir(opts));
-      try {
+      withDatabase(opts, (db) => {
         const team = findTeamByName(db, opts.team);
         const keys = team ? listApiKeys(db, team.id) : [];
         for (const k of keys) {
@@ -60,9 +52,7 @@ export function tokenCommand(): Command {
             `${k.id}\t${k.name}\t…${k.hint}\t${k.scopes.join(',')}\t${k.revokedAt ? `revoked ${k.revokedAt}` : `last used ${k.lastUsedAt ?? 'never'}`}\n`,
           );
         }
-      } finally {
-        db.close();
-      }
+      });
     });
   return token;
 }

@@ -1,10 +1,9 @@
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
-import { openDatabase } from '../../store/db';
 import { ensureTeam } from '../../store/teams';
 import { createUser, findUserByEmail, hashPassword, MIN_PASSWORD_LENGTH, type Role } from '../../store/users';
-import { dataDirOption, resolveDataDir, teamOption, UsageError } from '../program';
+import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 
 const Email = z.email();
 
@@ -53,11 +52,9 @@ export function userCommand(): Command {
         name?: string;
         role?: Role;
       }) => {
-        const password = readPassword(opts);
-        const db = openDatabase(resolveDataDir(opts));
-        try {
+        const passwordHash = await hashPassword(readPassword(opts));
+        withDatabase(opts, (db) => {
           if (findUserByEmail(db, opts.email)) throw new Error(`a user with email ${opts.email} already exists`);
-          const passwordHash = await hashPassword(password);
           const team = ensureTeam(db, opts.team);
           const { user: created, membership } = createUser(db, team.id, {
             email: opts.email,
@@ -68,9 +65,7 @@ export function userCommand(): Command {
           process.stdout.write(
             `${JSON.stringify({ id: created.id, email: created.email, fullName: created.fullName, teamId: team.id, role: membership.role })}\n`,
           );
-        } finally {
-          db.close();
-        }
+        });
       },
     );
   return user;
