@@ -79,6 +79,15 @@ function cacheStatements(db: Database.Database): void {
   }) as typeof db.prepare;
 }
 
+/**
+ * A value that changes whenever anything is committed to the database, by this connection (total_changes) or by
+ * any other (data_version: the CLI beside the server). Caches of database-derived values compare it to know they
+ * are still exact; reading it costs one trivial statement.
+ */
+export function changeStamp(db: Db): string {
+  return db.prepare("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+}
+
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
 }

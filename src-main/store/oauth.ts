@@ -444,6 +444,7 @@ export interface ActiveAccessToken {
   teamId: string;
   userId: string | null;
   scopes: Scope[];
+  expiresAt: string;
 }
 
 /**
@@ -454,7 +455,8 @@ export function findActiveAccessToken(db: Db, token: string, now = new Date()): 
   if (!hasShape(token, ACCESS_TOKEN_PREFIX)) return undefined;
   const row = db
     .prepare(
-      `SELECT t.id AS tokenId, g.id AS grantId, c.client_id AS clientId, g.team_id AS teamId, g.user_id AS userId, t.scopes
+      `SELECT t.id AS tokenId, g.id AS grantId, c.client_id AS clientId, g.team_id AS teamId, g.user_id AS userId, t.scopes,
+              t.expires_at AS expiresAt
        FROM oauth_tokens t
        JOIN oauth_grants g ON g.id = t.grant_id
        JOIN oauth_clients c ON c.id = g.client_id

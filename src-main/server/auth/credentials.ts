@@ -1,6 +1,6 @@
 import { expandScopes, type Scope } from '../../../src-shared/contract/scopes';
 import { findActiveApiKey, touchApiKey } from '../../store/api-keys';
-import type { Db } from '../../store/db';
+import { changeStamp, type Db } from '../../store/db';
 
 /** Who is calling: an API key or an OAuth access token, always bound to exactly one team. */
 export interface Credential {
@@ -13,6 +13,8 @@ export interface Credential {
   granted: readonly Scope[];
   /** Scopes in force, umbrellas expanded. */
   scopes: ReadonlySet<Scope>;
+  /** When the credential stops being valid by itself (OAuth access tokens), in epoch ms. */
+  expiresAt?: number;
 }
 
 /**
@@ -35,10 +37,46 @@ export function addBearerResolver(resolver: BearerResolver): void {
   if (!resolvers.includes(resolver)) resolvers.push(resolver);
 }
 
-export function resolveBearer(db: Db, token: string): Credential | undefined {
+interface CacheEntry {
+  credential: Credential;
+  stamp: string;
+  resolvedAt: number;
+}
+
+const CACHE_SIZE = 256;
+/** Entries are resolved afresh at least this often, which also keeps API keys' lastUsedAt within a minute. */
+const CACHE_MAX_AGE_MS = 60_000;
+const caches = new WeakMap<Db, Map<string, CacheEntry>>();
+
+/**
+ * The credential a token resolves to. A client sends the same token on every request, so resolved credentials are
+ * remembered per database — but only while the database is unchanged since (see changeStamp): any commit, by the
+ * server or by the CLI beside it (a revocation, a membership change, a rotated token), makes every entry stale, so
+ * the answer is always the one a fresh lookup would give. Expiring tokens also stop at their expiry.
+ */
+export function resolveBearer(db: Db, token: string, now = Date.now()): Credential | undefined {
+  let cache = caches.get(db);
+  if (!cache) caches.set(db, (cache = new Map()));
+  const stamp = changeStamp(db);
+  const hit = cache.get(token);
+  if (
+    hit &&
+    hit.stamp === stamp &&
+    now - hit.resolvedAt < CACHE_MAX_AGE_MS &&
+    (hit.credential.expiresAt === undefined || now < hit.credential.expiresAt)
+  ) {
+    return hit.credential;
+  }
+  cache.delete(token);
   for (const resolve of resolvers) {
     const credential = resolve(db, token);
-    if (credential) return credential;
+    if (!credential) continue;
+    // Remembered only if nothing was committed while resolving (a write of ours, or a revocation racing it).
+    if (changeStamp(db) === stamp) {
+      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+      cache.set(token, { credential, stamp, resolvedAt: now });
+    }
+    return credential;
   }
   return undefined;
 }

@@ -31,6 +31,7 @@ export const resolveOAuthAccessToken: BearerResolver = (db, token) => {
     userId: found.userId,
     granted: found.scopes,
     scopes: expandScopes(found.scopes),
+    expiresAt: Date.parse(found.expiresAt),
   };
 };
 

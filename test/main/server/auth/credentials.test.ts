@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { addBearerResolver, resolveBearer } from '../../../../src-main/server/auth/credentials';
+import { createApiKey, getApiKey, revokeApiKey } from '../../../../src-main/store/api-keys';
+import { openDatabase } from '../../../../src-main/store/db';
+import { createTeam } from '../../../../src-main/store/teams';
+import { tmpDir } from '../../../helpers/tmp';
+
+describe('resolveBearer and its cache', () => {
+  it('forgets a key revoked through another connection (the CLI beside the server) at once', () => {
+    const dir = tmpDir();
+    const server = openDatabase(dir);
+    const cli = openDatabase(dir);
+    const team = createTeam(server, { name: 'A' });
+    const { key, apiKey } = createApiKey(server, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
+    expect(resolveBearer(server, key)?.id).toBe(apiKey.id);
+    expect(resolveBearer(server, key)?.id).toBe(apiKey.id); // served from the cache
+    revokeApiKey(cli, apiKey.id);
+    expect(resolveBearer(server, key)).toBeUndefined();
+    server.close();
+    cli.close();
+  });
+
+  it('forgets a key revoked through the same connection', () => {
+    const db = openDatabase(tmpDir());
+    const team = createTeam(db, { name: 'A' });
+    const { key, apiKey } = createApiKey(db, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
+    expect(resolveBearer(db, key)).toBeDefined();
+    revokeApiKey(db, apiKey.id);
+    expect(resolveBearer(db, key)).toBeUndefined();
+    db.close();
+  });
+
+  it('resolves afresh after a minute, so lastUsedAt keeps moving', () => {
+    const db = openDatabase(tmpDir());
+    const team = createTeam(db, { name: 'A' });
+    const { key, apiKey } = createApiKey(db, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
+    const t0 = Date.now();
+    resolveBearer(db, key, t0);
+    const first = getApiKey(db, team.id, apiKey.id).lastUsedAt;
+    expect(first).not.toBeNull();
+    resolveBearer(db, key, t0 + 10_000);
+    expect(getApiKey(db, team.id, apiKey.id).lastUsedAt).toBe(first);
+    // Past the cache's age limit the key is looked up (and touched) again; touch uses the wall clock, so move
+    // the stored value back to make a minute look past.
+    db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(t0 - 120_000).toISOString(), apiKey.id);
+    resolveBearer(db, key, t0 + 61_000);
+    expect(Date.parse(getApiKey(db, team.id, apiKey.id).lastUsedAt ?? '')).toBeGreaterThanOrEqual(t0 - 1000);
+    db.close();
+  });
+
+  it('stops honouring an expiring credential at its expiry even while the database is unchanged', () => {
+    const db = openDatabase(tmpDir());
+    const expiresAt = Date.now() + 1000;
+    let lookups = 0;
+    addBearerResolver((_db, token) => {
+      if (token !== 'test-expiring-token') return undefined;
+      lookups++;
+      return lookups > 1
+        ? undefined
+        : { kind: 'oauth', id: 'g', teamId: 't', userId: null, granted: [], scopes: new Set(), expiresAt };
+    });
+    expect(resolveBearer(db, 'test-expiring-token', expiresAt - 500)).toBeDefined();
+    expect(resolveBearer(db, 'test-expiring-token', expiresAt - 100)).toBeDefined();
+    expect(lookups).toBe(1);
+    expect(resolveBearer(db, 'test-expiring-token', expiresAt + 1)).toBeUndefined();
+    expect(lookups).toBe(2);
+    db.close();
+  });
+});
