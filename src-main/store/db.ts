@@ -80,13 +80,21 @@ function cacheStatements(db: Database.Database): void {
 }
 
 /**
- * A value that changes whenever anything is committed to the database, by this connection (total_changes) or by
- * any other (data_version: the CLI beside the server). Caches of database-derived values compare it to know they
- * are still exact; reading it costs one trivial statement.
+ * A value that changes whenever anything is committed to the database: by this connection at once
+ * (total_changes, which costs no lock), by other connections — the CLI beside the server — within
+ * `otherWritersWithinMs` (data_version, which needs a WAL read lock: ~20 µs here, so it is re-read at most that
+ * often). Caches of database-derived values compare stamps to know they are still exact.
  */
-export function changeStamp(db: Db): string {
-  return db.prepare("SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes()").pluck().get() as string;
+export function changeStamp(db: Db, otherWritersWithinMs = 0, now = Date.now()): string {
+  let seen = dataVersions.get(db);
+  if (!seen || now - seen.at >= otherWritersWithinMs) {
+    seen = { version: db.prepare('PRAGMA data_version').pluck().get() as number, at: now };
+    dataVersions.set(db, seen);
+  }
+  return `${seen.version}:${db.prepare('SELECT total_changes()').pluck().get()}`;
 }
+
+const dataVersions = new WeakMap<Db, { version: number; at: number }>();
 
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;
