@@ -24,11 +24,11 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Builds the web UI (vite.web.config.ts) into a temporary folder and returns it. */
+/** Builds the web UI (vite.web.config.mts) into a temporary folder and returns it. */
 export async function buildWebUi(): Promise<string> {
   const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-web-'));
   await build({
-    configFile: path.join(ROOT, 'vite.web.config.ts'),
+    configFile: path.join(ROOT, 'vite.web.config.mts'),
     logLevel: 'warn',
     build: { outDir, emptyOutDir: true, sourcemap: false },
   });

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { defineConfig } from 'vite';
+
+/**
+ * The renderer as a plain web app (out/web), served at `/` by the headless server (`finops serve`) next to the
+ * API at `/v1`. Same sources as the desktop renderer; `platform/current` stays the web implementation (settings
+ * in localStorage). `vite --config vite.web.config.mts` serves it for development, proxying `/v1` to a running
+ * `finops serve` (FINOPS_API_URL, default http://127.0.0.1:4100).
+ */
+export default defineConfig({
+  root: resolve(__dirname, 'src-renderer'),
+  base: '/',
+  publicDir: false,
+  server: {
+    proxy: { '/v1': { target: process.env.FINOPS_API_URL ?? 'http://127.0.0.1:4100', changeOrigin: false } },
+  },
+  build: {
+    outDir: resolve(__dirname, 'out/web'),
+    emptyOutDir: true,
+    sourcemap: true,
+    chunkSizeWarningLimit: 1500,
+  },
+});
