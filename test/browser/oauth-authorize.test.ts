@@ -5,10 +5,11 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi } from '../helpers/api';
 import { addClient, addUser, PASSWORD, pkcePair, postOAuth } from '../main/server/oauth-helpers';
+import { launchChromium } from './helpers/ui-server';
 
 let browser: Browser;
 let callbackServer: http.Server;
@@ -16,18 +17,7 @@ let callbackBase: string;
 const hits: string[] = [];
 
 beforeAll(async () => {
-  browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  browser = await launchChromium();
   callbackServer = http.createServer((req, res) => {
     hits.push(req.url ?? '');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
