@@ -59,7 +59,10 @@ const caches = new WeakMap<Db, Map<string, CacheEntry>>();
  */
 export function resolveBearer(db: Db, token: string, now = Date.now()): Credential | undefined {
   let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  if (!cache) {
+    cache = new Map();
+    caches.set(db, cache);
+  }
   const stamp = changeStamp(db, OTHER_WRITERS_WITHIN_MS, now);
   const hit = cache.get(token);
   if (
