@@ -8,14 +8,14 @@ import { defineConfig } from 'vite';
  * `finops serve` (FINOPS_API_URL, default http://127.0.0.1:4100).
  */
 export default defineConfig({
-  root: resolve(__dirname, 'src-renderer'),
+  root: resolve(import.meta.dirname, 'src-renderer'),
   base: '/',
   publicDir: false,
   server: {
     proxy: { '/v1': { target: process.env.FINOPS_API_URL ?? 'http://127.0.0.1:4100', changeOrigin: false } },
   },
   build: {
-    outDir: resolve(__dirname, 'out/web'),
+    outDir: resolve(import.meta.dirname, 'out/web'),
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
