@@ -16,6 +16,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10_000);
 const CONNECTIONS = 10;
+const WARMUP_SECONDS = 2;
 
 function startProcess(cmd: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -30,9 +31,9 @@ function startProcess(cmd: string, args: string[]): Promise<{ child: ChildProces
   });
 }
 
-function run(opts: autocannon.Options): Promise<number> {
+function run(opts: autocannon.Options, seconds = SECONDS): Promise<number> {
   return new Promise((resolve, reject) => {
-    autocannon({ ...opts, connections: CONNECTIONS, duration: SECONDS }, (err, result) => {
+    autocannon({ ...opts, connections: CONNECTIONS, duration: seconds }, (err, result) => {
       if (err) return reject(err);
       const bad = result.non2xx + result.errors + result.timeouts;
       if (bad > 0) return reject(new Error(`${opts.title}: ${bad} failed requests of ${result.requests.total}`));
@@ -132,6 +133,9 @@ async function main(): Promise<void> {
     for (const c of cases) {
       const b: number[] = [];
       const r: number[] = [];
+      // Warm-up (JIT, SQLite page cache) for both, unmeasured: the ratio is of steady states.
+      await run({ title: `${c.name} baseline warm-up`, ...c.opts(baseline.url) }, WARMUP_SECONDS);
+      await run({ title: `${c.name} real warm-up`, ...c.opts(real.url) }, WARMUP_SECONDS);
       for (let round = 0; round < ROUNDS; round++) {
         b.push(await run({ title: `${c.name} baseline`, ...c.opts(baseline.url) }));
         r.push(await run({ title: `${c.name} real`, ...c.opts(real.url) }));

@@ -37,6 +37,9 @@ export interface AppOptions {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'warn' },
+    // request.log is the app's logger itself, not a child per request (a child per request cost ~10 % of a point
+    // read); error logs carry the request id explicitly.
+    childLoggerFactory: (logger) => logger,
     genReqId: genRequestId,
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
@@ -45,8 +48,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
+    done();
   });
   installErrorHandling(app);
   await app.register(authPlugin, { db: options.db });

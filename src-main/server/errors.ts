@@ -104,7 +104,8 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
-    if (apiError.statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (apiError.statusCode >= 500)
+      request.log.error({ err: error, reqId: request.id, route: request.routeOptions.url }, 'request failed');
     return sendError(reply, apiError);
   });
 

@@ -54,15 +54,20 @@ export function resolveStaticFile(root: string, urlPath: string): string | null 
 export const webUiPlugin = fp(async (app: FastifyInstance, options: WebUiOptions) => {
   const root = path.resolve(options.root);
   await app.register(fastifyStatic, { root, serve: false });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    if (request.routeOptions.url !== undefined) return; // a real route matched: not ours
+  // Callback style: every API request passes through here, and leaves at once.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return done();
+    if (request.routeOptions.url !== undefined) return done(); // a real route matched: not ours
     const urlPath = request.url.split('?')[0] ?? '/';
-    if (urlPath === '/v1' || urlPath.startsWith('/v1/')) return;
+    if (urlPath === '/v1' || urlPath.startsWith('/v1/')) return done();
     const file = resolveStaticFile(root, urlPath);
-    if (!file || file === 'index.html') return sendIndex(reply);
+    // Answering from a callback hook: send, and do not call done().
+    if (!file || file === 'index.html') {
+      sendIndex(reply);
+      return;
+    }
     const immutable = file.startsWith(`assets${path.sep}`);
-    return reply
+    reply
       .header('X-Content-Type-Options', 'nosniff')
       .sendFile(file, { maxAge: immutable ? 31_536_000_000 : 0, immutable, cacheControl: true });
   });

@@ -31,20 +31,25 @@ function bearerToken(request: FastifyRequest): string | undefined {
  */
 export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
   app.decorateRequest('credential', null);
-  app.addHook('onRequest', async (request) => {
+  // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
+  app.addHook('onRequest', (request, _reply, done) => {
     const config = request.routeOptions.config;
-    if (!config.scopes || config.public) return;
+    if (!config.scopes || config.public) return done();
     const token = bearerToken(request);
-    if (!token) throw unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>');
+    if (!token)
+      return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
     const credential = resolveBearer(opts.db, token);
-    if (!credential) throw unauthorized('Invalid, expired or revoked credential');
-    if (credential.scopes.size === 0) throw unauthorized('The credential has no effective scopes');
+    if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
+    if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
     if (!grants(credential.scopes, config.scopes)) {
-      throw forbidden(
-        'Insufficient permissions',
-        `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
+      return done(
+        forbidden(
+          'Insufficient permissions',
+          `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
+        ),
       );
     }
     request.credential = credential;
+    done();
   });
 });

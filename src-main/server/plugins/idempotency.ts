@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import type { Db } from '../../store/db';
@@ -41,6 +41,10 @@ export interface IdempotencyOptions {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
+function asArray<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
+}
+
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
 const DEFAULT_LEASE_MS = 30_000;
 const PURGE_EVERY_MS = 60_000;
@@ -133,18 +137,11 @@ export const idempotencyPlugin = fp(
       return h;
     }
 
-    app.addHook('onRoute', (route) => {
-      if (route.config?.idempotent && route.schema && !route.schema.headers) {
-        route.schema = { ...route.schema, headers: IdempotencyHeaders };
-      }
-    });
+    const preValidation = async (request: FastifyRequest) => {
+      asSent.set(request, { body: request.body, query: request.query });
+    };
 
-    app.addHook('preValidation', async (request) => {
-      if (request.routeOptions.config.idempotent) asSent.set(request, { body: request.body, query: request.query });
-    });
-
-    app.addHook('preHandler', async (request, reply) => {
-      if (!request.routeOptions.config.idempotent) return;
+    const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
       const check = checkIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
       if (!check) return;
       if (!check.ok) {
@@ -215,9 +212,9 @@ export const idempotencyPlugin = fp(
           return;
         }
       }
-    });
+    };
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const h = letGo(request);
       if (!h) return payload;
       const body =
@@ -244,9 +241,9 @@ export const idempotencyPlugin = fp(
         request.log.error({ err }, 'idempotency outcome could not be stored');
       }
       return payload;
-    });
+    };
 
-    app.addHook('onResponse', async (request) => {
+    const onResponse = async (request: FastifyRequest) => {
       const h = letGo(request);
       if (!h) return;
       try {
@@ -254,6 +251,16 @@ export const idempotencyPlugin = fp(
       } catch (err) {
         request.log.error({ err }, 'idempotency key release failed');
       }
+    };
+
+    // The guard's hooks are attached to the idempotent routes only: no other request pays for them.
+    app.addHook('onRoute', (route) => {
+      if (!route.config?.idempotent) return;
+      if (route.schema && !route.schema.headers) route.schema = { ...route.schema, headers: IdempotencyHeaders };
+      route.preValidation = [...asArray(route.preValidation), preValidation];
+      route.preHandler = [...asArray(route.preHandler), preHandler];
+      route.onSend = [...asArray(route.onSend), onSend];
+      route.onResponse = [...asArray(route.onResponse), onResponse];
     });
   },
   { name: 'idempotency' },

@@ -124,20 +124,23 @@ export const rateLimitPlugin = fp(
     }
 
     // Registered after the auth plugin, so this runs after its onRequest hook has set request.credential.
-    app.addHook('onRequest', async (request, reply) => {
+    app.addHook('onRequest', (request, reply, done) => {
       const bucket = bucketOf(request);
-      if (!bucket) return;
+      if (!bucket) return done();
       const d = counter.hit(bucket.key, bucket.rule);
       setHeaders(reply, d);
       if (!d.allowed) {
-        throw new ApiError(
-          429,
-          'Too Many Requests',
-          `Rate limit exceeded: at most ${d.limit} requests per ${d.windowSeconds} s for ${bucket.who}`,
-          `Retry after ${d.resetSeconds} s`,
-          d.resetSeconds,
+        return done(
+          new ApiError(
+            429,
+            'Too Many Requests',
+            `Rate limit exceeded: at most ${d.limit} requests per ${d.windowSeconds} s for ${bucket.who}`,
+            `Retry after ${d.resetSeconds} s`,
+            d.resetSeconds,
+          ),
         );
       }
+      done();
     });
   },
   { name: 'rate-limit' },
