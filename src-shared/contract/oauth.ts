@@ -43,6 +43,7 @@ export const OAuthErrorPayload = z
     error_description: z.string().optional(),
     message: z.string().describe('human-readable explanation (same text as error_description)'),
     requestId: z.string().optional().describe('correlation id for support; equals the X-Request-Id header'),
+    retryAfterSeconds: z.number().int().optional().describe('on 429: seconds until a new request is allowed'),
   })
   .meta({ id: 'OAuthError' });
 export type OAuthErrorPayload = z.infer<typeof OAuthErrorPayload>;

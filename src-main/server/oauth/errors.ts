@@ -13,6 +13,7 @@ export class OAuthHttpError extends Error {
     readonly error: string,
     readonly description: string,
     readonly headers: Record<string, string> = {},
+    readonly retryAfterSeconds?: number,
   ) {
     super(description);
   }
@@ -30,6 +31,7 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthHttpError): Fastif
     message: err.description,
     requestId: reply.request.id,
   };
+  if (err.retryAfterSeconds !== undefined) body.retryAfterSeconds = err.retryAfterSeconds;
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   return reply
     .code(err.statusCode)
@@ -47,6 +49,14 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthHttpError): Fastif
 export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   if (error instanceof OAuthHttpError) return sendOAuthError(reply, error);
   const api = toApiError(error as FastifyError);
+  if (api.statusCode === 429 && api.retryAfterSeconds !== undefined) {
+    // The per-IP budget of /v1/oauth/* (rate-limit plugin): a 429 stays a 429, with when to come back.
+    const retry = String(api.retryAfterSeconds);
+    return sendOAuthError(
+      reply,
+      new OAuthHttpError(429, 'temporarily_unavailable', api.message, { 'Retry-After': retry }, api.retryAfterSeconds),
+    );
+  }
   if (api.statusCode >= 500) {
     request.log.error({ err: error }, 'oauth request failed');
     return sendOAuthError(reply, new OAuthHttpError(500, 'server_error', api.message));

@@ -1,20 +1,11 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { authPlugin } from '../../../src-main/server/auth/plugin';
-import { installErrorHandling, notFound } from '../../../src-main/server/errors';
-import { registerOpenApi } from '../../../src-main/server/openapi';
-import {
-  canonicalJson,
-  checkIdempotencyKey,
-  type IdempotencyOptions,
-  idempotencyPlugin,
-} from '../../../src-main/server/plugins/idempotency';
-import { rateLimitPlugin } from '../../../src-main/server/plugins/rate-limit';
-import { genRequestId } from '../../../src-main/server/request-id';
+import { createApp } from '../../../src-main/server/app';
+import { notFound } from '../../../src-main/server/errors';
+import { canonicalJson, checkIdempotencyKey, type IdempotencyOptions } from '../../../src-main/server/plugins/idempotency';
 import { registerRoute } from '../../../src-main/server/route';
 import { createApiKey } from '../../../src-main/store/api-keys';
 import { DB_FILE_NAME, type Db, openDatabase } from '../../../src-main/store/db';
@@ -96,31 +87,26 @@ afterEach(async () => {
   }
 });
 
-/**
- * buildApp's cross-cutting stack (request id, errors, auth, rate limits, idempotency) with test-only idempotent
- * routes under /v1: the real app is sealed by app.ready(), so routes cannot be added to it afterwards.
- */
+/** The real app (createApp) with test-only idempotent routes of its own under /v1. */
 async function harness(options: IdempotencyOptions & { delayMs?: number; afterAuth?: () => void } = {}) {
   const dir = tmpDir('finops-idem-http-');
   const db = openDatabase(dir);
-  const app = Fastify({ logger: { level: 'silent' }, genReqId: genRequestId, requestIdHeader: false });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
+  const { delayMs, afterAuth, ...idempotency } = options;
+  const app = await createApp({
+    db,
+    logLevel: 'silent',
+    validateResponses: true,
+    rateLimit: { perCredential: { limit: 10_000, windowMs: 60_000 } },
+    idempotency,
   });
-  installErrorHandling(app);
-  await app.register(authPlugin, { db });
-  await app.register(rateLimitPlugin, { perCredential: { limit: 10_000, windowMs: 60_000 } });
-  if (options.afterAuth) app.addHook('preValidation', async () => options.afterAuth?.());
-  await app.register(idempotencyPlugin, { db, ...options });
-  await registerOpenApi(app);
+  // A global hook runs before the guard's route-level ones: the test's moment between auth and the guard.
+  if (afterAuth) app.addHook('preValidation', async () => afterAuth());
   const runs = { create: 0, update: 0, flaky: 0, missing: 0, plain: 0 };
   await app.register(
     async (v1) => {
       registerRoute(v1, routes.create, async ({ body }) => {
         const run = ++runs.create;
-        await sleep(options.delayMs ?? 0);
+        await sleep(delayMs ?? 0);
         return { id: `thing-${run}`, name: body.name, run };
       });
       registerRoute(v1, routes.update, ({ params, body }) => ({ id: params.id, name: body.name ?? '', run: ++runs.update }));

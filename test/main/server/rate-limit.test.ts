@@ -1,11 +1,8 @@
-import Fastify, { type FastifyInstance } from 'fastify';
-import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { authPlugin } from '../../../src-main/server/auth/plugin';
-import { installErrorHandling } from '../../../src-main/server/errors';
-import { FixedWindowCounter, type RateLimitOptions, rateLimitPlugin } from '../../../src-main/server/plugins/rate-limit';
-import { genRequestId } from '../../../src-main/server/request-id';
+import { createApp } from '../../../src-main/server/app';
+import { FixedWindowCounter, type RateLimitOptions } from '../../../src-main/server/plugins/rate-limit';
 import { registerRoute } from '../../../src-main/server/route';
 import { createApiKey } from '../../../src-main/store/api-keys';
 import { type Db, openDatabase } from '../../../src-main/store/db';
@@ -52,24 +49,20 @@ afterEach(async () => {
   }
 });
 
-/** The app's cross-cutting stack as buildApp wires it (errors, auth, then rate limits), with test routes under /v1. */
+/** The real app (createApp) with test routes of its own under /v1. */
 async function harness(rateLimit: RateLimitOptions) {
   const db = openDatabase(tmpDir('finops-rl-'));
-  const app = Fastify({ logger: { level: 'silent' }, genReqId: genRequestId, requestIdHeader: false });
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
-  installErrorHandling(app);
-  await app.register(authPlugin, { db });
-  await app.register(rateLimitPlugin, rateLimit);
+  let app: FastifyInstance;
+  try {
+    app = await createApp({ db, logLevel: 'silent', validateResponses: true, rateLimit });
+  } catch (err) {
+    db.close();
+    throw err;
+  }
   await app.register(
     async (v1) => {
       registerRoute(v1, ping, () => ({ ok: true as const }));
       registerRoute(v1, publicPing, () => ({ ok: true as const }));
-      // OAuth endpoints may be plain routes (an HTML page, a form post): they are counted by path.
-      v1.post('/oauth/token', async () => ({ access_token: 'x' }));
       v1.get('/outside-contract', async () => ({ ok: true }));
     },
     { prefix: '/v1' },
@@ -172,12 +165,15 @@ describe('rate limits', () => {
     const post = (ip: string) => h.app.inject({ method: 'POST', url: '/v1/oauth/token', remoteAddress: ip, payload: {} });
     const first = await post('10.0.0.9');
     expect(limitHeaders(first)).toEqual({ limit: '60', remaining: '59', reset: '900', policy: '60;w=900' });
-    for (let i = 1; i < 60; i++) expect((await post('10.0.0.9')).statusCode).toBe(200);
+    // The real token endpoint refuses the empty request (400), and every attempt counts.
+    for (let i = 1; i < 60; i++) expect((await post('10.0.0.9')).statusCode).toBe(400);
     const over = await post('10.0.0.9');
     expect(over.statusCode).toBe(429);
-    expect(over.json()).toMatchObject({ error: 'Too Many Requests', retryAfterSeconds: 900 });
+    // The OAuth endpoints answer in RFC 6749 form, still as a 429 with when to come back.
+    expect(over.json()).toMatchObject({ error: 'temporarily_unavailable', retryAfterSeconds: 900 });
+    expect(over.json().message).toMatch(/Rate limit exceeded/);
     expect(over.headers['retry-after']).toBe('900');
-    expect((await post('10.0.0.10')).statusCode).toBe(200);
+    expect((await post('10.0.0.10')).statusCode).toBe(400);
     // The same address still reaches the rest of the API: the OAuth budget is separate.
     expect((await h.get('/v1/public-ping', undefined, '10.0.0.9')).statusCode).toBe(200);
   });
