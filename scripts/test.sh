@@ -28,7 +28,7 @@ with_keyring() {
 }
 
 with_keyring npx vitest run "$@"
-if [ -z "${1:-}" ] && [ -f vitest.browser.config.ts ]; then
-  npm run -s build:web >/dev/null && npx vitest run -c vitest.browser.config.ts
+if [ -z "${1:-}" ] && [ -f vitest.browser.config.mts ]; then
+  npm run -s build:web >/dev/null && npx vitest run -c vitest.browser.config.mts
 fi
 node scripts/test-summary.cjs reports/vitest.json reports/browser.json

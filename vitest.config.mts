@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-/** Unit and integration tests (plain Node: real SQLite files, real HTTP on loopback). Browser tests: vitest.browser.config.ts. */
+/** Unit and integration tests (plain Node: real SQLite files, real HTTP on loopback). Browser tests: vitest.browser.config.mts. */
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
