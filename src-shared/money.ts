@@ -78,11 +78,6 @@ export function toMajor(minor: number, currency: string): number {
   return negative ? -value : value;
 }
 
-/** Like toMajor, for nullable columns. */
-export function toMajorOrNull(minor: number | null | undefined, currency: string | null | undefined): number | null {
-  return minor === null || minor === undefined || !currency ? null : toMajor(minor, currency);
-}
-
 /** Formats for people: toMajor + Intl, with the currency's own exponent. */
 export function formatMoney(minor: number, currency: string, locale = 'en'): string {
   const exponent = currencyExponent(currency);

@@ -37,7 +37,6 @@ export const STATUS_LABELS: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
-export const badRequest = (message: string, description?: string) => new ApiError(400, 'Bad Request', message, description);
 export const unauthorized = (message: string, description?: string) =>
   new ApiError(401, 'Unauthorized', message, description, undefined, { 'WWW-Authenticate': 'Bearer realm="v1"' });
 export const forbidden = (message: string, description?: string) => new ApiError(403, 'Forbidden', message, description);

@@ -4,19 +4,12 @@ import { z } from 'zod';
 export const Id = z.uuid().describe('identifier assigned by the service');
 export const IdParams = z.object({ id: Id });
 
-export const Timestamp = z.string().describe('ISO 8601 date-time in UTC');
-export const DateOnly = z.iso.date().describe('calendar day, YYYY-MM-DD');
-
 /** Cursor metadata of every list (the hosted service's wrapper; there is never a total count). */
 export const PageMeta = z.object({
   cursor: z.string().nullable().describe('opaque cursor of the next page; null on the last page'),
   hasPreviousPage: z.boolean(),
   hasNextPage: z.boolean(),
 });
-
-export function pageOf<T extends z.ZodType>(item: T) {
-  return z.object({ data: z.array(item), meta: PageMeta });
-}
 
 /**
  * Query values arrive as strings, and repeated keys as arrays. A multi-value filter accepts one occurrence or many
@@ -25,12 +18,5 @@ export function pageOf<T extends z.ZodType>(item: T) {
 export function multiValue<T extends z.ZodType>(item: T) {
   return z.preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(item).optional());
 }
-
-/** `true`/`false`/`1`/`0` in a query string (the hosted service rejects these: a defect we do not copy). */
-export const QueryBoolean = z.preprocess((v) => {
-  if (v === 'true' || v === '1') return true;
-  if (v === 'false' || v === '0') return false;
-  return v;
-}, z.boolean());
 
 export const PageSize = z.coerce.number().int().min(1).max(100).default(50).describe('1 to 100, default 50');

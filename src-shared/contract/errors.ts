@@ -15,6 +15,3 @@ export const ErrorPayload = z
   })
   .meta({ id: 'Error' });
 export type ErrorPayload = z.infer<typeof ErrorPayload>;
-
-/** Standard error responses every authenticated route can give. */
-export const STANDARD_ERROR_STATUSES = [400, 401, 403, 404, 422, 429] as const;

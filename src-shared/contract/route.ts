@@ -34,20 +34,11 @@ export function defineRoute<const T extends RouteContract>(route: T): T {
 }
 
 type Infer<T> = T extends z.ZodType ? z.output<T> : undefined;
-type InferIn<T> = T extends z.ZodType ? z.input<T> : undefined;
 
 export type RouteParams<R extends RouteContract> = Infer<R['params']>;
 export type RouteQuery<R extends RouteContract> = Infer<R['query']>;
 export type RouteBody<R extends RouteContract> = Infer<R['body']>;
-/** What a client sends (before defaults and transforms). */
-export type RouteBodyInput<R extends RouteContract> = InferIn<R['body']>;
-export type RouteQueryInput<R extends RouteContract> = InferIn<R['query']>;
 export type RouteSuccessStatus<R extends RouteContract> = keyof R['responses'] & number;
 export type RouteResponse<R extends RouteContract, S extends number = RouteSuccessStatus<R>> = S extends keyof R['responses']
   ? Infer<R['responses'][S]>
   : never;
-
-/** `/customers/:id` → `/customers/{id}` (OpenAPI form). */
-export function toOpenApiPath(path: string): string {
-  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-}
