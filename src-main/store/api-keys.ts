@@ -51,23 +51,6 @@ export function hashSecret(secret: string): string {
   return crypto.createHash('sha256').update(secret).digest('hex');
 }
 
-const recentBearerHashes = new Map<string, string>();
-
-/**
- * hashSecret for bearer tokens presented on requests: the same token arrives on every request of a client, and
- * hashing it was ~2 % of a point read, so the last few hundred are remembered (in this process's memory only,
- * where the token also is while its request runs).
- */
-export function hashBearerToken(token: string): string {
-  let hash = recentBearerHashes.get(token);
-  if (hash === undefined) {
-    hash = hashSecret(token);
-    if (recentBearerHashes.size >= 512) recentBearerHashes.delete(recentBearerHashes.keys().next().value as string);
-    recentBearerHashes.set(token, hash);
-  }
-  return hash;
-}
-
 export function looksLikeApiKey(token: string): boolean {
   return API_KEY_PATTERN.test(token);
 }
@@ -98,7 +81,7 @@ export function listApiKeys(db: Db, teamId: string): ApiKey[] {
 /** The active key with this secret, or undefined (unknown, malformed or revoked). */
 export function findActiveApiKey(db: Db, key: string): ApiKey | undefined {
   if (!looksLikeApiKey(key)) return undefined;
-  const row = db.prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(hashBearerToken(key)) as
+  const row = db.prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(hashSecret(key)) as
     | Row
     | undefined;
   return row ? toApiKey(row) : undefined;

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { isScope, type Scope } from '../../src-shared/contract/scopes';
 import { checkPkce, checkRedirectUri, REDIRECT_URI_PROBLEMS, resolveRequestedScopes } from '../server/oauth/rules';
-import { hashBearerToken, hashSecret } from './api-keys';
+import { hashSecret } from './api-keys';
 import type { Db } from './db';
 import { InvalidReference } from './errors';
 import { newId } from './ids';
@@ -464,7 +464,7 @@ export function findActiveAccessToken(db: Db, token: string, now = new Date()): 
          AND g.revoked_at IS NULL AND c.revoked_at IS NULL
          AND (g.user_id IS NULL OR EXISTS (SELECT 1 FROM team_members m WHERE m.team_id = g.team_id AND m.user_id = g.user_id))`,
     )
-    .get(hashBearerToken(token), now.toISOString()) as (Omit<ActiveAccessToken, 'scopes'> & { scopes: string }) | undefined;
+    .get(hashSecret(token), now.toISOString()) as (Omit<ActiveAccessToken, 'scopes'> & { scopes: string }) | undefined;
   return row ? { ...row, scopes: row.scopes.split(' ').filter(isScope) } : undefined;
 }
 
