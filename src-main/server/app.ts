@@ -7,6 +7,7 @@ import { oauthMetadataPlugin, oauthPlugin } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
 import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
+import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
@@ -20,6 +21,12 @@ export interface AppOptions {
   rateLimitPerMinute?: number;
   /** Finer rate-limit settings (windows, the OAuth and per-IP budgets, a clock for tests); see plugins/rate-limit.ts. */
   rateLimit?: RateLimitOptions;
+  /**
+   * Byte budget of the GET response cache (plugins/response-cache.ts); 0 turns it off. Default 32 MiB.
+   * `responseCacheClock` is for tests of time-bound entries.
+   */
+  responseCacheBytes?: number;
+  responseCacheClock?: () => number;
   /** Idempotency-Key guard settings (retention, lease, a clock for tests); see plugins/idempotency.ts. */
   idempotency?: IdempotencyOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
@@ -64,6 +71,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authPlugin, { db: options.db });
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
+  // [response cache registers here: its lookup runs after auth and rate limits]
+  await app.register(responseCachePlugin, {
+    db: options.db,
+    maxBytes: options.responseCacheBytes,
+    now: options.responseCacheClock,
+  });
   // [idempotency plugin registers here]
   await app.register(idempotencyPlugin, { db: options.db, ...options.idempotency });
   await registerOpenApi(app);

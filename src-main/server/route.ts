@@ -29,12 +29,31 @@ function errorResponses(route: RouteContract): Record<number, typeof ErrorPayloa
  * to the auth hook and to OpenAPI, and the handler's return value becomes the body with the first success status
  * the contract lists (a handler may set another one through `reply.code`).
  */
-export function registerRoute<R extends RouteContract>(app: FastifyInstance, route: R, handler: RouteHandler<R>): void {
+export interface RouteOptions<R extends RouteContract> {
+  /**
+   * GET only: the route's 200 responses may be served from the response cache (plugins/response-cache.ts) until the
+   * database changes or until the instant this returns (epoch ms; Infinity when the body does not depend on the
+   * clock). Only for handlers that set no headers of their own.
+   */
+  cacheUntil?: (body: RouteResponse<R>, now: number) => number;
+}
+
+export function registerRoute<R extends RouteContract>(
+  app: FastifyInstance,
+  route: R,
+  handler: RouteHandler<R>,
+  options: RouteOptions<R> = {},
+): void {
   const successStatus = Number(Object.keys(route.responses)[0] ?? 200);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
     url: route.path,
-    config: { scopes: route.scopes, public: route.public ?? false, idempotent: route.idempotent ?? false },
+    config: {
+      scopes: route.scopes,
+      public: route.public ?? false,
+      idempotent: route.idempotent ?? false,
+      ...(options.cacheUntil ? { cacheUntil: options.cacheUntil as (body: unknown, now: number) => number } : {}),
+    },
     schema: {
       summary: route.summary,
       description: route.description,

@@ -9,6 +9,8 @@ export interface StartOptions {
   host?: string;
   port?: number;
   rateLimitPerMinute?: number;
+  /** Byte budget of the GET response cache; 0 turns it off (AppOptions.responseCacheBytes). */
+  responseCacheBytes?: number;
   webRoot?: string;
   logLevel?: 'silent' | 'error' | 'warn' | 'info';
 }
@@ -41,6 +43,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     app = await buildApp({
       db,
       rateLimitPerMinute: options.rateLimitPerMinute,
+      responseCacheBytes: options.responseCacheBytes,
       webRoot: options.webRoot ?? defaultWebRoot(),
       logLevel: options.logLevel,
     });

@@ -276,6 +276,22 @@ function toCustomer(
   };
 }
 
+/**
+ * The first instant (epoch ms) at which reading this customer could answer differently without any write: when it
+ * leaves the "recent" tab, RECENT_DAYS after its creation or RECENT_DAYS after the day of its last invoice,
+ * whichever is later (the rule in toCustomer). Nothing else in a read depends on the clock. Response caches use it.
+ */
+export function customerReadChangesAt(customer: Customer): number {
+  if (!customer.engagement.recent) return Number.POSITIVE_INFINITY;
+  // recent ⇔ createdAt ≥ now − RECENT_DAYS: still true at exactly createdAt + RECENT_DAYS, false 1 ms later.
+  const byCreation = Date.parse(customer.createdAt) + RECENT_DAYS * DAY_MS + 1;
+  // recent ⇔ lastInvoiceDate ≥ the UTC day of now − RECENT_DAYS: false from the start of the day after that.
+  const byInvoice = customer.lastInvoiceDate
+    ? Date.parse(`${customer.lastInvoiceDate}T00:00:00.000Z`) + (RECENT_DAYS + 1) * DAY_MS
+    : Number.NEGATIVE_INFINITY;
+  return Math.max(byCreation, byInvoice);
+}
+
 function getRow(db: Db, teamId: string, id: string): Row | undefined {
   return db.prepare('SELECT * FROM customers WHERE team_id = ? AND id = ?').get(teamId, id) as Row | undefined;
 }

@@ -80,21 +80,27 @@ function cacheStatements(db: Database.Database): void {
 }
 
 /**
- * A value that changes whenever anything is committed to the database: by this connection at once
- * (total_changes, which costs no lock), by other connections — the CLI beside the server — within
- * `otherWritersWithinMs` (data_version, which needs a WAL read lock: ~20 µs here, so it is re-read at most that
- * often). Caches of database-derived values compare stamps to know they are still exact.
+ * A value that changes whenever anything is committed to the database, by this connection (total_changes, no lock
+ * needed) or by any other, the CLI beside the server included (data_version). Caches of database-derived values
+ * (credentials, GET responses) keep an entry only while the stamp it was read under is current.
+ *
+ * data_version needs the WAL read lock, the dearest step of a point read in a busy server (~15 µs), so it is read
+ * once per turn of the event loop and reused by every request handled in that turn. Those requests had all arrived
+ * when the turn began, so a commit made before a request was sent is always seen by it: what this gives up is only
+ * a commit that lands while the turn runs, which its requests could not have waited for. A rolled-back write may
+ * move the stamp too: that only costs a cache refill.
  */
-export function changeStamp(db: Db, otherWritersWithinMs = 0, now = Date.now()): string {
-  let seen = dataVersions.get(db);
-  if (!seen || now - seen.at >= otherWritersWithinMs) {
-    seen = { version: db.prepare('PRAGMA data_version').pluck().get() as number, at: now };
-    dataVersions.set(db, seen);
+export function changeStamp(db: Db): string {
+  let version = dataVersionsThisTurn.get(db);
+  if (version === undefined) {
+    version = db.prepare('PRAGMA data_version').pluck().get() as number;
+    if (dataVersionsThisTurn.size === 0) setImmediate(() => dataVersionsThisTurn.clear());
+    dataVersionsThisTurn.set(db, version);
   }
-  return `${seen.version}:${db.prepare('SELECT total_changes()').pluck().get()}`;
+  return `${version}:${db.prepare('SELECT total_changes()').pluck().get()}`;
 }
 
-const dataVersions = new WeakMap<Db, { version: number; at: number }>();
+const dataVersionsThisTurn = new Map<Db, number>();
 
 export function schemaVersion(db: Db): number {
   return db.pragma('user_version', { simple: true }) as number;

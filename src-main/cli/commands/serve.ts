@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
 import { startServer } from '../../server/start';
-import { dataDirOption, parsePort, parsePositiveInt, resolveDataDir } from '../program';
+import { dataDirOption, parseNonNegativeInt, parsePort, parsePositiveInt, resolveDataDir } from '../program';
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -9,12 +9,18 @@ export function serveCommand(): Command {
     .addOption(new Option('--port <port>', 'TCP port (0 picks a free one)').argParser(parsePort).default(4100))
     .addOption(new Option('--host <host>', 'address to listen on; 0.0.0.0 to serve a LAN').default('127.0.0.1'))
     .addOption(new Option('--rate-limit <n>', 'max requests per minute per credential').argParser(parsePositiveInt).default(600))
-    .action(async (opts: { dataDir?: string; port: number; host: string; rateLimit: number }) => {
+    .addOption(
+      new Option('--response-cache-mb <n>', 'memory for cached GET responses, in MiB; 0 turns the cache off')
+        .argParser(parseNonNegativeInt)
+        .default(32),
+    )
+    .action(async (opts: { dataDir?: string; port: number; host: string; rateLimit: number; responseCacheMb: number }) => {
       const server = await startServer({
         dataDir: resolveDataDir(opts),
         host: opts.host,
         port: opts.port,
         rateLimitPerMinute: opts.rateLimit,
+        responseCacheBytes: opts.responseCacheMb * 1024 * 1024,
       });
       process.stdout.write(`Finops Desk server listening on ${server.url} (API ${server.url}/v1, docs ${server.url}/v1/docs)\n`);
       await new Promise<void>((resolve) => {

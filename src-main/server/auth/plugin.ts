@@ -29,27 +29,30 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * absent, invalid, revoked or scope-less credentials → 401; a missing scope → 403 naming the scopes required
  * (in the hosted service's description style). Routes without `config.scopes` are not contract routes and pass.
  */
-export const authPlugin = fp(async (app: FastifyInstance, opts: { db: Db }) => {
-  app.decorateRequest('credential', null);
-  // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
-  app.addHook('onRequest', (request, _reply, done) => {
-    const config = request.routeOptions.config;
-    if (!config.scopes || config.public) return done();
-    const token = bearerToken(request);
-    if (!token)
-      return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
-    const credential = resolveBearer(opts.db, token);
-    if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
-    if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
-    if (!grants(credential.scopes, config.scopes)) {
-      return done(
-        forbidden(
-          'Insufficient permissions',
-          `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
-        ),
-      );
-    }
-    request.credential = credential;
-    done();
-  });
-});
+export const authPlugin = fp(
+  async (app: FastifyInstance, opts: { db: Db }) => {
+    app.decorateRequest('credential', null);
+    // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const config = request.routeOptions.config;
+      if (!config.scopes || config.public) return done();
+      const token = bearerToken(request);
+      if (!token)
+        return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
+      const credential = resolveBearer(opts.db, token);
+      if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
+      if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
+      if (!grants(credential.scopes, config.scopes)) {
+        return done(
+          forbidden(
+            'Insufficient permissions',
+            `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
+          ),
+        );
+      }
+      request.credential = credential;
+      done();
+    });
+  },
+  { name: 'auth' },
+);

@@ -1,15 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import { customerRoutes } from '../../../src-shared/contract/customers';
-import { deleteCustomer, getCustomer, listCustomers, updateCustomer, upsertCustomer } from '../../store/customers';
+import {
+  customerReadChangesAt,
+  deleteCustomer,
+  getCustomer,
+  listCustomers,
+  updateCustomer,
+  upsertCustomer,
+} from '../../store/customers';
 import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 
 export async function customerRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
-  registerRoute(app, customerRoutes.list, ({ auth, query }) => listCustomers(db, auth.teamId, query));
+  // Reads are served from the response cache until a write or until a customer's "recent" tab ends by itself.
+  registerRoute(app, customerRoutes.list, ({ auth, query }) => listCustomers(db, auth.teamId, query), {
+    cacheUntil: (page) => Math.min(...page.data.map(customerReadChangesAt)),
+  });
   // Always 201, created or matched and updated (the spec allows it): clients compare the returned id.
   registerRoute(app, customerRoutes.create, ({ auth, body }) => upsertCustomer(db, auth.teamId, body).customer);
-  registerRoute(app, customerRoutes.get, ({ auth, params }) => getCustomer(db, auth.teamId, params.id));
+  registerRoute(app, customerRoutes.get, ({ auth, params }) => getCustomer(db, auth.teamId, params.id), {
+    cacheUntil: customerReadChangesAt,
+  });
   registerRoute(app, customerRoutes.update, ({ auth, params, body }) => updateCustomer(db, auth.teamId, params.id, body));
   registerRoute(app, customerRoutes.delete, ({ auth, params }) => deleteCustomer(db, auth.teamId, params.id));
 }

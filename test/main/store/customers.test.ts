@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../src-main/store/changes';
 import {
   type CustomerListOptions as CustomerListQuery,
+  customerReadChangesAt,
   deleteCustomer,
   ftsQuery,
   getCustomer,
@@ -417,5 +418,36 @@ describe('migration 002 and the FTS triggers', () => {
     // FTS5's own check that the index matches the content table.
     expect(() => db.prepare(`INSERT INTO customers_fts(customers_fts) VALUES ('integrity-check')`).run()).not.toThrow();
     expect(db.prepare('SELECT count(DISTINCT search_rowid) FROM customers').pluck().get()).toBe(1);
+  });
+});
+
+describe('customerReadChangesAt', () => {
+  it('is the first instant the "recent" tab ends by creation date: recent 1 ms before, not at it', () => {
+    const { db, teamA } = setup();
+    const created = '2026-03-01T10:00:00.000Z';
+    const id = upsertCustomer(db, teamA, { name: 'Fresh' }).customer.id;
+    setCreatedAt(db, id, created);
+    const at = customerReadChangesAt(getCustomer(db, teamA, id, new Date('2026-03-05T00:00:00.000Z')));
+    expect(at).toBe(Date.parse(created) + 30 * 86_400_000 + 1);
+    expect(getCustomer(db, teamA, id, new Date(at - 1)).engagement.recent).toBe(true);
+    expect(getCustomer(db, teamA, id, new Date(at)).engagement.recent).toBe(false);
+  });
+
+  it('follows the last invoice day when that keeps the customer recent longer', () => {
+    const { db, teamA } = setup();
+    const id = upsertCustomer(db, teamA, { name: 'Invoiced' }).customer.id;
+    setCreatedAt(db, id, '2025-01-01T00:00:00.000Z');
+    insertInvoice(db, teamA, id, { status: 'unpaid', currency: 'EUR', amountMinor: 1000, issueDate: '2026-03-10' });
+    const at = customerReadChangesAt(getCustomer(db, teamA, id, new Date('2026-03-20T00:00:00.000Z')));
+    expect(new Date(at).toISOString()).toBe('2026-04-10T00:00:00.000Z');
+    expect(getCustomer(db, teamA, id, new Date(at - 1)).engagement.recent).toBe(true);
+    expect(getCustomer(db, teamA, id, new Date(at)).engagement.recent).toBe(false);
+  });
+
+  it('is never for a customer that is not recent: only a write can change its read', () => {
+    const { db, teamA } = setup();
+    const id = upsertCustomer(db, teamA, { name: 'Old' }).customer.id;
+    setCreatedAt(db, id, '2020-01-01T00:00:00.000Z');
+    expect(customerReadChangesAt(getCustomer(db, teamA, id))).toBe(Number.POSITIVE_INFINITY);
   });
 });

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { addBearerResolver, OTHER_WRITERS_WITHIN_MS, resolveBearer } from '../../../../src-main/server/auth/credentials';
+import { addBearerResolver, resolveBearer } from '../../../../src-main/server/auth/credentials';
 import { createApiKey, getApiKey, revokeApiKey } from '../../../../src-main/store/api-keys';
 import { openDatabase } from '../../../../src-main/store/db';
 import { createTeam } from '../../../../src-main/store/teams';
 import { tmpDir } from '../../../helpers/tmp';
 
 describe('resolveBearer and its cache', () => {
-  it('forgets a key revoked through another connection (the CLI beside the server) within a second', () => {
+  it('forgets a key revoked through another connection (the CLI beside the server) from the next event-loop turn', async () => {
     const dir = tmpDir();
     const server = openDatabase(dir);
     const cli = openDatabase(dir);
@@ -16,7 +16,11 @@ describe('resolveBearer and its cache', () => {
     expect(resolveBearer(server, key, t0)?.id).toBe(apiKey.id);
     expect(resolveBearer(server, key, t0 + 10)?.id).toBe(apiKey.id); // served from the cache
     revokeApiKey(cli, apiKey.id);
-    expect(resolveBearer(server, key, t0 + OTHER_WRITERS_WITHIN_MS + 20)).toBeUndefined();
+    // Within the turn in which the stamp was read, requests that arrived before the revocation still pass...
+    expect(resolveBearer(server, key, t0 + 20)?.id).toBe(apiKey.id);
+    // ...and any request arriving after it is handled in a later turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(resolveBearer(server, key, t0 + 30)).toBeUndefined();
     server.close();
     cli.close();
   });
