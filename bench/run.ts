@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SUITES = ['api', 'sqlite-durability', 'demo-seed'];
+const SUITES = ['api', 'customer-list', 'sqlite-durability'];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const suite of SUITES) {
