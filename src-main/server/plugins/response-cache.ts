@@ -14,9 +14,9 @@ import { changeStamp, type Db } from '../../store/db';
  * A route opts in with `config.cacheUntil(body, now)`, which says until when (epoch ms) a 200 body it produced stays
  * true if nothing is written: `Infinity` unless the body depends on the clock (a customer's "recent" tab does).
  * An entry is served only while all of these hold, so a hit is byte-for-byte what the handler would answer now:
- * - the database's change stamp is the one the entry was read under. The stamp moves on every commit, this
- *   server's at once (total_changes) and another process's (the CLI) at once too (data_version, read on every
- *   request here); any change empties the whole cache;
+ * - the database's change stamp is the one the entry was read under. The stamp moves on every commit: this
+ *   server's at once (total_changes), another process's (the CLI) from the next request to arrive (data_version,
+ *   read once per event-loop turn: see changeStamp); any change empties the whole cache;
  * - the key matches: the caller's team and the exact URL (path and query), so one team never sees another's entry;
  * - the clock is before the entry's `cacheUntil`.
  * Auth, scopes and rate limits run before the lookup (route hooks run after the app's), so a hit is counted and
@@ -131,6 +131,7 @@ export const responseCachePlugin = fp(
         // Not if anything was committed since the lookup: the body may be older than the stamp it would carry.
         currentStamp() === pending.stamp
       ) {
+        // String lengths stand for bytes: JSON bodies are almost all ASCII, which V8 keeps at one byte a character.
         const size = payload.length + pending.key.length + ENTRY_OVERHEAD_BYTES;
         if (size <= maxBytes) {
           const previous = entries.get(pending.key);
