@@ -13,6 +13,7 @@ import {
   renewLease,
 } from '../../store/idempotency';
 import { ApiError, unprocessable } from '../errors';
+import { withHook } from './route-hooks';
 
 /**
  * The optional `Idempotency-Key` header on routes whose contract says `idempotent: true` (config.idempotent).
@@ -41,10 +42,6 @@ export interface IdempotencyOptions {
 }
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
-function asArray<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-}
-
 export const REPLAYED_HEADER = 'Idempotency-Replayed';
 const DEFAULT_LEASE_MS = 30_000;
 const PURGE_EVERY_MS = 60_000;
@@ -257,10 +254,10 @@ export const idempotencyPlugin = fp(
     app.addHook('onRoute', (route) => {
       if (!route.config?.idempotent) return;
       if (route.schema && !route.schema.headers) route.schema = { ...route.schema, headers: IdempotencyHeaders };
-      route.preValidation = [...asArray(route.preValidation), preValidation];
-      route.preHandler = [...asArray(route.preHandler), preHandler];
-      route.onSend = [...asArray(route.onSend), onSend];
-      route.onResponse = [...asArray(route.onResponse), onResponse];
+      route.preValidation = withHook(route.preValidation, preValidation);
+      route.preHandler = withHook(route.preHandler, preHandler);
+      route.onSend = withHook(route.onSend, onSend);
+      route.onResponse = withHook(route.onResponse, onResponse);
     });
   },
   { name: 'idempotency' },

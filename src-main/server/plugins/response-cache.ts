@@ -7,6 +7,7 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { changeStamp, type Db } from '../../store/db';
+import { withHook } from './route-hooks';
 
 /**
  * Reuse of GET responses while the database is unchanged (docs/decisions/0012-response-cache.md).
@@ -66,10 +67,6 @@ interface Pending {
 
 const kPending = Symbol('responseCachePending');
 type WithPending = FastifyRequest & { [kPending]?: Pending };
-
-function asArray<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
-}
 
 export const responseCachePlugin = fp(
   async (app: FastifyInstance, options: ResponseCacheOptions) => {
@@ -152,9 +149,9 @@ export const responseCachePlugin = fp(
 
     app.addHook('onRoute', (route) => {
       if (!route.config?.cacheUntil || route.method !== 'GET') return;
-      route.onRequest = [...asArray(route.onRequest), lookup];
-      route.preSerialization = [...asArray(route.preSerialization), noteLifetime];
-      route.onSend = [...asArray(route.onSend), store];
+      route.onRequest = withHook(route.onRequest, lookup);
+      route.preSerialization = withHook(route.preSerialization, noteLifetime);
+      route.onSend = withHook(route.onSend, store);
     });
   },
   { name: 'response-cache', dependencies: ['auth'] },
