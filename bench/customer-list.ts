@@ -15,12 +15,14 @@ import { type CustomerListOptions, getCustomer, listCustomers } from '../src-mai
 import { openDatabase } from '../src-main/store/db';
 import { newId, nowIso } from '../src-main/store/ids';
 import { createTeam } from '../src-main/store/teams';
+import { median } from './stats';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 15;
 const CUSTOMERS = 10_000;
 
-function median(fn: () => void): number {
+/** Median ms of RUNS timed calls, after one untimed call. */
+function timed(fn: () => void): number {
   fn();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -28,8 +30,7 @@ function median(fn: () => void): number {
     fn();
     times.push(performance.now() - t);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(RUNS / 2)] ?? Number.NaN;
+  return median(times);
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-bench-list-'));
@@ -73,8 +74,8 @@ try {
 
   const barePage = db.prepare('SELECT * FROM customers WHERE team_id = ? ORDER BY created_at DESC, id DESC LIMIT 50');
   const barePoint = db.prepare('SELECT * FROM customers WHERE team_id = ? AND id = ?');
-  const pageBaseline = median(() => barePage.all(teamId));
-  const pointBaseline = median(() => barePoint.get(teamId, someId));
+  const pageBaseline = timed(() => barePage.all(teamId));
+  const pointBaseline = timed(() => barePoint.get(teamId, someId));
 
   const base: CustomerListOptions = { pageSize: 50, tab: 'all' };
   const cases: [string, CustomerListOptions][] = [
@@ -98,13 +99,13 @@ try {
     if (rows !== 50) throw new Error(`${label}: expected a page of 50, got ${rows}`);
     line(
       label,
-      median(() => listCustomers(db, teamId, query)),
+      timed(() => listCustomers(db, teamId, query)),
       pageBaseline,
     );
   }
   line(
     'get by id',
-    median(() => getCustomer(db, teamId, someId)),
+    timed(() => getCustomer(db, teamId, someId)),
     pointBaseline,
   );
 } finally {

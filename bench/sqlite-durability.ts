@@ -13,6 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
+import { median } from './stats';
 
 type Mode = 'FULL' | 'NORMAL';
 
@@ -67,12 +68,6 @@ function batchSeconds(dir: string, mode: Mode): number {
   const seconds = (performance.now() - start) / 1000;
   db.close();
   return seconds;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-durability-'));
