@@ -92,8 +92,9 @@ export const responseCachePlugin = fp(
     }
 
     const lookup: onRequestHookHandler = (request, reply, done) => {
+      // Only GET routes get this hook (fastify's automatic HEAD twin goes through onRoute on its own, as HEAD).
       const teamId = request.credential?.teamId;
-      if (request.method !== 'GET' || !teamId) {
+      if (!teamId) {
         done();
         return;
       }

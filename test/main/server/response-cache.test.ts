@@ -102,6 +102,16 @@ describe('GET response cache', () => {
     ).toEqual(['Ada', 'Bea']);
   });
 
+  it('leaves HEAD requests alone (fastify adds them as routes of their own)', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    const id = await createCustomer(api, token, 'Ada');
+    expect((await api.call('HEAD', `/v1/customers/${id}`, { token })).statusCode).toBe(200);
+    expect((await api.call('HEAD', `/v1/customers/${id}`, { token })).statusCode).toBe(200);
+    expect(api.app.responseCache.hits + api.app.responseCache.misses).toBe(0);
+    expect(api.app.responseCache.entries()).toBe(0);
+  });
+
   it('does not keep error responses', async () => {
     const api = await makeTestApi();
     const token = api.key('Acme');
