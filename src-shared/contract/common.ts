@@ -1,9 +1,5 @@
 import { z } from 'zod';
 
-/** Service-assigned identifiers are UUIDs (v7 here: time-ordered). */
-export const Id = z.uuid().describe('identifier assigned by the service');
-export const IdParams = z.object({ id: Id });
-
 /** Cursor metadata of every list (the hosted service's wrapper; there is never a total count). */
 export const PageMeta = z.object({
   cursor: z.string().nullable().describe('opaque cursor of the next page; null on the last page'),

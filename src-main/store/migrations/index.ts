@@ -2,6 +2,14 @@ import { initial } from './001-initial';
 import { customersSearch } from './002-customers-search';
 import { oauth } from './003-oauth';
 import { idempotency } from './004-idempotency';
+import { writePathAndSyncBookkeeping } from './005-write-path-and-sync-bookkeeping';
+import { ledger } from './006-ledger';
+import { importing } from './007-import';
+import { invoices } from './008-invoices';
+import { trackerDocumentsSearch } from './009-tracker-documents-search';
+import { metrics } from './010-metrics';
+import { workflows } from './011-workflows';
+import { webSessions } from './012-web-sessions';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -20,6 +28,21 @@ export const MIGRATIONS: readonly Migration[] = [
   oauth,
   // [004 idempotency] — reserved number
   idempotency,
+  writePathAndSyncBookkeeping,
+  // [006 ledger] — reserved number
+  ledger,
+  // [007 import] — reserved number
+  importing,
+  // [008 invoices] — reserved number
+  invoices,
+  // [009 tracker, documents, inbox, search] — reserved number
+  trackerDocumentsSearch,
+  // [010 metrics] — reserved number
+  metrics,
+  // [011 workflows] — reserved number
+  workflows,
+  // [012 web sessions] — reserved number
+  webSessions,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bulkIdMaker } from '../../../src-main/demo/ids';
 import { Prng } from '../../../src-main/demo/prng';
-import { DEFAULT_TAXONOMY, defaultCategories, ensureDefaultCategories } from '../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { DEFAULT_TAXONOMY, defaultCategories } from '../../../src-shared/domain/categories';
 import { openDatabase } from '../../../src-main/store/db';
 import { ensureTeam } from '../../../src-main/store/teams';
 import { tmpDir } from '../../helpers/tmp';

@@ -1,0 +1,188 @@
+import type { Scope } from '../../src-shared/contract/scopes';
+
+/**
+ * The registry of team-owned records: every table with a `team_id` is either an entity here or listed in
+ * NOT_ENTITIES with the reason (a test holds this for the whole schema). The one write path (write.ts) takes its
+ * table names and embeddings from here, the change feed readers (feed.ts) are typed by it, and the sync engine
+ * reads `synced` and `writable` from it.
+ *
+ * - `table`: where the record lives; it has the columns id, team_id, created_at, updated_at, seq.
+ * - `readScope`: the scope a credential needs to learn that a record of this kind changed (change stream).
+ * - `synced`: whether the sync engine exchanges it with a remote. Records the app keeps for itself only (workflow
+ *   runs, import batches) are in the feed for live screens but never pushed.
+ * - `writable`: the API fields a client may write: what a sync push sends and a pull may set.
+ * - `embeddedIn`: other records whose API shape includes this one (a customer shows its tags' names), found through
+ *   a link table. When this record changes or goes, the write path records a change for each of them too, so a
+ *   synced copy of a customer learns that its tag was renamed.
+ */
+export interface EntityDef {
+  readonly table: string;
+  readonly readScope: Scope;
+  readonly synced: boolean;
+  readonly writable: readonly string[];
+  readonly embeddedIn?: readonly Embedding[];
+}
+
+/** `SELECT <target> FROM <link> WHERE team_id = ? AND <column> = ?` lists the embedding records. */
+export interface Embedding {
+  readonly entity: EntityName;
+  readonly link: string;
+  readonly column: string;
+  readonly target: string;
+}
+
+const CUSTOMER_WRITABLE = [
+  'name',
+  'email',
+  'billingEmail',
+  'phone',
+  'website',
+  'contact',
+  'country',
+  'countryCode',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'state',
+  'zip',
+  'vatNumber',
+  'peppolId',
+  'note',
+  'tags',
+  'description',
+  'industry',
+  'companyType',
+  'employeeCount',
+  'foundedYear',
+  'estimatedRevenue',
+  'fundingStage',
+  'totalFunding',
+  'headquartersLocation',
+  'timezone',
+  'linkedinUrl',
+  'twitterUrl',
+  'instagramUrl',
+  'facebookUrl',
+  'logoUrl',
+  'ceoName',
+  'financeContact',
+  'financeContactEmail',
+  'primaryLanguage',
+  'fiscalYearEnd',
+] as const;
+
+export const ENTITIES = {
+  customer: {
+    table: 'customers',
+    readScope: 'customers.read',
+    synced: true,
+    writable: CUSTOMER_WRITABLE,
+  },
+  tag: {
+    table: 'tags',
+    readScope: 'tags.read',
+    synced: true,
+    writable: ['name'],
+    embeddedIn: [
+      { entity: 'customer', link: 'customer_tags', column: 'tag_id', target: 'customer_id' },
+      { entity: 'transaction', link: 'transaction_tags', column: 'tag_id', target: 'transaction_id' },
+      { entity: 'tracker_project', link: 'tracker_project_tags', column: 'tag_id', target: 'project_id' },
+    ],
+  },
+  transaction_category: {
+    table: 'transaction_categories',
+    readScope: 'transactions.read',
+    synced: true,
+    writable: ['name', 'slug', 'color', 'description', 'taxRate', 'taxType', 'taxReportingCode', 'excluded', 'parentId'],
+  },
+  bank_account: {
+    table: 'bank_accounts',
+    readScope: 'bank-accounts.read',
+    synced: true,
+    writable: ['name', 'type', 'currency', 'enabled', 'manual'],
+  },
+  transaction: {
+    table: 'transactions',
+    readScope: 'transactions.read',
+    synced: true,
+    writable: [
+      'name',
+      'amount',
+      'currency',
+      'date',
+      'bankAccountId',
+      'categorySlug',
+      'note',
+      'status',
+      'internal',
+      'recurring',
+      'frequency',
+      'assignedId',
+      'tags',
+    ],
+  },
+  invoice: {
+    table: 'invoices',
+    readScope: 'invoices.read',
+    synced: true,
+    writable: ['customerId', 'status', 'currency', 'issueDate', 'dueDate', 'invoiceNumber', 'lineItems', 'template', 'note'],
+  },
+  tracker_project: {
+    table: 'tracker_projects',
+    readScope: 'tracker-projects.read',
+    synced: true,
+    writable: ['name', 'description', 'estimate', 'billable', 'rate', 'currency', 'status', 'customerId', 'tags'],
+  },
+  tracker_entry: {
+    table: 'tracker_entries',
+    readScope: 'tracker-entries.read',
+    synced: true,
+    writable: ['projectId', 'assignedId', 'date', 'start', 'stop', 'duration', 'description'],
+  },
+  notification: {
+    table: 'notifications',
+    readScope: 'notifications.read',
+    synced: false,
+    writable: ['status'],
+  },
+  // [entities of later resources register here]
+} as const satisfies Record<string, EntityDef>;
+
+export type EntityName = keyof typeof ENTITIES;
+
+export function isEntityName(name: string): name is EntityName {
+  return Object.hasOwn(ENTITIES, name);
+}
+
+export function entityDef(name: EntityName): EntityDef {
+  return ENTITIES[name];
+}
+
+/** The scope that lets a credential see changes of this entity; undefined for a name that is not an entity. */
+export function entityReadScope(name: string): Scope | undefined {
+  return isEntityName(name) ? ENTITIES[name].readScope : undefined;
+}
+
+/**
+ * Tables with a `team_id` that are not records of their own, and why. Link tables are part of the record that owns
+ * them (a customer's tags are written with the customer and sent with it).
+ */
+export const NOT_ENTITIES: Readonly<Record<string, string>> = {
+  customer_tags: 'link table: part of the customer',
+  transaction_tags: 'link table: part of the transaction',
+  tracker_project_tags: 'link table: part of the tracker project',
+  team_members: 'membership: managed with users, not a synced record',
+  api_keys: 'credentials: never leave this server',
+  oauth_clients: 'credentials: never leave this server',
+  oauth_grants: 'credentials: never leave this server',
+  oauth_codes: 'credentials: never leave this server',
+  oauth_tokens: 'credentials: never leave this server',
+  idempotency_keys: 'request bookkeeping of the Idempotency-Key guard',
+  sync_remotes: 'sync bookkeeping',
+  sync_cursors: 'sync bookkeeping',
+  sync_records: 'sync bookkeeping',
+  sync_conflicts: 'sync bookkeeping',
+  leases: 'background-work claims',
+  changes: 'the change feed itself',
+  // [tables that are not entities register here]
+};

@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import os from 'node:os';
+import type { Db } from './db';
+
+/**
+ * Named, expiring claims on background work: a scheduler tick, a send queue, a workflow run, a sync round. Two
+ * processes on one data dir (the server and the CLI today, several servers later) call `acquireLease` for the same
+ * name; the database decides, inside one IMMEDIATE transaction, that exactly one holds it until it expires. A holder
+ * that dies simply stops renewing, and the next process takes over after the expiry. A job whose effect must not run
+ * twice still needs its own idempotency (the lease proves only who runs it now, not what a dead holder did).
+ *
+ * Queues of many items (each outgoing email, each workflow run) claim rows the same way with `lease_owner` and
+ * `lease_expires_at` columns on their own table; `claimCondition` gives the condition that makes a row claimable.
+ */
+
+/** This process's identity as a lease holder: host, pid and a random part (a pid can be reused after a restart). */
+export const PROCESS_OWNER = `${os.hostname()}:${process.pid}:${crypto.randomBytes(4).toString('hex')}`;
+
+export interface LeaseOptions {
+  teamId?: string | null;
+  owner?: string;
+  now?: Date;
+}
+
+/** Takes the lease when it is free, expired or already ours (then it is extended). Returns whether we hold it. */
+export function acquireLease(db: Db, name: string, ttlMs: number, options: LeaseOptions = {}): boolean {
+  const owner = options.owner ?? PROCESS_OWNER;
+  const now = options.now ?? new Date();
+  const nowIso = now.toISOString();
+  const expires = new Date(now.getTime() + ttlMs).toISOString();
+  return db
+    .transaction(() => {
+      const row = db
+        .prepare(
+          `INSERT INTO leases (name, team_id, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET
+             owner = excluded.owner,
+             acquired_at = CASE WHEN leases.owner = excluded.owner THEN leases.acquired_at ELSE excluded.acquired_at END,
+             expires_at = excluded.expires_at
+           WHERE leases.owner = excluded.owner OR leases.expires_at <= ?
+           RETURNING owner`,
+        )
+        .get(name, options.teamId ?? null, owner, nowIso, expires, nowIso) as { owner: string } | undefined;
+      return row?.owner === owner;
+    })
+    .immediate();
+}
+
+/** Extends a lease we hold; false when it was lost (expired and taken by another process). */
+export function renewLease(db: Db, name: string, ttlMs: number, options: LeaseOptions = {}): boolean {
+  const owner = options.owner ?? PROCESS_OWNER;
+  const now = options.now ?? new Date();
+  const r = db
+    .prepare('UPDATE leases SET expires_at = ? WHERE name = ? AND owner = ? AND expires_at > ?')
+    .run(new Date(now.getTime() + ttlMs).toISOString(), name, owner, now.toISOString());
+  return r.changes === 1;
+}
+
+export function releaseLease(db: Db, name: string, options: LeaseOptions = {}): void {
+  db.prepare('DELETE FROM leases WHERE name = ? AND owner = ?').run(name, options.owner ?? PROCESS_OWNER);
+}
+
+export interface LeaseHolder {
+  name: string;
+  owner: string;
+  expiresAt: string;
+}
+
+export function leaseHolder(db: Db, name: string): LeaseHolder | undefined {
+  return db.prepare('SELECT name, owner, expires_at AS expiresAt FROM leases WHERE name = ?').get(name) as LeaseHolder | undefined;
+}
+
+/**
+ * Runs `fn` only while holding the named lease; returns undefined (without running) when another process holds it.
+ * The lease is released afterwards, whatever `fn` does.
+ */
+export function withLease<T>(db: Db, name: string, ttlMs: number, fn: () => T, options: LeaseOptions = {}): T | undefined {
+  if (!acquireLease(db, name, ttlMs, options)) return undefined;
+  try {
+    return fn();
+  } finally {
+    releaseLease(db, name, options);
+  }
+}
+
+/**
+ * SQL condition (for a queue table with `lease_owner` and `lease_expires_at`) true for rows no live holder has;
+ * bind `@now` (ISO). Claim with `UPDATE … SET lease_owner = @owner, lease_expires_at = @until WHERE id = (SELECT id
+ * … WHERE <state is ready> AND ${claimCondition} LIMIT 1) RETURNING *` inside an IMMEDIATE transaction.
+ */
+export const claimCondition = '(lease_owner IS NULL OR lease_expires_at <= @now)';

@@ -1,0 +1,253 @@
+import type { Db } from './db';
+import { type EntityName, ENTITIES } from './entities';
+import { NotFound } from './errors';
+import { newId } from './ids';
+
+/**
+ * The one way to write a team-owned record (docs/decisions/0007-write-path-and-sync-bookkeeping.md).
+ *
+ * `write(db, teamId, (w) => …)` runs the callback in one IMMEDIATE transaction with a Writer that:
+ * - reads the clock once: every row written gets the same `updated_at` (`w.now`);
+ * - gives every record it touches exactly one change: the first touch takes the team's next sequence number, stores
+ *   it in the row's `seq` and upserts the record's row in `changes` (op, origin); later touches of the same record
+ *   in the same write reuse it (a delete turns the row into a tombstone);
+ * - records changes for the records that embed a changed one (registry: entities.ts `embeddedIn`);
+ * - takes sequence numbers from memory and stores the team's counter once at the end: the write lock is held, so
+ *   no one else can move it meanwhile, and a bulk import of 100k rows costs no counter update per row.
+ *
+ * Nesting: a store function that writes calls `write` itself; called inside another write for the same team (an
+ * import creating transactions, the sync engine applying a pull), it joins the outer writer, so one outer write is
+ * one transaction with one change per record, and the outer write's origin holds unless the inner one names its own.
+ * Rolled back with its transaction, a write leaves no trace in the feed.
+ */
+
+export const ORIGINS = ['local', 'import', 'rule', 'workflow', 'sync', 'system'] as const;
+/** Who made a change: a person or API client (local), an import, a rule, a workflow run, a sync pull, the app. */
+export type Origin = (typeof ORIGINS)[number];
+
+export type SqlValue = string | number | bigint | null | Buffer;
+export type Values = Readonly<Record<string, SqlValue | undefined>>;
+
+export interface WriteOptions {
+  origin?: Origin;
+  /** ISO-8601 timestamp for every row of this write (tests, the demo seeder); default: the clock, read once. */
+  now?: string;
+}
+
+export interface Writer {
+  readonly db: Db;
+  readonly teamId: string;
+  readonly origin: Origin;
+  readonly now: string;
+  /**
+   * Inserts a record and records its change. `values` are column values (not team_id/seq); `id`, `created_at` and
+   * `updated_at` are filled in unless given. Returns the id.
+   */
+  insert(entity: EntityName, values: Values): string;
+  /**
+   * A prepared bulk insert for `columns` (positional values in that order): the fast path for imports and the demo.
+   * Each call inserts one record with a fresh id (unless the columns include `id`) and records its change.
+   */
+  inserter(entity: EntityName, columns: readonly string[]): (values: readonly SqlValue[]) => string;
+  /**
+   * Sets columns of a record and records its change; undefined values are skipped. Returns false (and writes
+   * nothing) when every given value equals the stored one. Throws NotFound when the team has no such record.
+   */
+  update(entity: EntityName, id: string, values: Values): boolean;
+  /** Deletes a record and leaves its tombstone; the records embedding it get a change. NotFound when absent. */
+  remove(entity: EntityName, id: string): void;
+  /** Records a change for a record whose API shape changed through another record (a link row, a parent's name). */
+  touch(entity: EntityName, id: string): void;
+  /** Runs `fn` with another origin for the changes it records (a rule applied during an import). */
+  as<T>(origin: Origin, fn: () => T): T;
+}
+
+interface Touch {
+  seq: number;
+  op: 'upsert' | 'delete';
+  origin: Origin;
+}
+
+class TeamWriter implements Writer {
+  readonly touched = new Map<string, Touch>();
+  private nextSeq: number | undefined;
+  private readonly firstSeq: number | undefined;
+  origin: Origin;
+
+  constructor(
+    readonly db: Db,
+    readonly teamId: string,
+    origin: Origin,
+    readonly now: string,
+  ) {
+    this.origin = origin;
+  }
+
+  /** The team's next change sequence number; the counter is written back by `flush` at the end of the write. */
+  private takeSeq(): number {
+    if (this.nextSeq === undefined) {
+      const row = this.db.prepare('SELECT change_seq FROM teams WHERE id = ?').get(this.teamId) as
+        | { change_seq: number }
+        | undefined;
+      if (!row) throw new NotFound('team', this.teamId);
+      this.nextSeq = row.change_seq + 1;
+    }
+    return this.nextSeq++;
+  }
+
+  flush(): void {
+    if (this.nextSeq !== undefined) {
+      this.db.prepare('UPDATE teams SET change_seq = ? WHERE id = ?').run(this.nextSeq - 1, this.teamId);
+    }
+  }
+
+  /** One change per record per write: returns the record's sequence number for its `seq` column. */
+  private change(entity: EntityName, id: string, op: 'upsert' | 'delete'): number {
+    const key = `${entity}\u0000${id}`;
+    const seen = this.touched.get(key);
+    if (seen && seen.op === op && seen.origin === this.origin) return seen.seq;
+    const seq = seen?.seq ?? this.takeSeq();
+    this.db
+      .prepare(
+        `INSERT INTO changes (team_id, seq, entity, entity_id, op, changed_at, origin) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (team_id, entity, entity_id) DO UPDATE SET
+           seq = excluded.seq, op = excluded.op, changed_at = excluded.changed_at, origin = excluded.origin`,
+      )
+      .run(this.teamId, seq, entity, id, op, this.now, this.origin);
+    this.touched.set(key, { seq, op, origin: this.origin });
+    return seq;
+  }
+
+  insert(entity: EntityName, values: Values): string {
+    const columns = Object.keys(values).filter((c) => values[c] !== undefined);
+    const id = (values.id as string | undefined) ?? newId();
+    const row: Record<string, SqlValue> = { created_at: this.now, updated_at: this.now };
+    for (const c of columns) row[c] = values[c] as SqlValue;
+    row.id = id;
+    row.team_id = this.teamId;
+    row.seq = this.change(entity, id, 'upsert');
+    const names = Object.keys(row);
+    this.db
+      .prepare(`INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
+      .run(row);
+    return id;
+  }
+
+  inserter(entity: EntityName, columns: readonly string[]): (values: readonly SqlValue[]) => string {
+    const hasId = columns.includes('id');
+    const extra = ['team_id', 'seq', ...(hasId ? [] : ['id'])];
+    const stamped = ['created_at', 'updated_at'].filter((c) => !columns.includes(c));
+    const names = [...columns, ...extra, ...stamped];
+    const statement = this.db.prepare(
+      `INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
+    );
+    const idAt = columns.indexOf('id');
+    return (values) => {
+      const id = hasId ? (values[idAt] as string) : newId();
+      const seq = this.change(entity, id, 'upsert');
+      statement.run(...values, this.teamId, seq, ...(hasId ? [] : [id]), ...stamped.map(() => this.now));
+      return id;
+    };
+  }
+
+  update(entity: EntityName, id: string, values: Values): boolean {
+    const table = ENTITIES[entity].table;
+    const current = this.db.prepare(`SELECT * FROM ${table} WHERE team_id = ? AND id = ?`).get(this.teamId, id) as
+      | Record<string, SqlValue>
+      | undefined;
+    if (!current) throw new NotFound(entity, id);
+    const changed = Object.keys(values).filter((c) => values[c] !== undefined && !sameValue(values[c] as SqlValue, current[c]));
+    if (changed.length === 0) return false;
+    const seq = this.change(entity, id, 'upsert');
+    const params: Record<string, SqlValue> = { team_id: this.teamId, id, seq, updated_at: this.now };
+    for (const c of changed) params[`v_${c}`] = values[c] as SqlValue;
+    this.db
+      .prepare(
+        `UPDATE ${table} SET ${changed.map((c) => `${c} = @v_${c}, `).join('')}updated_at = @updated_at, seq = @seq
+         WHERE team_id = @team_id AND id = @id`,
+      )
+      .run(params);
+    this.touchEmbedding(entity, id);
+    return true;
+  }
+
+  remove(entity: EntityName, id: string): void {
+    const table = ENTITIES[entity].table;
+    // Embedding records are found through link rows, which the delete cascades away: touch them first.
+    if (!this.db.prepare(`SELECT 1 FROM ${table} WHERE team_id = ? AND id = ?`).get(this.teamId, id)) {
+      throw new NotFound(entity, id);
+    }
+    this.touchEmbedding(entity, id);
+    this.change(entity, id, 'delete');
+    this.db.prepare(`DELETE FROM ${table} WHERE team_id = ? AND id = ?`).run(this.teamId, id);
+  }
+
+  touch(entity: EntityName, id: string): void {
+    const seq = this.change(entity, id, 'upsert');
+    this.db
+      .prepare(`UPDATE ${ENTITIES[entity].table} SET seq = ?, updated_at = ? WHERE team_id = ? AND id = ?`)
+      .run(seq, this.now, this.teamId, id);
+  }
+
+  private touchEmbedding(entity: EntityName, id: string): void {
+    const def = ENTITIES[entity] as { embeddedIn?: readonly { entity: EntityName; link: string; column: string; target: string }[] };
+    for (const e of def.embeddedIn ?? []) {
+      const ids = this.db
+        .prepare(`SELECT ${e.target} FROM ${e.link} WHERE team_id = ? AND ${e.column} = ?`)
+        .pluck()
+        .all(this.teamId, id) as string[];
+      for (const other of ids) this.touch(e.entity, other);
+    }
+  }
+
+  as<T>(origin: Origin, fn: () => T): T {
+    const outer = this.origin;
+    this.origin = origin;
+    try {
+      return fn();
+    } finally {
+      this.origin = outer;
+    }
+  }
+}
+
+/** SQLite hands back integers for booleans and numbers; compare as SQLite would store them. */
+function sameValue(next: SqlValue, stored: SqlValue | undefined): boolean {
+  if (stored === undefined) return false;
+  if (Buffer.isBuffer(next) || Buffer.isBuffer(stored)) {
+    return Buffer.isBuffer(next) && Buffer.isBuffer(stored) && next.equals(stored);
+  }
+  return next === stored || (typeof next !== 'string' && typeof stored !== 'string' && Number(next) === Number(stored));
+}
+
+const active = new WeakMap<Db, TeamWriter>();
+
+/**
+ * Runs `fn` as one write of the team's records (see the module header). Returns what `fn` returns; any throw rolls
+ * the whole write back.
+ */
+export function write<T>(db: Db, teamId: string, fn: (w: Writer) => T, options: WriteOptions = {}): T {
+  const outer = active.get(db);
+  if (outer) {
+    if (outer.teamId !== teamId) throw new Error(`a write for team ${outer.teamId} is in progress; not mixing in ${teamId}`);
+    return options.origin ? outer.as(options.origin, () => fn(outer)) : fn(outer);
+  }
+  const writer = new TeamWriter(db, teamId, options.origin ?? 'local', options.now ?? new Date().toISOString());
+  const run = db.transaction(() => {
+    active.set(db, writer);
+    try {
+      const result = fn(writer);
+      writer.flush();
+      return result;
+    } finally {
+      active.delete(db);
+    }
+  });
+  // Inside a caller's transaction (a read snapshot, a test's batch) this becomes a savepoint of it.
+  return db.inTransaction ? run() : run.immediate();
+}
+
+/** The writer of the write in progress on this database, if any (for helpers that only make sense inside one). */
+export function currentWriter(db: Db): Writer | undefined {
+  return active.get(db);
+}
