@@ -11,7 +11,7 @@ import { createApiKey } from '../../../src-main/store/api-keys';
 import { DB_FILE_NAME, type Db, openDatabase } from '../../../src-main/store/db';
 import { beginIdempotentRequest } from '../../../src-main/store/idempotency';
 import { ensureTeam } from '../../../src-main/store/teams';
-import { IdParams } from '../../../src-shared/contract/common';
+import { RecordIdParams as IdParams } from '../../../src-shared/contract/list';
 import { defineRoute } from '../../../src-shared/contract/route';
 import { makeTestApi } from '../../helpers/api';
 import { tmpDir } from '../../helpers/tmp';
