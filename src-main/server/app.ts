@@ -1,9 +1,10 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../store/db';
+import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
 import { installErrorHandling } from './errors';
-import { oauthMetadataPlugin, oauthPlugin } from './oauth/plugin';
+import { oauthMetadataPlugin, oauthPlugin, resolveOAuthAccessToken } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
 import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
@@ -68,7 +69,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installErrorHandling(app);
-  await app.register(authPlugin, { db: options.db });
+  await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [response cache registers here: its lookup runs after auth and rate limits]

@@ -30,13 +30,6 @@ export const resolveApiKey: BearerResolver = (db, token) => {
   return { kind: 'api_key', id: key.id, teamId: key.teamId, userId: null, granted: key.scopes, scopes: expandScopes(key.scopes) };
 };
 
-const resolvers: BearerResolver[] = [resolveApiKey];
-
-/** OAuth registers its access-token resolver here, keeping this module free of OAuth details. */
-export function addBearerResolver(resolver: BearerResolver): void {
-  if (!resolvers.includes(resolver)) resolvers.push(resolver);
-}
-
 interface CacheEntry {
   credential: Credential;
   stamp: string;
@@ -46,41 +39,42 @@ interface CacheEntry {
 const CACHE_SIZE = 256;
 /** Entries are resolved afresh at least this often, which also keeps API keys' lastUsedAt within a minute. */
 const CACHE_MAX_AGE_MS = 60_000;
-const caches = new WeakMap<Db, Map<string, CacheEntry>>();
+
+/** Resolves a bearer token to its credential (see `credentialResolver`); `now` is injectable for tests. */
+export type CredentialLookup = (token: string, now?: number) => Credential | undefined;
 
 /**
- * The credential a token resolves to. A client sends the same token on every request, so resolved credentials are
- * remembered per database, only while the database is unchanged since (see changeStamp): any commit voids every
- * entry at once, whether made through the server (an OAuth revocation, a rotated token) or by another process
- * (`finops token revoke` beside the running server). Expiring tokens stop at their expiry. Checking the stamp
- * (~4 µs) replaces the hash lookup, the key's row and its scopes on most authenticated requests.
+ * The credential lookup of one server: the resolvers are tried in order (API keys, then whatever the app passes,
+ * such as OAuth access tokens), and resolved credentials are remembered. A client sends the same token on every
+ * request, so a credential is remembered only while the database is unchanged since (see changeStamp): any commit
+ * voids every entry at once, whether made through the server (an OAuth revocation, a rotated token) or by another
+ * process (`finops token revoke` beside the running server). Expiring tokens stop at their expiry. Checking the
+ * stamp (~4 µs) replaces the hash lookup, the key's row and its scopes on most authenticated requests.
  */
-export function resolveBearer(db: Db, token: string, now = Date.now()): Credential | undefined {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(db, cache);
-  }
-  const stamp = changeStamp(db);
-  const hit = cache.get(token);
-  if (
-    hit &&
-    hit.stamp === stamp &&
-    now - hit.resolvedAt < CACHE_MAX_AGE_MS &&
-    (hit.credential.expiresAt === undefined || now < hit.credential.expiresAt)
-  ) {
-    return hit.credential;
-  }
-  cache.delete(token);
-  for (const resolve of resolvers) {
-    const credential = resolve(db, token);
-    if (!credential) continue;
-    // Remembered only if nothing was committed while resolving (a write of ours, or a revocation racing it).
-    if (changeStamp(db) === stamp) {
-      if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(token, { credential, stamp, resolvedAt: now });
+export function credentialResolver(db: Db, resolvers: readonly BearerResolver[]): CredentialLookup {
+  const cache = new Map<string, CacheEntry>();
+  return (token, now = Date.now()) => {
+    const stamp = changeStamp(db);
+    const hit = cache.get(token);
+    if (
+      hit &&
+      hit.stamp === stamp &&
+      now - hit.resolvedAt < CACHE_MAX_AGE_MS &&
+      (hit.credential.expiresAt === undefined || now < hit.credential.expiresAt)
+    ) {
+      return hit.credential;
     }
-    return credential;
-  }
-  return undefined;
+    cache.delete(token);
+    for (const resolve of resolvers) {
+      const credential = resolve(db, token);
+      if (!credential) continue;
+      // Remembered only if nothing was committed while resolving (a write of ours, or a revocation racing it).
+      if (changeStamp(db) === stamp) {
+        if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
+        cache.set(token, { credential, stamp, resolvedAt: now });
+      }
+      return credential;
+    }
+    return undefined;
+  };
 }

@@ -3,11 +3,15 @@ import fp from 'fastify-plugin';
 import { grants, type Scope } from '../../../src-shared/contract/scopes';
 import type { Db } from '../../store/db';
 import { forbidden, unauthorized } from '../errors';
-import { type Credential, resolveBearer } from './credentials';
+import { type BearerResolver, type Credential, type CredentialLookup, credentialResolver } from './credentials';
 
 declare module 'fastify' {
   interface FastifyRequest {
     credential: Credential | null;
+  }
+  interface FastifyInstance {
+    /** The server's credential lookup, for work that re-checks a credential after the request began (streams). */
+    resolveBearer: CredentialLookup;
   }
   interface FastifyContextConfig {
     /** Scopes the route requires; undefined on routes outside the contract (docs, static files). */
@@ -29,8 +33,16 @@ function bearerToken(request: FastifyRequest): string | undefined {
  * absent, invalid, revoked or scope-less credentials → 401; a missing scope → 403 naming the scopes required
  * (in the hosted service's description style). Routes without `config.scopes` are not contract routes and pass.
  */
+export interface AuthOptions {
+  db: Db;
+  /** How bearer tokens resolve, tried in order (API keys, OAuth access tokens): the app decides which kinds exist. */
+  resolvers: readonly BearerResolver[];
+}
+
 export const authPlugin = fp(
-  async (app: FastifyInstance, opts: { db: Db }) => {
+  async (app: FastifyInstance, opts: AuthOptions) => {
+    const resolveBearer = credentialResolver(opts.db, opts.resolvers);
+    app.decorate('resolveBearer', resolveBearer);
     app.decorateRequest('credential', null);
     // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
     app.addHook('onRequest', (request, _reply, done) => {
@@ -39,7 +51,7 @@ export const authPlugin = fp(
       const token = bearerToken(request);
       if (!token)
         return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
-      const credential = resolveBearer(opts.db, token);
+      const credential = resolveBearer(token);
       if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
       if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
       if (!grants(credential.scopes, config.scopes)) {

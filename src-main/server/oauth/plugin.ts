@@ -4,7 +4,7 @@ import type { AuthorizationServerMetadata } from '../../../src-shared/contract/o
 import { ALL_SCOPES, expandScopes } from '../../../src-shared/contract/scopes';
 import type { Db } from '../../store/db';
 import { ACCESS_TOKEN_PREFIX, findActiveAccessToken } from '../../store/oauth';
-import { addBearerResolver, type BearerResolver } from '../auth/credentials';
+import type { BearerResolver } from '../auth/credentials';
 import { registerAuthorizeRoutes } from './authorize';
 import { oauthErrorHandler } from './errors';
 import { registerTokenRoutes } from './token';
@@ -12,7 +12,7 @@ import { registerTokenRoutes } from './token';
 /**
  * The OAuth 2.0 authorization server (design: docs/decisions/0030-oauth-authorization-server.md).
  * - `oauthPlugin`, registered inside /v1: /oauth/authorize (HTML), /oauth/token, /oauth/revoke, with form bodies and
- *   RFC 6749 error answers in this scope only; it also hands the access-token resolver to the auth hook.
+ *   RFC 6749 error answers in this scope only. Its access-token resolver is handed to the auth plugin by app.ts.
  * - `oauthMetadataPlugin`, registered at the root: /.well-known/oauth-authorization-server (RFC 8414).
  */
 
@@ -36,7 +36,6 @@ export const resolveOAuthAccessToken: BearerResolver = (db, token) => {
 };
 
 export async function oauthPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
-  addBearerResolver(resolveOAuthAccessToken);
   await app.register(async (scope) => {
     await scope.register(formbody);
     scope.setErrorHandler(oauthErrorHandler);

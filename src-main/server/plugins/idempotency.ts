@@ -260,5 +260,6 @@ export const idempotencyPlugin = fp(
       route.onResponse = withHook(route.onResponse, onResponse);
     });
   },
-  { name: 'idempotency' },
+  // Both read request.credential, which the auth plugin's onRequest hook sets.
+  { name: 'idempotency', dependencies: ['auth'] },
 );

@@ -143,5 +143,6 @@ export const rateLimitPlugin = fp(
       done();
     });
   },
-  { name: 'rate-limit' },
+  // Both read request.credential, which the auth plugin's onRequest hook sets.
+  { name: 'rate-limit', dependencies: ['auth'] },
 );

@@ -8,9 +8,10 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach } from 'vitest';
 import { z } from 'zod';
+import { resolveApiKey } from '../../../src-main/server/auth/credentials';
 import { authPlugin } from '../../../src-main/server/auth/plugin';
 import { installErrorHandling } from '../../../src-main/server/errors';
-import { oauthPlugin } from '../../../src-main/server/oauth/plugin';
+import { resolveOAuthAccessToken } from '../../../src-main/server/oauth/plugin';
 import { registerRoute } from '../../../src-main/server/route';
 import type { Db } from '../../../src-main/store/db';
 import { createClient } from '../../../src-main/store/oauth';
@@ -158,18 +159,17 @@ export const probeRoute = defineRoute({
 const probes: FastifyInstance[] = [];
 
 /**
- * A second app over the same database with the production auth hook, the OAuth plugin (which registers the token
- * resolver) and one contract route requiring `customers.read` that echoes the caller's credential.
+ * A second app over the same database with the production auth hook, given the API-key and OAuth access-token
+ * resolvers, and one contract route requiring `customers.read` that echoes the caller's credential.
  */
 export async function startProbe(db: Db): Promise<string> {
   const app = Fastify({ logger: false });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandling(app);
-  await app.register(authPlugin, { db });
+  await app.register(authPlugin, { db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
   await app.register(
     async (v1) => {
-      await v1.register(oauthPlugin, { db });
       registerRoute(v1, probeRoute, ({ auth }) => ({ kind: auth.kind, teamId: auth.teamId, userId: auth.userId, id: auth.id }));
     },
     { prefix: '/v1' },

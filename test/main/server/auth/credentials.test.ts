@@ -1,26 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { addBearerResolver, resolveBearer } from '../../../../src-main/server/auth/credentials';
+import { credentialResolver, resolveApiKey } from '../../../../src-main/server/auth/credentials';
 import { createApiKey, getApiKey, revokeApiKey } from '../../../../src-main/store/api-keys';
 import { openDatabase } from '../../../../src-main/store/db';
 import { createTeam } from '../../../../src-main/store/teams';
 import { tmpDir } from '../../../helpers/tmp';
 
-describe('resolveBearer and its cache', () => {
+describe('credentialResolver and its cache', () => {
   it('forgets a key revoked through another connection (the CLI beside the server) from the next event-loop turn', async () => {
     const dir = tmpDir();
     const server = openDatabase(dir);
     const cli = openDatabase(dir);
     const team = createTeam(server, { name: 'A' });
     const { key, apiKey } = createApiKey(server, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
+    const resolveBearer = credentialResolver(server, [resolveApiKey]);
     const t0 = Date.now();
-    expect(resolveBearer(server, key, t0)?.id).toBe(apiKey.id);
-    expect(resolveBearer(server, key, t0 + 10)?.id).toBe(apiKey.id); // served from the cache
+    expect(resolveBearer(key, t0)?.id).toBe(apiKey.id);
+    expect(resolveBearer(key, t0 + 10)?.id).toBe(apiKey.id); // served from the cache
     revokeApiKey(cli, apiKey.id);
     // Within the turn in which the stamp was read, requests that arrived before the revocation still pass...
-    expect(resolveBearer(server, key, t0 + 20)?.id).toBe(apiKey.id);
+    expect(resolveBearer(key, t0 + 20)?.id).toBe(apiKey.id);
     // ...and any request arriving after it is handled in a later turn.
     await new Promise((resolve) => setImmediate(resolve));
-    expect(resolveBearer(server, key, t0 + 30)).toBeUndefined();
+    expect(resolveBearer(key, t0 + 30)).toBeUndefined();
     server.close();
     cli.close();
   });
@@ -29,9 +30,10 @@ describe('resolveBearer and its cache', () => {
     const db = openDatabase(tmpDir());
     const team = createTeam(db, { name: 'A' });
     const { key, apiKey } = createApiKey(db, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
-    expect(resolveBearer(db, key)).toBeDefined();
+    const resolveBearer = credentialResolver(db, [resolveApiKey]);
+    expect(resolveBearer(key)).toBeDefined();
     revokeApiKey(db, apiKey.id);
-    expect(resolveBearer(db, key)).toBeUndefined();
+    expect(resolveBearer(key)).toBeUndefined();
     db.close();
   });
 
@@ -39,16 +41,17 @@ describe('resolveBearer and its cache', () => {
     const db = openDatabase(tmpDir());
     const team = createTeam(db, { name: 'A' });
     const { key, apiKey } = createApiKey(db, { teamId: team.id, name: 'k', scopes: ['customers.read'] });
+    const resolveBearer = credentialResolver(db, [resolveApiKey]);
     const t0 = Date.now();
-    resolveBearer(db, key, t0);
+    resolveBearer(key, t0);
     const first = getApiKey(db, team.id, apiKey.id).lastUsedAt;
     expect(first).not.toBeNull();
-    resolveBearer(db, key, t0 + 10_000);
+    resolveBearer(key, t0 + 10_000);
     expect(getApiKey(db, team.id, apiKey.id).lastUsedAt).toBe(first);
     // Past the cache's age limit the key is looked up (and touched) again; touch uses the wall clock, so move
     // the stored value back to make a minute look past.
     db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').run(new Date(t0 - 120_000).toISOString(), apiKey.id);
-    resolveBearer(db, key, t0 + 61_000);
+    resolveBearer(key, t0 + 61_000);
     expect(Date.parse(getApiKey(db, team.id, apiKey.id).lastUsedAt ?? '')).toBeGreaterThanOrEqual(t0 - 1000);
     db.close();
   });
@@ -57,18 +60,34 @@ describe('resolveBearer and its cache', () => {
     const db = openDatabase(tmpDir());
     const expiresAt = Date.now() + 1000;
     let lookups = 0;
-    addBearerResolver((_db, token) => {
-      if (token !== 'test-expiring-token') return undefined;
-      lookups++;
-      return lookups > 1
-        ? undefined
-        : { kind: 'oauth', id: 'g', teamId: 't', userId: null, granted: [], scopes: new Set(), expiresAt };
-    });
-    expect(resolveBearer(db, 'test-expiring-token', expiresAt - 500)).toBeDefined();
-    expect(resolveBearer(db, 'test-expiring-token', expiresAt - 100)).toBeDefined();
+    const resolveBearer = credentialResolver(db, [
+      resolveApiKey,
+      (_db, token) => {
+        if (token !== 'test-expiring-token') return undefined;
+        lookups++;
+        return lookups > 1
+          ? undefined
+          : { kind: 'oauth', id: 'g', teamId: 't', userId: null, granted: [], scopes: new Set(), expiresAt };
+      },
+    ]);
+    expect(resolveBearer('test-expiring-token', expiresAt - 500)).toBeDefined();
+    expect(resolveBearer('test-expiring-token', expiresAt - 100)).toBeDefined();
     expect(lookups).toBe(1);
-    expect(resolveBearer(db, 'test-expiring-token', expiresAt + 1)).toBeUndefined();
+    expect(resolveBearer('test-expiring-token', expiresAt + 1)).toBeUndefined();
     expect(lookups).toBe(2);
+    db.close();
+  });
+
+  it('uses only the resolvers it was given: the token kinds of one server do not leak into another', () => {
+    const db = openDatabase(tmpDir());
+    const custom = (_db: unknown, token: string) =>
+      token === 'custom-token'
+        ? ({ kind: 'oauth', id: 'c', teamId: 't', userId: null, granted: [], scopes: new Set() } as const)
+        : undefined;
+    const withCustom = credentialResolver(db, [resolveApiKey, custom]);
+    const withoutCustom = credentialResolver(db, [resolveApiKey]);
+    expect(withCustom('custom-token')?.id).toBe('c');
+    expect(withoutCustom('custom-token')).toBeUndefined();
     db.close();
   });
 });
