@@ -12,9 +12,13 @@
  * - A non-2xx answer becomes an `ApiClientError` carrying the spec's Error payload (status, label, message,
  *   description, requestId, retryAfterSeconds — the last two also read from `X-Request-Id` / `Retry-After` when the
  *   body lacks them). A server that cannot be reached becomes an `ApiClientError` with status 0.
+ * - `stream(path)` opens one of the server's internal event streams (`/app/…`, server-sent events) over fetch, so
+ *   it can send the bearer token that `EventSource` cannot; the wire format is parsed by eventsource-parser.
  *
- * Runs in the browser, in Electron's renderer and in Node 22 (global fetch); it imports nothing at run time.
+ * Runs in the browser, in Electron's renderer and in Node 22 (global fetch); its one run-time import is the SSE
+ * parser.
  */
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
 import type { ErrorPayload } from './contract/errors';
 import type { RouteContract, RouteResponse } from './contract/route';
@@ -64,6 +68,27 @@ export class ApiClientError extends Error {
   }
 }
 
+/** The server's internal event streams (outside the v1 contract). */
+export type StreamPath = '/app/changes/stream';
+
+/** One `data` payload of `/app/changes/stream`: a record of the caller's team changed (op `delete`: removed). */
+export interface ChangeEvent {
+  seq: number;
+  entity: string;
+  id: string;
+  op: 'upsert' | 'delete';
+}
+
+/** What a stream yields: an event (`event` undefined for the default "message" type) or a comment (heartbeats). */
+export type StreamItem = { type: 'event'; message: EventSourceMessage } | { type: 'comment'; text: string };
+
+export interface StreamOptions {
+  /** Sent as `Last-Event-ID`: the server replays what came after it. */
+  lastEventId?: string;
+  query?: Record<string, QueryValue>;
+  signal?: AbortSignal;
+}
+
 export interface ApiClientOptions {
   /** Origin of the server (`http://127.0.0.1:4100`), without `/v1`; read on every call so settings can change it. */
   baseUrl: string | (() => string);
@@ -77,6 +102,12 @@ export interface ApiClient {
   call<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<RouteResponse<R>>;
   /** Like `call`, with the status and request id. */
   send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>>;
+  /**
+   * Opens an event stream: resolves once the server has answered 2xx (throws ApiClientError otherwise, as `call`
+   * does), then yields items until the server ends the stream (the iteration finishes), the connection fails (it
+   * throws ApiClientError with status 0) or `signal` aborts (it throws the AbortError).
+   */
+  stream(path: StreamPath, options?: StreamOptions): Promise<AsyncIterable<StreamItem>>;
 }
 
 type QueryValue = string | number | boolean | null | undefined;
@@ -151,23 +182,75 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
 
     const body = await readBody(response);
     const requestId = response.headers.get('x-request-id');
-    if (!response.ok) {
-      const payload: Partial<ErrorPayload> = body && typeof body === 'object' ? (body as Partial<ErrorPayload>) : {};
-      throw new ApiClientError(
-        response.status,
-        {
-          ...payload,
-          requestId: payload.requestId ?? requestId ?? undefined,
-          retryAfterSeconds: payload.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after')),
-        },
-        typeof body === 'string' && body ? body.slice(0, 200) : `The server answered ${response.status}`,
-      );
-    }
+    if (!response.ok) throw errorFromResponse(response, body);
     return { status: response.status, data: body as RouteResponse<R>, requestId };
+  }
+
+  async function stream(path: StreamPath, opts: StreamOptions = {}): Promise<AsyncIterable<StreamItem>> {
+    const qs = serializeQuery(opts.query);
+    const url = `${baseUrl()}${path}${qs ? `?${qs}` : ''}`;
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    const token = options.token?.();
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (opts.lastEventId) headers['last-event-id'] = opts.lastEventId;
+    let response: Response;
+    try {
+      response = await doFetch(url, { method: 'GET', headers, signal: opts.signal });
+    } catch (err) {
+      if ((err as Error)?.name === 'AbortError') throw err;
+      throw new ApiClientError(0, {}, `Could not reach the server at ${baseUrl() || 'this address'}`);
+    }
+    if (!response.ok) throw errorFromResponse(response, await readBody(response));
+    if (!response.body || !(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
+      await response.body?.cancel();
+      throw new ApiClientError(response.status, {}, `${path} did not answer with an event stream`);
+    }
+    return readEvents(response.body, opts.signal);
   }
 
   return {
     send,
     call: async (route, input) => (await send(route, input)).data,
+    stream,
   };
+}
+
+function errorFromResponse(response: Response, body: unknown): ApiClientError {
+  const payload: Partial<ErrorPayload> = body && typeof body === 'object' ? (body as Partial<ErrorPayload>) : {};
+  return new ApiClientError(
+    response.status,
+    {
+      ...payload,
+      requestId: payload.requestId ?? response.headers.get('x-request-id') ?? undefined,
+      retryAfterSeconds: payload.retryAfterSeconds ?? parseRetryAfter(response.headers.get('retry-after')),
+    },
+    typeof body === 'string' && body ? body.slice(0, 200) : `The server answered ${response.status}`,
+  );
+}
+
+async function* readEvents(body: ReadableStream<Uint8Array>, signal: AbortSignal | undefined): AsyncGenerator<StreamItem> {
+  const queue: StreamItem[] = [];
+  const parser = createParser({
+    onEvent: (message) => queue.push({ type: 'event', message }),
+    onComment: (text) => queue.push({ type: 'comment', text }),
+  });
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (err) {
+        if (signal?.aborted || (err as Error)?.name === 'AbortError') throw err;
+        throw new ApiClientError(0, {}, 'The event stream was cut off');
+      }
+      if (chunk.done) return;
+      parser.feed(decoder.decode(chunk.value, { stream: true }));
+      while (queue.length > 0) yield queue.shift()!;
+    }
+  } finally {
+    // Leaving early (break, a throw in the consumer) closes the connection.
+    await reader.cancel().catch(() => {});
+  }
 }

@@ -10,6 +10,7 @@ import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotenc
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
+import { appEventsPlugin } from './routes/app-events';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
@@ -99,5 +100,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/v1' },
   );
+  // [internal routes the UI needs and the v1 contract lacks (/app) register here]
+  await app.register(appEventsPlugin, { db: options.db, prefix: '/app' });
   return app;
 }
