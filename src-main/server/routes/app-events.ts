@@ -22,21 +22,18 @@ import { unprocessable } from '../errors';
  *   last id is above `ready`'s is looking at another database and should refetch everything.
  * - A comment every `heartbeatMs` keeps proxies and idle timers from closing the connection and lets a client
  *   notice a dead one.
- * - The credential is checked when the stream opens, like any request's. The stream ends after `maxAgeMs` (60 s)
- *   or at the credential's expiry, whichever is first, so a revoked or expired credential stops receiving within
- *   a minute: the client reconnects with Last-Event-ID through the auth hook and loses nothing. It also ends when
- *   the client reads too slowly (it resumes the same way), and on server shutdown, so `app.close()` never waits.
+ * - The credential is checked when the stream opens, like any request's, and again before each batch of changes
+ *   is sent (`app.resolveBearer`, cached by change stamp), so a revoked credential is sent nothing more: its
+ *   stream ends. It also ends at the credential's expiry, when the client reads too slowly (it resumes with
+ *   Last-Event-ID and loses nothing), and on server shutdown, so `app.close()` never waits on an open stream.
  */
 export interface AppEventsOptions {
   db: Db;
   pollMs?: number;
   heartbeatMs?: number;
-  /** A stream is ended after this long (the client resumes with Last-Event-ID), so its credential is checked again. */
-  maxAgeMs?: number;
 }
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;
-export const DEFAULT_MAX_AGE_MS = 60_000;
 /** Bytes queued for one client before it is cut off to reconnect; a healthy client keeps this near zero. */
 const MAX_QUEUED_BYTES = 1024 * 1024;
 
@@ -54,6 +51,10 @@ function parseLastEventId(request: FastifyRequest): number | undefined {
   return Number(value.trim());
 }
 
+function bearerToken(request: FastifyRequest): string {
+  return /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+}
+
 function frame(change: Change): string {
   const event: ChangeEvent = { seq: change.seq, entity: change.entity, id: change.entityId, op: change.op };
   const data = JSON.stringify(event);
@@ -63,7 +64,6 @@ function frame(change: Change): string {
 export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptions): Promise<void> {
   const { db } = opts;
   const heartbeatMs = opts.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
-  const maxAgeMs = opts.maxAgeMs ?? DEFAULT_MAX_AGE_MS;
   const open = new Set<{ end(): void; closed: Promise<void> }>();
 
   // Before the server stops accepting and waits for its connections: end every stream so none keeps it waiting.
@@ -82,10 +82,11 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
     },
     (request: FastifyRequest<{ Querystring: z.infer<typeof StreamQuery> }>, reply: FastifyReply) => {
       const credential = request.credential!;
+      const token = bearerToken(request);
       const since = parseLastEventId(request) ?? request.query.since;
       const body = new PassThrough();
       let heartbeat: NodeJS.Timeout | undefined;
-      let lifetime: NodeJS.Timeout | undefined;
+      let expiry: NodeJS.Timeout | undefined;
       let unsubscribe = () => {};
       let ended = false;
       const end = () => {
@@ -93,7 +94,7 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
         ended = true;
         unsubscribe();
         clearInterval(heartbeat);
-        clearTimeout(lifetime);
+        clearTimeout(expiry);
         body.end();
       };
       const closed = new Promise<void>((resolve) => reply.raw.once('close', resolve));
@@ -115,6 +116,10 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
       };
 
       const subscription = changeWatcher(db, opts.pollMs ?? DEFAULT_POLL_MS).subscribe(credential.teamId, since, (changes) => {
+        if (app.resolveBearer(token)?.id !== credential.id) {
+          end();
+          return;
+        }
         for (const c of changes) if (visible(c)) write(frame(c));
       });
       unsubscribe = subscription.unsubscribe;
@@ -125,10 +130,10 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
       write(first);
 
       heartbeat = setInterval(() => write(': heartbeat\n\n'), heartbeatMs);
-      // The credential was checked once, when the stream opened: ending the stream makes the client come back
-      // through the auth hook, so a revoked or expired credential stops receiving within maxAgeMs at the latest.
-      const until = Math.min(Date.now() + maxAgeMs, credential.expiresAt ?? Number.POSITIVE_INFINITY);
-      lifetime = setTimeout(end, Math.max(0, until - Date.now()));
+      if (credential.expiresAt !== undefined) {
+        // setTimeout fires at once for delays past 2^31-1 ms (~24.8 days).
+        expiry = setTimeout(end, Math.min(2 ** 31 - 1, Math.max(0, credential.expiresAt - Date.now())));
+      }
 
       request.raw.socket?.setNoDelay(true);
       reply

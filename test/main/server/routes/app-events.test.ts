@@ -191,25 +191,41 @@ describe('GET /app/changes/stream', () => {
     expect(badSince).toMatchObject({ status: 422 });
   });
 
-  it('ends each stream after maxAgeMs, so a revoked key is refused when it comes back; a valid one resumes', async () => {
+  it('ends the stream of a key revoked while it is open, before sending it anything more', async () => {
+    const { api, url, key } = await setup();
+    const doomedKey = api.key('Acme');
+    const l = await listen(url, doomedKey);
+    await l.ready;
+    revokeApiKey(api.db, doomedKey);
+    await client(url, key).call(tagRoutes.create, { body: { name: 'after-revocation' } });
+    await l.ended;
+    expect(l.events).toEqual([]);
+    const again = await client(url, doomedKey)
+      .stream('/app/changes/stream')
+      .catch((e) => e);
+    expect(again).toMatchObject({ status: 401 });
+  });
+
+  it('sends heartbeat comments while nothing changes', async () => {
     const api = await makeTestApi();
-    // A second registration of the plugin with short timings, behind the real app's auth.
+    // A second registration of the plugin with a short heartbeat, behind the real app's auth.
     const app = await createApp({ db: api.db, logLevel: 'silent' });
-    await app.register(appEventsPlugin, { db: api.db, heartbeatMs: 50, maxAgeMs: 300, prefix: '/fast' });
+    await app.register(appEventsPlugin, { db: api.db, heartbeatMs: 50, prefix: '/fast' });
     await app.listen({ host: '127.0.0.1', port: 0 });
     try {
-      const url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}/fast/changes/stream`;
-      const open = (token: string) => fetch(url, { headers: { authorization: `Bearer ${token}` } });
-      const doomed = api.key('Acme');
-      const res = await open(doomed);
+      const port = (app.server.address() as { port: number }).port;
+      const res = await fetch(`http://127.0.0.1:${port}/fast/changes/stream`, {
+        headers: { authorization: `Bearer ${api.key('Acme')}` },
+      });
+      expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
-      revokeApiKey(api.db, doomed);
-      // The server ends the stream by itself (the read loop finishes), with heartbeats along the way.
-      const text = await res.text();
-      expect(text).toMatch(/^retry: 2000\n\nevent: ready\nid: 0\ndata: \{"seq":0\}\n\n/);
-      expect(text).toContain(': heartbeat\n\n');
-      expect((await open(doomed)).status).toBe(401);
-      expect((await open(api.key('Acme'))).status).toBe(200);
+      expect(res.headers.get('x-request-id')).toMatch(/\S/);
+      const reader = res.body!.getReader();
+      const decoder = new TextDecoder();
+      let text = '';
+      while ((text.match(/: heartbeat\n\n/g) ?? []).length < 2) text += decoder.decode((await reader.read()).value);
+      expect(text).toMatch(/^retry: 2000\n\nevent: ready\nid: 0\ndata: \{"seq":0\}\n\n: heartbeat\n\n/);
+      await reader.cancel();
     } finally {
       await app.close();
     }
