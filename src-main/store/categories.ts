@@ -18,50 +18,50 @@ export function ensureDefaultCategories(
   options: { countryCode?: string | null; now?: string; makeId?: () => string } = {},
 ): Map<string, string> {
   const makeId = options.makeId ?? newId;
-  return write(
-    db,
-    teamId,
-    (w) => {
-      const ids = new Map<string, string>();
-      for (const row of db.prepare('SELECT slug, id FROM transaction_categories WHERE team_id = ?').all(teamId) as {
-        slug: string;
-        id: string;
-      }[]) {
-        ids.set(row.slug, row.id);
-      }
-      const missing = defaultCategories(options.countryCode).filter((cat) => !ids.has(cat.slug));
-      if (!missing.length) return ids;
-      const insert = w.inserter('transaction_category', [
-        'id',
-        'slug',
-        'name',
-        'color',
-        'description',
-        'tax_rate',
-        'tax_type',
-        'excluded',
-        'system',
-        'parent_id',
+  return write(db, teamId, (w) => {
+    const ids = new Map<string, string>();
+    for (const row of db.prepare('SELECT slug, id FROM transaction_categories WHERE team_id = ?').all(teamId) as {
+      slug: string;
+      id: string;
+    }[]) {
+      ids.set(row.slug, row.id);
+    }
+    const missing = defaultCategories(options.countryCode).filter((cat) => !ids.has(cat.slug));
+    if (!missing.length) return ids;
+    const at = options.now ?? w.now;
+    const insert = w.inserter('transaction_category', [
+      'id',
+      'created_at',
+      'updated_at',
+      'slug',
+      'name',
+      'color',
+      'description',
+      'tax_rate',
+      'tax_type',
+      'excluded',
+      'system',
+      'parent_id',
+    ]);
+    for (const cat of missing) {
+      const id = makeId();
+      ids.set(cat.slug, id);
+      const parentId = cat.parentSlug ? (ids.get(cat.parentSlug) ?? null) : null;
+      insert([
+        id,
+        at,
+        at,
+        cat.slug,
+        cat.name,
+        cat.color,
+        cat.description,
+        cat.taxRate,
+        cat.taxType,
+        cat.excluded ? 1 : 0,
+        cat.system ? 1 : 0,
+        parentId,
       ]);
-      for (const cat of missing) {
-        const id = makeId();
-        ids.set(cat.slug, id);
-        const parentId = cat.parentSlug ? (ids.get(cat.parentSlug) ?? null) : null;
-        insert([
-          id,
-          cat.slug,
-          cat.name,
-          cat.color,
-          cat.description,
-          cat.taxRate,
-          cat.taxType,
-          cat.excluded ? 1 : 0,
-          cat.system ? 1 : 0,
-          parentId,
-        ]);
-      }
-      return ids;
-    },
-    options.now ? { now: options.now } : {},
-  );
+    }
+    return ids;
+  });
 }

@@ -23,9 +23,12 @@ export interface EntityDef {
   readonly embeddedIn?: readonly Embedding[];
 }
 
-/** `SELECT <target> FROM <link> WHERE team_id = ? AND <column> = ?` lists the embedding records. */
+/**
+ * `SELECT <target> FROM <link> WHERE team_id = ? AND <column> = ?` lists the embedding records. `entity` names
+ * another entity of this registry (a plain string here to keep the registry's type non-circular; a test checks it).
+ */
 export interface Embedding {
-  readonly entity: EntityName;
+  readonly entity: string;
   readonly link: string;
   readonly column: string;
   readonly target: string;
@@ -145,6 +148,19 @@ export const ENTITIES = {
     synced: false,
     writable: ['status'],
   },
+  document: {
+    table: 'documents',
+    readScope: 'documents.read',
+    // The file itself cannot travel through the hosted v1 (it has no upload route): kept local (decision 0083).
+    synced: false,
+    writable: ['title', 'date', 'summary', 'pathTokens'],
+  },
+  inbox_item: {
+    table: 'inbox_items',
+    readScope: 'inbox.read',
+    synced: false,
+    writable: ['displayName', 'amount', 'currency', 'date', 'description', 'website', 'status'],
+  },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 
@@ -184,5 +200,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   sync_conflicts: 'sync bookkeeping',
   leases: 'background-work claims',
   changes: 'the change feed itself',
+  stored_file_refs: 'storage bookkeeping: which records hold a stored file (blobs go with their last reference)',
+  inbox_suggestions: 'part of the inbox item (its match suggestions)',
   // [tables that are not entities register here]
 };

@@ -67,7 +67,9 @@ export interface LeaseHolder {
 }
 
 export function leaseHolder(db: Db, name: string): LeaseHolder | undefined {
-  return db.prepare('SELECT name, owner, expires_at AS expiresAt FROM leases WHERE name = ?').get(name) as LeaseHolder | undefined;
+  return db.prepare('SELECT name, owner, expires_at AS expiresAt FROM leases WHERE name = ?').get(name) as
+    | LeaseHolder
+    | undefined;
 }
 
 /**

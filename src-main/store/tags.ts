@@ -1,13 +1,12 @@
-import { recordChange } from './changes';
 import type { Db } from './db';
 import { Conflict, InvalidReference, NotFound } from './errors';
-import { newId, nowIso } from './ids';
+import { write } from './write';
 
 /**
  * Tags of a team. Names are unique per team, case-insensitively (index tags_team_name). Customers, transactions
  * and tracker projects refer to tags through their link tables (ON DELETE CASCADE), so deleting a tag removes it
- * everywhere. Customers embed their tags' names, so renaming or deleting a tag also records a change for every
- * customer that carried it (the change feed then re-sends those customers).
+ * everywhere. Those records embed their tags' names, so renaming or deleting a tag also records a change for every
+ * record that carried it (the registry's `embeddedIn`, applied by the write path; the feed then re-sends them).
  */
 export interface Tag {
   id: string;
@@ -38,68 +37,28 @@ function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string)
 }
 
 export function createTag(db: Db, teamId: string, input: { name: string }): Tag {
-  return db
-    .transaction(() => {
-      assertNameFree(db, teamId, input.name);
-      const id = newId();
-      const now = nowIso();
-      const seq = recordChange(db, teamId, 'tag', id, 'upsert');
-      db.prepare('INSERT INTO tags (id, team_id, name, created_at, updated_at, seq) VALUES (?, ?, ?, ?, ?, ?)').run(
-        id,
-        teamId,
-        input.name,
-        now,
-        now,
-        seq,
-      );
-      return getTag(db, teamId, id);
-    })
-    .immediate();
-}
-
-/** Records an upsert for every customer carrying the tag: their embedded tag list changed. */
-function touchCustomersOfTag(db: Db, teamId: string, tagId: string, now: string): void {
-  const ids = db
-    .prepare('SELECT customer_id FROM customer_tags WHERE team_id = ? AND tag_id = ?')
-    .pluck()
-    .all(teamId, tagId) as string[];
-  const update = db.prepare('UPDATE customers SET seq = ?, updated_at = ? WHERE team_id = ? AND id = ?');
-  for (const customerId of ids) {
-    update.run(recordChange(db, teamId, 'customer', customerId, 'upsert'), now, teamId, customerId);
-  }
+  return write(db, teamId, (w) => {
+    assertNameFree(db, teamId, input.name);
+    return getTag(db, teamId, w.insert('tag', { name: input.name }));
+  });
 }
 
 export function updateTag(db: Db, teamId: string, id: string, patch: { name?: string }): Tag {
-  return db
-    .transaction(() => {
-      const current = getTag(db, teamId, id);
-      if (patch.name === undefined || patch.name === current.name) return current;
-      assertNameFree(db, teamId, patch.name, id);
-      const now = nowIso();
-      const seq = recordChange(db, teamId, 'tag', id, 'upsert');
-      db.prepare('UPDATE tags SET name = ?, updated_at = ?, seq = ? WHERE team_id = ? AND id = ?').run(
-        patch.name,
-        now,
-        seq,
-        teamId,
-        id,
-      );
-      touchCustomersOfTag(db, teamId, id, now);
-      return getTag(db, teamId, id);
-    })
-    .immediate();
+  return write(db, teamId, (w) => {
+    const current = getTag(db, teamId, id);
+    if (patch.name === undefined || patch.name === current.name) return current;
+    assertNameFree(db, teamId, patch.name, id);
+    w.update('tag', id, { name: patch.name });
+    return getTag(db, teamId, id);
+  });
 }
 
 export function deleteTag(db: Db, teamId: string, id: string): Tag {
-  return db
-    .transaction(() => {
-      const current = getTag(db, teamId, id);
-      touchCustomersOfTag(db, teamId, id, nowIso());
-      recordChange(db, teamId, 'tag', id, 'delete');
-      db.prepare('DELETE FROM tags WHERE team_id = ? AND id = ?').run(teamId, id);
-      return current;
-    })
-    .immediate();
+  return write(db, teamId, (w) => {
+    const current = getTag(db, teamId, id);
+    w.remove('tag', id);
+    return current;
+  });
 }
 
 /**

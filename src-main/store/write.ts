@@ -1,5 +1,5 @@
 import type { Db } from './db';
-import { type EntityName, ENTITIES } from './entities';
+import { ENTITIES, type EntityName } from './entities';
 import { NotFound } from './errors';
 import { newId } from './ids';
 
@@ -56,6 +56,11 @@ export interface Writer {
   update(entity: EntityName, id: string, values: Values): boolean;
   /** Deletes a record and leaves its tombstone; the records embedding it get a change. NotFound when absent. */
   remove(entity: EntityName, id: string): void;
+  /**
+   * Deletes every record of the entity in the team, leaving a tombstone for each (a team's data replaced or wiped).
+   * Records embedding them are not touched: the caller removes or touches those itself. Returns the count.
+   */
+  removeAll(entity: EntityName): number;
   /** Records a change for a record whose API shape changed through another record (a link row, a parent's name). */
   touch(entity: EntityName, id: string): void;
   /** Runs `fn` with another origin for the changes it records (a rule applied during an import). */
@@ -71,7 +76,6 @@ interface Touch {
 class TeamWriter implements Writer {
   readonly touched = new Map<string, Touch>();
   private nextSeq: number | undefined;
-  private readonly firstSeq: number | undefined;
   origin: Origin;
 
   constructor(
@@ -182,21 +186,46 @@ class TeamWriter implements Writer {
     this.db.prepare(`DELETE FROM ${table} WHERE team_id = ? AND id = ?`).run(this.teamId, id);
   }
 
+  removeAll(entity: EntityName): number {
+    const table = ENTITIES[entity].table;
+    const count = this.db.prepare(`SELECT count(*) FROM ${table} WHERE team_id = ?`).pluck().get(this.teamId) as number;
+    if (count === 0) return 0;
+    // One statement for all tombstones: the records' sequence numbers are consecutive, in id order. (A record given
+    // a change earlier in this write gets a newer number: its one change row moves, as for any later change.)
+    const first = this.takeSeq();
+    this.nextSeq = first + count;
+    this.db
+      .prepare(
+        `INSERT INTO changes (team_id, seq, entity, entity_id, op, changed_at, origin)
+         SELECT @team, @first + row_number() OVER (ORDER BY id) - 1, @entity, id, 'delete', @now, @origin
+         FROM ${table} WHERE team_id = @team
+         ON CONFLICT (team_id, entity, entity_id) DO UPDATE SET
+           seq = excluded.seq, op = excluded.op, changed_at = excluded.changed_at, origin = excluded.origin`,
+      )
+      .run({ team: this.teamId, first, entity, now: this.now, origin: this.origin });
+    this.db.prepare(`DELETE FROM ${table} WHERE team_id = ?`).run(this.teamId);
+    return count;
+  }
+
   touch(entity: EntityName, id: string): void {
+    const table = ENTITIES[entity].table;
+    if (!this.db.prepare(`SELECT 1 FROM ${table} WHERE team_id = ? AND id = ?`).get(this.teamId, id)) return;
     const seq = this.change(entity, id, 'upsert');
     this.db
-      .prepare(`UPDATE ${ENTITIES[entity].table} SET seq = ?, updated_at = ? WHERE team_id = ? AND id = ?`)
+      .prepare(`UPDATE ${table} SET seq = ?, updated_at = ? WHERE team_id = ? AND id = ?`)
       .run(seq, this.now, this.teamId, id);
   }
 
   private touchEmbedding(entity: EntityName, id: string): void {
-    const def = ENTITIES[entity] as { embeddedIn?: readonly { entity: EntityName; link: string; column: string; target: string }[] };
+    const def = ENTITIES[entity] as {
+      embeddedIn?: readonly { entity: EntityName; link: string; column: string; target: string }[];
+    };
     for (const e of def.embeddedIn ?? []) {
       const ids = this.db
         .prepare(`SELECT ${e.target} FROM ${e.link} WHERE team_id = ? AND ${e.column} = ?`)
         .pluck()
         .all(this.teamId, id) as string[];
-      for (const other of ids) this.touch(e.entity, other);
+      for (const other of ids) this.touch(e.entity as EntityName, other);
     }
   }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import { CUSTOMER_TABS, type CustomerTab } from '../domain/customer-engagement';
 import { isCountryCode } from '../validation/countries';
 import { checkPeppolId } from '../validation/peppol-schemes';
-import { multiValue, PageMeta, PageSize } from './common';
+import { multiValue, PageSize } from './common';
+import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 import { TagRef } from './tags';
 
@@ -80,6 +82,79 @@ const Tags = z.array(TagInput).max(100, 'at most 100 tags');
 
 const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
+const Url = z.preprocess(
+  emptyToNull,
+  z
+    .string()
+    .trim()
+    .max(2048, 'must be at most 2048 characters')
+    .regex(/^https?:\/\/[^\s/$.?#][^\s]*$/i, 'must be an http(s) address such as https://example.com/')
+    .nullable(),
+);
+
+const TimeZone = z.preprocess(
+  emptyToNull,
+  z
+    .string()
+    .trim()
+    .max(64)
+    .refine((tz) => {
+      try {
+        new Intl.DateTimeFormat('en', { timeZone: tz });
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be an IANA time zone such as Europe/Berlin')
+    .nullable(),
+);
+
+/** Employee count as the hosted service keeps it: a number or a range such as "11-50" (stored as text). */
+const EmployeeCount = z.preprocess(
+  (v) => (typeof v === 'number' ? String(v) : emptyToNull(v)),
+  z
+    .string()
+    .trim()
+    .max(50)
+    .regex(/^[0-9][0-9,. ]*(\+|\s*-\s*[0-9][0-9,. ]*)?$/, 'must be a number or a range such as 11-50')
+    .nullable(),
+);
+
+const FoundedYear = z
+  .number()
+  .int('must be a whole year')
+  .min(1000, 'must be a year such as 1998')
+  .max(new Date().getUTCFullYear() + 1, 'must not be in the future')
+  .nullable();
+
+/**
+ * Enrichment fields of the hosted customer read. The hosted service fills them from a data provider; here a client
+ * may set the descriptive ones, and `enrichmentStatus`/`enrichedAt` stay null (nothing enriches offline).
+ * docs/decisions/0024-customers-enrichment-fields.md.
+ */
+const enrichmentFields = {
+  description: text(2000),
+  industry: text(100),
+  companyType: text(100),
+  employeeCount: EmployeeCount.optional(),
+  foundedYear: FoundedYear.optional(),
+  estimatedRevenue: text(100),
+  fundingStage: text(100),
+  totalFunding: text(100),
+  headquartersLocation: text(200),
+  timezone: TimeZone.optional(),
+  linkedinUrl: Url.optional(),
+  twitterUrl: Url.optional(),
+  instagramUrl: Url.optional(),
+  facebookUrl: Url.optional(),
+  logoUrl: Url.optional(),
+  ceoName: text(200),
+  financeContact: text(200),
+  financeContactEmail: Email,
+  primaryLanguage: text(50),
+  fiscalYearEnd: text(20),
+};
+
 const fields = {
   email: Email,
   billingEmail: Email,
@@ -98,6 +173,7 @@ const fields = {
   peppolId: PeppolId.optional(),
   note: text(10_000),
   tags: Tags.optional(),
+  ...enrichmentFields,
 };
 
 /** POST body: `name` required; `id` optionally names an existing customer of the team to update (upsert). */
@@ -112,8 +188,7 @@ export type CustomerCreate = z.infer<typeof CustomerCreate>;
 export const CustomerPatch = z.strictObject({ name: Name.optional(), ...fields });
 export type CustomerPatch = z.infer<typeof CustomerPatch>;
 
-export const CUSTOMER_TABS = ['all', 'first-time', 'repeat', 'recent', 'unpaid', 'paid'] as const;
-export type CustomerTab = (typeof CUSTOMER_TABS)[number];
+export { CUSTOMER_TABS, type CustomerTab };
 
 export const CUSTOMER_SORT_COLUMNS = [
   'created_at',
@@ -196,6 +271,31 @@ export const Customer = z
     peppolId: z.string().nullable(),
     note: z.string().nullable(),
     tags: z.array(TagRef),
+    description: z.string().nullable(),
+    industry: z.string().nullable(),
+    companyType: z.string().nullable(),
+    employeeCount: z.string().nullable().describe('a number or a range such as "11-50"'),
+    foundedYear: z.number().int().nullable(),
+    estimatedRevenue: z.string().nullable(),
+    fundingStage: z.string().nullable(),
+    totalFunding: z.string().nullable(),
+    headquartersLocation: z.string().nullable(),
+    timezone: z.string().nullable().describe('IANA time zone'),
+    linkedinUrl: z.string().nullable(),
+    twitterUrl: z.string().nullable(),
+    instagramUrl: z.string().nullable(),
+    facebookUrl: z.string().nullable(),
+    logoUrl: z.string().nullable(),
+    ceoName: z.string().nullable(),
+    financeContact: z.string().nullable(),
+    financeContactEmail: z.string().nullable(),
+    primaryLanguage: z.string().nullable(),
+    fiscalYearEnd: z.string().nullable(),
+    enrichmentStatus: z
+      .enum(['pending', 'processing', 'completed', 'failed'])
+      .nullable()
+      .describe('always null here: nothing enriches customers offline'),
+    enrichedAt: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
     // The hosted service's flat summary fields, kept for its clients.
@@ -212,33 +312,12 @@ export const Customer = z
   .meta({ id: 'Customer' });
 export type Customer = z.infer<typeof Customer>;
 
-/**
- * `sort` in the hosted form, a repeated key: `?sort=name&sort=asc`. One value (`?sort=name`) sorts ascending.
- * Default: created_at desc.
- */
-const SortParam = z
-  .preprocess((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]), z.array(z.string()).min(1).max(2).optional())
-  .transform((v, ctx) => {
-    if (!v) return undefined;
-    const [column, direction = 'asc'] = v;
-    if (!(CUSTOMER_SORT_COLUMNS as readonly string[]).includes(column ?? '')) {
-      ctx.addIssue({ code: 'custom', message: `unknown sort column "${column}"; one of ${CUSTOMER_SORT_COLUMNS.join(', ')}` });
-      return z.NEVER;
-    }
-    if (direction !== 'asc' && direction !== 'desc') {
-      ctx.addIssue({ code: 'custom', message: `sort direction must be asc or desc, got "${direction}"` });
-      return z.NEVER;
-    }
-    return { column: column as CustomerSortColumn, direction: direction as 'asc' | 'desc' };
-  })
-  .describe(
-    `[column, direction] as a repeated key, e.g. sort=name&sort=asc; columns: ${CUSTOMER_SORT_COLUMNS.join(', ')}; default created_at desc`,
-  );
+export type CustomerSort = SortOrder<CustomerSortColumn>;
 
 export const CustomerListQuery = z.object({
   q: z.string().max(200, 'must be at most 200 characters').optional().describe('full-text search, prefix matching'),
-  sort: SortParam,
-  cursor: z.string().max(1000).optional().describe('opaque cursor from the previous page'),
+  sort: sortParam(CUSTOMER_SORT_COLUMNS, 'created_at desc'),
+  cursor: CursorQuery,
   pageSize: PageSize,
   tags: multiValue(z.string().min(1).max(200)).describe('tag ids (repeated key); customers with any of them'),
   countries: multiValue(CountryCode).describe('ISO 3166-1 alpha-2 codes (repeated key)'),
@@ -246,9 +325,9 @@ export const CustomerListQuery = z.object({
 });
 export type CustomerListQuery = z.infer<typeof CustomerListQuery>;
 
-export const CustomerPage = z.object({ data: z.array(Customer), meta: PageMeta });
+export const CustomerPage = pageOf(Customer);
 
-export const CustomerIdParams = z.object({ id: z.string().min(1).max(200) });
+export const CustomerIdParams = idParams();
 
 export const customerRoutes = {
   list: defineRoute({

@@ -27,7 +27,9 @@ export function sortParam<const C extends readonly [string, ...string[]]>(column
       }
       return { column: column as Column, direction: direction as 'asc' | 'desc' };
     })
-    .describe(`[column, direction] as a repeated key, e.g. sort=${columns[0]}&sort=asc; columns: ${columns.join(', ')}; default ${defaultOrder}`);
+    .describe(
+      `[column, direction] as a repeated key, e.g. sort=${columns[0]}&sort=asc; columns: ${columns.join(', ')}; default ${defaultOrder}`,
+    );
 }
 
 export type SortOrder<C extends string> = { column: C; direction: 'asc' | 'desc' };

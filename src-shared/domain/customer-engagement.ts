@@ -20,7 +20,8 @@ import { isIssued, isOpen } from './invoice-status';
 export const RECENT_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-export type CustomerTab = 'all' | 'first-time' | 'repeat' | 'recent' | 'unpaid' | 'paid';
+export const CUSTOMER_TABS = ['all', 'first-time', 'repeat', 'recent', 'unpaid', 'paid'] as const;
+export type CustomerTab = (typeof CUSTOMER_TABS)[number];
 export type CustomerStage = 'new' | 'first-time' | 'repeat';
 export type CustomerPaymentStatus = 'none' | 'paid' | 'unpaid' | 'other';
 

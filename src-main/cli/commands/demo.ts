@@ -1,7 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
-import { DEFAULT_SEED, deleteTeamData, formatSummary, planDemo, teamHasData, writeDemo } from '../../demo/seed';
+import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
+import { deleteTeamData, teamHasData, writeDemo } from '../../store/demo-data';
 import { ensureTeam } from '../../store/teams';
 import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 

@@ -38,7 +38,8 @@ export function decodeCursor(text: string, fingerprint: string, kind: SortKind):
   if (!p || typeof p !== 'object' || p.v !== 1 || typeof p.f !== 'string' || typeof p.i !== 'string') {
     throw invalid('not a cursor returned by this list');
   }
-  if (p.f !== fingerprint) throw invalid('it belongs to a list with another sort, search or filters; start again without a cursor');
+  if (p.f !== fingerprint)
+    throw invalid('it belongs to a list with another sort, search or filters; start again without a cursor');
   if (kind === 'text' ? typeof p.k !== 'string' : typeof p.k !== 'number' || !Number.isFinite(p.k)) {
     throw invalid('not a cursor returned by this list');
   }

@@ -1,5 +1,5 @@
 import type { Db } from '../db';
-import { decodeCursor, encodeCursor, type SortKind, type SortKey } from './cursor';
+import { decodeCursor, encodeCursor, type SortKey, type SortKind } from './cursor';
 
 /**
  * One page of a keyset-paginated list: the machinery every list resource shares, so a new list is a table of sort

@@ -3,11 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import countries from 'i18n-iso-countries';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { teamContentHash, teamTables } from '../../../src-main/demo/content-hash';
 import { INVOICE_STATUSES } from '../../../src-main/demo/invoices';
-import { type DEMO_ENTITIES, DEMO_TABLES, deleteTeamData, planDemo, teamHasData, writeDemo } from '../../../src-main/demo/seed';
+import { planDemo } from '../../../src-main/demo/seed';
 import { currentSeq } from '../../../src-main/store/changes';
 import { type Db, openDatabase } from '../../../src-main/store/db';
+import { type DEMO_ENTITIES, DEMO_TABLES, deleteTeamData, teamHasData, writeDemo } from '../../../src-main/store/demo-data';
+import { teamContentHash, teamTables } from '../../../src-main/store/team-content';
 import { ensureTeam } from '../../../src-main/store/teams';
 import { tmpDir } from '../../helpers/tmp';
 

@@ -1,42 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { changesSince, currentSeq, recordChange, reserveSeq } from '../../../src-main/store/changes';
+import { changesSince, currentSeq } from '../../../src-main/store/changes';
 import { openDatabase } from '../../../src-main/store/db';
 import { createTeam } from '../../../src-main/store/teams';
+import { write } from '../../../src-main/store/write';
 import { tmpDir } from '../../helpers/tmp';
 
-describe('change sequence', () => {
+describe('change feed', () => {
   it('is per team, monotonic, and keeps one row per record with tombstones', () => {
     const db = openDatabase(tmpDir());
-    const a = createTeam(db, { name: 'A' });
-    const b = createTeam(db, { name: 'B' });
-    const s1 = db.transaction(() => recordChange(db, a.id, 'customer', 'c1', 'upsert'))();
-    const s2 = db.transaction(() => recordChange(db, a.id, 'customer', 'c2', 'upsert'))();
-    const sb = db.transaction(() => recordChange(db, b.id, 'customer', 'x', 'upsert'))();
-    const s3 = db.transaction(() => recordChange(db, a.id, 'customer', 'c1', 'delete'))();
-    expect([s1, s2, s3]).toEqual([1, 2, 3]);
-    expect(sb).toBe(1);
-    expect(changesSince(db, a.id, 0).map((c) => [c.entityId, c.op, c.seq])).toEqual([
-      ['c2', 'upsert', 2],
-      ['c1', 'delete', 3],
+    const a = createTeam(db, { name: 'A' }).id;
+    const b = createTeam(db, { name: 'B' }).id;
+    const c1 = write(db, a, (w) => w.insert('tag', { name: 'c1' }));
+    const c2 = write(db, a, (w) => w.insert('tag', { name: 'c2' }));
+    const x = write(db, b, (w) => w.insert('tag', { name: 'x' }));
+    write(db, a, (w) => w.remove('tag', c1));
+    expect(changesSince(db, a, 0).map((c) => [c.entityId, c.op, c.seq])).toEqual([
+      [c2, 'upsert', 2],
+      [c1, 'delete', 3],
     ]);
-    expect(changesSince(db, a.id, 2).map((c) => c.entityId)).toEqual(['c1']);
-    expect(changesSince(db, b.id, 0).map((c) => c.entityId)).toEqual(['x']);
+    expect(changesSince(db, a, 2).map((c) => c.entityId)).toEqual([c1]);
+    expect(changesSince(db, b, 0).map((c) => [c.entityId, c.seq])).toEqual([[x, 1]]);
+    expect(currentSeq(db, a)).toBe(3);
     db.close();
   });
 
-  it('a rolled-back write leaves neither a change row nor a consumed sequence number', () => {
+  it('pages by limit in sequence order', () => {
     const db = openDatabase(tmpDir());
-    const a = createTeam(db, { name: 'A' });
-    expect(() =>
-      db.transaction(() => {
-        recordChange(db, a.id, 'customer', 'c1', 'upsert');
-        throw new Error('boom');
-      })(),
-    ).toThrow('boom');
-    expect(currentSeq(db, a.id)).toBe(0);
-    expect(changesSince(db, a.id, 0)).toEqual([]);
-    expect(db.transaction(() => reserveSeq(db, a.id, 10))()).toBe(1);
-    expect(currentSeq(db, a.id)).toBe(10);
+    const a = createTeam(db, { name: 'A' }).id;
+    write(db, a, (w) => {
+      for (let i = 0; i < 5; i++) w.insert('tag', { name: `t${i}` });
+    });
+    expect(changesSince(db, a, 0, 2).map((c) => c.seq)).toEqual([1, 2]);
+    expect(changesSince(db, a, 2, 10).map((c) => c.seq)).toEqual([3, 4, 5]);
     db.close();
   });
 });

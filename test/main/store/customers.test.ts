@@ -5,7 +5,6 @@ import {
   type CustomerListOptions as CustomerListQuery,
   customerReadChangesAt,
   deleteCustomer,
-  ftsQuery,
   getCustomer,
   listCustomers,
   updateCustomer,
@@ -13,6 +12,7 @@ import {
 } from '../../../src-main/store/customers';
 import { type Db, openDatabaseFile } from '../../../src-main/store/db';
 import { InvalidReference, NotFound } from '../../../src-main/store/errors';
+import { ftsQuery } from '../../../src-main/store/list/fts';
 import { createTag, deleteTag, updateTag } from '../../../src-main/store/tags';
 import { createTeam } from '../../../src-main/store/teams';
 import type { CustomerTab } from '../../../src-shared/contract/customers';

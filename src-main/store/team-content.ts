@@ -8,7 +8,7 @@
  * teams compare equal only if both started from the same change_seq (e.g. both fresh).
  */
 import { createHash } from 'node:crypto';
-import type { Db } from '../store/db';
+import type { Db } from './db';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 

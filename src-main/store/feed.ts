@@ -1,0 +1,27 @@
+import { getCustomer } from './customers';
+import type { Db } from './db';
+import type { EntityName } from './entities';
+import { getTag } from './tags';
+
+/**
+ * How to read one record of each entity as the API shows it, for the change feed (the sync engine pushes what this
+ * returns; the change stream may include it). Typed by the registry: adding an entity to entities.ts without a
+ * reader here does not compile. `null` marks an entity whose API read is not built yet (README "Not built yet").
+ * A reader returns undefined — or throws the store's NotFound — when the record does not exist.
+ */
+export type FeedReader = (db: Db, teamId: string, id: string) => unknown;
+
+export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
+  customer: getCustomer,
+  tag: getTag,
+  transaction_category: null,
+  bank_account: null,
+  transaction: null,
+  invoice: null,
+  tracker_project: null,
+  tracker_entry: null,
+  notification: null,
+  document: null,
+  inbox_item: null,
+  // [feed readers of later resources register here]
+};
