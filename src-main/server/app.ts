@@ -3,6 +3,7 @@ import { validatorCompiler } from 'fastify-type-provider-zod';
 import type { Db } from '../store/db';
 import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
+import { installBodyParsing } from './body';
 import { installErrorHandling } from './errors';
 import { oauthMetadataPlugin, oauthPlugin, resolveOAuthAccessToken } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
@@ -19,7 +20,7 @@ import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
   db: Db;
-  /** Max requests per minute per credential, and per IP on public routes (`/v1/oauth/*` has its own budget: rateLimit.oauth). */
+  /** Max requests per minute per credential, and per IP on public routes (the OAuth endpoints have their own budget: rateLimit.oauth). */
   rateLimitPerMinute?: number;
   /** Finer rate-limit settings (windows, the OAuth and per-IP budgets, a clock for tests); see plugins/rate-limit.ts. */
   rateLimit?: RateLimitOptions;
@@ -71,6 +72,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
+  await installBodyParsing(app);
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [response cache registers here: its lookup runs after auth and rate limits]

@@ -1,8 +1,10 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { ErrorPayload } from '../../src-shared/contract/errors';
 import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
 import type { Credential } from './auth/credentials';
+import { acceptBodies } from './body';
 
 export interface RouteContext<R extends RouteContract> {
   params: RouteParams<R>;
@@ -14,15 +16,21 @@ export interface RouteContext<R extends RouteContract> {
   reply: FastifyReply;
 }
 
-export type RouteHandler<R extends RouteContract> = (ctx: RouteContext<R>) => RouteResponse<R> | Promise<RouteResponse<R>>;
+/** Returns the success body, or the reply itself when the handler answered by itself (a page, a redirect). */
+export type RouteHandler<R extends RouteContract> = (
+  ctx: RouteContext<R>,
+) => RouteResponse<R> | FastifyReply | Promise<RouteResponse<R> | FastifyReply>;
 
 /** Error statuses any contract route may answer with, documented in OpenAPI with the Error payload. */
-function errorResponses(route: RouteContract): Record<number, typeof ErrorPayload> {
+function errorResponses(route: RouteContract): Record<number, z.ZodType> {
+  if (route.errorResponses) return route.errorResponses;
   const statuses = route.public ? [400, 422, 429] : [400, 401, 403, 404, 422, 429];
   if (route.idempotent) statuses.push(409, 503);
-  if (route.method !== 'GET') statuses.push(409);
+  if (route.method !== 'GET') statuses.push(409, 413, 415);
   return Object.fromEntries([...new Set(statuses)].sort().map((s) => [s, ErrorPayload]));
 }
+
+const JSON_ONLY = ['application/json'] as const;
 
 /**
  * Registers one contract operation: its schemas validate the request and serialize the response, its scopes go
@@ -36,6 +44,11 @@ export interface RouteOptions<R extends RouteContract> {
    * clock). Only for handlers that set no headers of their own.
    */
   cacheUntil?: (body: RouteResponse<R>, now: number) => number;
+  /**
+   * Answers this route's errors, all of them (auth, rate limit, media type, validation, the handler's), in the shape
+   * of the contract's `errorResponses`; without it they become the spec's Error payload (errors.ts).
+   */
+  errorHandler?: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 }
 
 export function registerRoute<R extends RouteContract>(
@@ -52,9 +65,15 @@ export function registerRoute<R extends RouteContract>(
       scopes: route.scopes,
       public: route.public ?? false,
       idempotent: route.idempotent ?? false,
+      rateLimit: route.rateLimit ?? 'api',
       ...(options.cacheUntil ? { cacheUntil: options.cacheUntil as (body: unknown, now: number) => number } : {}),
     },
+    preParsing: acceptBodies(route.consumes ?? JSON_ONLY),
+    ...(options.errorHandler ? { errorHandler: options.errorHandler } : {}),
     schema: {
+      ...(route.hidden ? { hide: true } : {}),
+      ...(route.consumes ? { consumes: [...route.consumes] } : {}),
+      ...(route.produces ? { produces: [route.produces] } : {}),
       summary: route.summary,
       description: route.description,
       tags: [route.tag],
@@ -74,6 +93,8 @@ export function registerRoute<R extends RouteContract>(
         request,
         reply,
       });
+      // A handler that answered by itself (a page, a redirect) has nothing more to return.
+      if (reply.sent) return reply;
       if (reply.statusCode === 200 && successStatus !== 200) reply.code(successStatus);
       return result;
     },

@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { defineRoute } from './route';
 
 /**
- * The OAuth 2.0 endpoints that machines call, as public contract routes (no bearer credential; the client
- * authenticates itself with HTTP Basic or body parameters). The browser endpoints (`GET|POST /oauth/authorize`,
- * an HTML login and consent page) and the RFC 8414 metadata document are served outside the contract.
+ * The OAuth 2.0 endpoints as public contract routes (no bearer credential; a client authenticates itself with HTTP
+ * Basic or body parameters): the token and revocation endpoints that machines call, and the authorize page that
+ * browsers open (`GET|POST /oauth/authorize`, HTML, left out of the OpenAPI document). All of them count against
+ * the per-IP `oauth` rate limit. The RFC 8414 metadata document is served outside the contract.
  *
  * Error bodies follow RFC 6749 §5.2 (`error`, `error_description`) and also carry the spec's Error payload fields
- * `message` and `requestId`, so clients of either kind read them. Design: docs/decisions/0030-oauth-authorization-server.md.
+ * `message` and `requestId`, so clients of either kind read them (the authorize page shows its own errors as pages
+ * or sends them back to the client's redirect URI). Design: docs/decisions/0030-oauth-authorization-server.md.
  */
 
 /** Form or JSON parameters are single strings; a repeated parameter is refused (RFC 6749 §3.1). */
@@ -48,6 +50,45 @@ export const OAuthErrorPayload = z
   .meta({ id: 'OAuthError' });
 export type OAuthErrorPayload = z.infer<typeof OAuthErrorPayload>;
 
+/** Every error of an OAuth endpoint that is not a page. */
+const OAUTH_ERRORS = {
+  400: OAuthErrorPayload,
+  401: OAuthErrorPayload,
+  413: OAuthErrorPayload,
+  415: OAuthErrorPayload,
+  429: OAuthErrorPayload,
+  500: OAuthErrorPayload,
+};
+
+/** Machines may send form or JSON bodies; browsers send forms. */
+const FORM_OR_JSON = ['application/x-www-form-urlencoded', 'application/json'] as const;
+
+/**
+ * A parameter of the authorize page as sent. A name given more than once arrives as a list, which the page refuses
+ * in its own way (a page or a redirect naming it, RFC 6749 §3.1), so the schema lets it through.
+ */
+const PageParam = z.union([z.string(), z.array(z.string())]).optional();
+
+export const AuthorizeQuery = z.looseObject({
+  response_type: PageParam.describe('code'),
+  client_id: PageParam,
+  redirect_uri: PageParam.describe('exactly one of the redirect URIs registered for the client'),
+  scope: PageParam.describe('space-separated; default: everything the client may have'),
+  state: PageParam.describe('required; sent back unchanged'),
+  code_challenge: PageParam.describe('PKCE S256 challenge; required for public clients'),
+  code_challenge_method: PageParam.describe('S256'),
+});
+
+/** The page's forms: the authorization request as hidden fields, the CSRF token, the action and its inputs. */
+export const AuthorizeForm = AuthorizeQuery.extend({
+  csrf_token: PageParam,
+  action: PageParam.describe('login, approve, deny or switch'),
+  email: PageParam,
+  password: PageParam,
+});
+
+export const HtmlPage = z.string().describe('an HTML page');
+
 export const RevokeRequest = z
   .looseObject({
     token: Param.describe('an access or refresh token issued to the calling client'),
@@ -75,6 +116,36 @@ export const AuthorizationServerMetadata = z.object({
 export type AuthorizationServerMetadata = z.infer<typeof AuthorizationServerMetadata>;
 
 export const oauthRoutes = {
+  authorize: defineRoute({
+    method: 'GET',
+    path: '/oauth/authorize',
+    tag: 'oauth',
+    summary: 'The sign-in and consent page of an authorization request (RFC 6749 §4.1.1)',
+    scopes: [],
+    public: true,
+    hidden: true,
+    rateLimit: 'oauth',
+    query: AuthorizeQuery,
+    produces: 'text/html',
+    responses: { 200: HtmlPage },
+    errorResponses: OAUTH_ERRORS,
+  }),
+  authorizeSubmit: defineRoute({
+    method: 'POST',
+    path: '/oauth/authorize',
+    tag: 'oauth',
+    summary: "The authorize page's forms: sign in, approve, deny, switch user",
+    scopes: [],
+    public: true,
+    hidden: true,
+    rateLimit: 'oauth',
+    consumes: ['application/x-www-form-urlencoded'],
+    // A POST without any form still gets the page's answer (the form has expired), not an API error.
+    body: AuthorizeForm.optional(),
+    produces: 'text/html',
+    responses: { 200: HtmlPage },
+    errorResponses: OAUTH_ERRORS,
+  }),
   token: defineRoute({
     method: 'POST',
     path: '/oauth/token',
@@ -85,8 +156,11 @@ export const oauthRoutes = {
       'in the body. Answers with Cache-Control: no-store. A reused code or refresh token revokes its whole grant.',
     scopes: [],
     public: true,
+    rateLimit: 'oauth',
+    consumes: FORM_OR_JSON,
     body: TokenRequest,
     responses: { 200: TokenResponse },
+    errorResponses: OAUTH_ERRORS,
   }),
   revoke: defineRoute({
     method: 'POST',
@@ -95,7 +169,10 @@ export const oauthRoutes = {
     summary: 'Revoke an access or refresh token (RFC 7009); revoking a refresh token ends its whole grant',
     scopes: [],
     public: true,
+    rateLimit: 'oauth',
+    consumes: FORM_OR_JSON,
     body: RevokeRequest,
     responses: { 200: z.object({}) },
+    errorResponses: OAUTH_ERRORS,
   }),
 };

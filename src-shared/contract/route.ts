@@ -3,6 +3,15 @@ import type { Scope } from './scopes';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
+/** Media types a request body may come in. */
+export type BodyMediaType = 'application/json' | 'application/x-www-form-urlencoded';
+
+/**
+ * The rate-limit budget a route counts against (docs/decisions/0010-rate-limits.md): `api` is per credential (per
+ * client IP on public routes); `oauth` is the tighter per-IP budget of the sign-in and token endpoints.
+ */
+export type RateLimitClass = 'api' | 'oauth';
+
 /**
  * One operation of the v1 contract, declared once. The server registers it (validation, serialization, scope
  * check, OpenAPI), the typed client calls it, and the renderer takes its types from it.
@@ -27,6 +36,22 @@ export interface RouteContract {
   body?: z.ZodType;
   /** Success responses by status code. Error responses (the Error payload) are added by the server. */
   responses: Record<number, z.ZodType>;
+  /**
+   * Media types the body may be sent as; default JSON only. Any route accepts an empty body whatever its
+   * Content-Type; a body in another media type is answered 415.
+   */
+  consumes?: readonly BodyMediaType[];
+  /** Media type of the success body; default JSON. An HTML page's schema is a string. */
+  produces?: 'application/json' | 'text/html';
+  /** Default `api`. */
+  rateLimit?: RateLimitClass;
+  /**
+   * Error responses by status, for routes whose errors are not the spec's Error payload (the OAuth endpoints answer
+   * in RFC 6749 form); the server's route registration then needs an error mapper of the same shape.
+   */
+  errorResponses?: Record<number, z.ZodType>;
+  /** Left out of the OpenAPI document (a browser page, not an API operation). */
+  hidden?: boolean;
 }
 
 export function defineRoute<const T extends RouteContract>(route: T): T {

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { oauthRoutes } from '../../../src-shared/contract/oauth';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import type { Db } from '../../store/db';
 import {
@@ -12,6 +13,8 @@ import {
 } from '../../store/oauth';
 import { getTeam } from '../../store/teams';
 import { authenticateUser, getMembership, getUser, type User } from '../../store/users';
+import { registerRoute } from '../route';
+import type { OAuthErrorHandler } from './errors';
 import {
   AUTHORIZE_PARAM_NAMES,
   type AuthorizeParams,
@@ -151,8 +154,8 @@ function sendPage(reply: FastifyReply, status: number, rendered: RenderedPage): 
     .send(rendered.html);
 }
 
-export function registerAuthorizeRoutes(app: FastifyInstance, db: Db): void {
-  const path = '/oauth/authorize';
+/** `errorHandler` answers errors that escape the page (a body too large, a wrong media type, the rate limit). */
+export function registerAuthorizeRoutes(app: FastifyInstance, db: Db, errorHandler: OAuthErrorHandler): void {
   const selfUrl = (request: FastifyRequest) => request.url.split('?')[0] ?? request.url;
 
   /** The CSRF token of this browser: the cookie's value, set now if it has none. */
@@ -194,83 +197,93 @@ export function registerAuthorizeRoutes(app: FastifyInstance, db: Db): void {
       );
   };
 
-  app.get(path, { schema: { hide: true } }, async (request, reply) => {
-    const v = validateAuthorizeRequest(db, request.query);
-    if (v.kind !== 'ok') return answerInvalid(request, reply, v, 302);
-    const user = sessionUser(request);
-    const ctx = view(request, reply, v);
-    if (user && getMembership(db, v.client.teamId, user.id))
-      return sendPage(reply, 200, consentPage({ ...ctx, userEmail: user.email }));
-    return sendPage(reply, 200, loginPage({ ...ctx, notice: user ? notMember(user, v.teamName) : undefined }));
-  });
+  registerRoute(
+    app,
+    oauthRoutes.authorize,
+    ({ query, request, reply }) => {
+      const v = validateAuthorizeRequest(db, query);
+      if (v.kind !== 'ok') return answerInvalid(request, reply, v, 302);
+      const user = sessionUser(request);
+      const ctx = view(request, reply, v);
+      if (user && getMembership(db, v.client.teamId, user.id))
+        return sendPage(reply, 200, consentPage({ ...ctx, userEmail: user.email }));
+      return sendPage(reply, 200, loginPage({ ...ctx, notice: user ? notMember(user, v.teamName) : undefined }));
+    },
+    { errorHandler },
+  );
 
-  app.post(path, { schema: { hide: true } }, async (request, reply) => {
-    const form = (request.body && typeof request.body === 'object' ? request.body : {}) as Record<string, unknown>;
-    const cookieToken = parseCookies(request.headers.cookie).get(CSRF_COOKIE);
-    const formToken = typeof form.csrf_token === 'string' ? form.csrf_token : '';
-    const requestOrigin = request.headers.origin;
-    if (
-      !cookieToken ||
-      !COOKIE_TOKEN.test(cookieToken) ||
-      !safeEqual(cookieToken, formToken) ||
-      (requestOrigin !== undefined && requestOrigin !== origin(request))
-    ) {
-      return sendPage(
-        reply,
-        403,
-        errorPage(
-          'This form has expired',
-          'The form could not be verified. Go back to the application and start signing in again.',
-        ),
-      );
-    }
-    const v = validateAuthorizeRequest(db, form);
-    if (v.kind !== 'ok') return answerInvalid(request, reply, v, 303);
-    const back = (values: Record<string, string | undefined>) =>
-      reply
-        .header('Cache-Control', 'no-store')
-        .redirect(redirectTo(v.redirectUri, { ...values, state: v.state, iss: origin(request) }), 303);
-    const again = () => reply.redirect(`${selfUrl(request)}?${new URLSearchParams(v.params as Record<string, string>)}`, 303);
-
-    switch (form.action) {
-      case 'deny':
-        return back({ error: 'access_denied', error_description: 'The user denied the request' });
-      case 'switch': {
-        const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
-        if (token) deleteSession(db, token);
-        reply.header('Set-Cookie', cookie(request, SESSION_COOKIE, '', { sameSite: 'Lax', maxAge: 0 }));
-        return again();
+  registerRoute(
+    app,
+    oauthRoutes.authorizeSubmit,
+    async ({ body, request, reply }) => {
+      const form: Readonly<Record<string, unknown>> = body ?? {};
+      const cookieToken = parseCookies(request.headers.cookie).get(CSRF_COOKIE);
+      const formToken = typeof form.csrf_token === 'string' ? form.csrf_token : '';
+      const requestOrigin = request.headers.origin;
+      if (
+        !cookieToken ||
+        !COOKIE_TOKEN.test(cookieToken) ||
+        !safeEqual(cookieToken, formToken) ||
+        (requestOrigin !== undefined && requestOrigin !== origin(request))
+      ) {
+        return sendPage(
+          reply,
+          403,
+          errorPage(
+            'This form has expired',
+            'The form could not be verified. Go back to the application and start signing in again.',
+          ),
+        );
       }
-      case 'login': {
-        const email = typeof form.email === 'string' ? form.email : '';
-        const password = typeof form.password === 'string' ? form.password : '';
-        const user = email && password ? await authenticateUser(db, email, password) : undefined;
-        const ctx = view(request, reply, v);
-        if (!user) return sendPage(reply, 401, loginPage({ ...ctx, email, notice: 'The email or password is not right.' }));
-        if (!getMembership(db, v.client.teamId, user.id)) {
-          return sendPage(reply, 403, loginPage({ ...ctx, email, notice: notMember(user, v.teamName) }));
+      const v = validateAuthorizeRequest(db, form);
+      if (v.kind !== 'ok') return answerInvalid(request, reply, v, 303);
+      const back = (values: Record<string, string | undefined>) =>
+        reply
+          .header('Cache-Control', 'no-store')
+          .redirect(redirectTo(v.redirectUri, { ...values, state: v.state, iss: origin(request) }), 303);
+      const again = () => reply.redirect(`${selfUrl(request)}?${new URLSearchParams(v.params as Record<string, string>)}`, 303);
+
+      switch (form.action) {
+        case 'deny':
+          return back({ error: 'access_denied', error_description: 'The user denied the request' });
+        case 'switch': {
+          const token = parseCookies(request.headers.cookie).get(SESSION_COOKIE);
+          if (token) deleteSession(db, token);
+          reply.header('Set-Cookie', cookie(request, SESSION_COOKIE, '', { sameSite: 'Lax', maxAge: 0 }));
+          return again();
         }
-        const session = createSession(db, user.id);
-        reply.header('Set-Cookie', cookie(request, SESSION_COOKIE, session, { sameSite: 'Lax' }));
-        return again();
-      }
-      case 'approve': {
-        const user = sessionUser(request);
-        if (!user || !getMembership(db, v.client.teamId, user.id)) {
+        case 'login': {
+          const email = typeof form.email === 'string' ? form.email : '';
+          const password = typeof form.password === 'string' ? form.password : '';
+          const user = email && password ? await authenticateUser(db, email, password) : undefined;
           const ctx = view(request, reply, v);
-          return sendPage(reply, 401, loginPage({ ...ctx, notice: user ? notMember(user, v.teamName) : 'Sign in first.' }));
+          if (!user) return sendPage(reply, 401, loginPage({ ...ctx, email, notice: 'The email or password is not right.' }));
+          if (!getMembership(db, v.client.teamId, user.id)) {
+            return sendPage(reply, 403, loginPage({ ...ctx, email, notice: notMember(user, v.teamName) }));
+          }
+          const session = createSession(db, user.id);
+          reply.header('Set-Cookie', cookie(request, SESSION_COOKIE, session, { sameSite: 'Lax' }));
+          return again();
         }
-        const { code } = createAuthorizationCode(db, {
-          client: v.client,
-          userId: user.id,
-          scopes: v.scopes,
-          redirectUri: v.redirectUri,
-          codeChallenge: v.codeChallenge,
-        });
-        return back({ code });
+        case 'approve': {
+          const user = sessionUser(request);
+          if (!user || !getMembership(db, v.client.teamId, user.id)) {
+            const ctx = view(request, reply, v);
+            return sendPage(reply, 401, loginPage({ ...ctx, notice: user ? notMember(user, v.teamName) : 'Sign in first.' }));
+          }
+          const { code } = createAuthorizationCode(db, {
+            client: v.client,
+            userId: user.id,
+            scopes: v.scopes,
+            redirectUri: v.redirectUri,
+            codeChallenge: v.codeChallenge,
+          });
+          return back({ code });
+        }
+        default:
+          return sendPage(reply, 400, errorPage('Unknown action', 'The form was not submitted by this page.'));
       }
-      default:
-        return sendPage(reply, 400, errorPage('Unknown action', 'The form was not submitted by this page.'));
-    }
-  });
+    },
+    { errorHandler },
+  );
 }

@@ -42,13 +42,15 @@ export function sendOAuthError(reply: FastifyReply, err: OAuthHttpError): Fastif
 }
 
 /**
- * The error handler of the /v1/oauth scope: anything that escapes a handler (a malformed body, a schema mismatch,
+ * The error mapper of every OAuth route (registerRoute's `errorHandler`): anything that escapes a handler (a malformed body, a schema mismatch,
  * an unsupported content type) still answers in the RFC form. Client mistakes become `invalid_request` (keeping
  * 413/415 statuses); anything else is `server_error` without details.
  */
-export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+export type OAuthErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+
+export const oauthErrorHandler: OAuthErrorHandler = (error, request, reply) => {
   if (error instanceof OAuthHttpError) return sendOAuthError(reply, error);
-  const api = toApiError(error as FastifyError);
+  const api = toApiError(error);
   if (api.statusCode === 429 && api.retryAfterSeconds !== undefined) {
     // The per-IP budget of /v1/oauth/* (rate-limit plugin): a 429 stays a 429, with when to come back.
     const retry = String(api.retryAfterSeconds);
@@ -64,4 +66,4 @@ export function oauthErrorHandler(error: unknown, request: FastifyRequest, reply
   const status = api.statusCode === 413 || api.statusCode === 415 ? api.statusCode : 400;
   const detail = api.description && api.statusCode === 422 ? `${api.message}: ${api.description}` : api.message;
   return sendOAuthError(reply, new OAuthHttpError(status, 'invalid_request', detail));
-}
+};

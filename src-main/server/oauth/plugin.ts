@@ -1,4 +1,3 @@
-import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthorizationServerMetadata } from '../../../src-shared/contract/oauth';
 import { ALL_SCOPES, expandScopes } from '../../../src-shared/contract/scopes';
@@ -11,8 +10,9 @@ import { registerTokenRoutes } from './token';
 
 /**
  * The OAuth 2.0 authorization server (design: docs/decisions/0030-oauth-authorization-server.md).
- * - `oauthPlugin`, registered inside /v1: /oauth/authorize (HTML), /oauth/token, /oauth/revoke, with form bodies and
- *   RFC 6749 error answers in this scope only. Its access-token resolver is handed to the auth plugin by app.ts.
+ * - `oauthPlugin`, registered inside /v1: /oauth/authorize (HTML), /oauth/token, /oauth/revoke, contract routes
+ *   (src-shared/contract/oauth.ts) taking form bodies and answering errors in RFC 6749 form. Its access-token
+ *   resolver is handed to the auth plugin by app.ts.
  * - `oauthMetadataPlugin`, registered at the root: /.well-known/oauth-authorization-server (RFC 8414).
  */
 
@@ -36,12 +36,8 @@ export const resolveOAuthAccessToken: BearerResolver = (db, token) => {
 };
 
 export async function oauthPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
-  await app.register(async (scope) => {
-    await scope.register(formbody);
-    scope.setErrorHandler(oauthErrorHandler);
-    registerAuthorizeRoutes(scope, opts.db);
-    registerTokenRoutes(scope, opts.db);
-  });
+  registerAuthorizeRoutes(app, opts.db, oauthErrorHandler);
+  registerTokenRoutes(app, opts.db, oauthErrorHandler);
 }
 
 /** The issuer is the server's own origin as the client reached it (scheme + Host), so metadata URLs are absolute. */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { OAuthErrorPayload, oauthRoutes, type TokenResponse } from '../../../src-shared/contract/oauth';
+import { oauthRoutes, type TokenResponse } from '../../../src-shared/contract/oauth';
 import type { Db } from '../../store/db';
 import {
   authenticateClient,
@@ -11,7 +10,8 @@ import {
   revokeToken,
   type TokenOutcome,
 } from '../../store/oauth';
-import { invalidClient, invalidRequest, OAuthHttpError } from './errors';
+import { registerRoute } from '../route';
+import { invalidClient, invalidRequest, type OAuthErrorHandler, OAuthHttpError } from './errors';
 import { parseBasicAuth } from './rules';
 
 /**
@@ -19,7 +19,7 @@ import { parseBasicAuth } from './rules';
  * refused non-string and repeated parameters); the grant logic lives in store/oauth.ts, one transaction each.
  */
 
-type Params = Record<string, unknown>;
+type Params = Readonly<Record<string, unknown>>;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
@@ -64,26 +64,12 @@ function tokenResponse(outcome: TokenOutcome): TokenResponse {
   };
 }
 
-const OAUTH_ERRORS = { 400: OAuthErrorPayload, 401: OAuthErrorPayload };
-
-export function registerTokenRoutes(app: FastifyInstance, db: Db): void {
-  const typed = app.withTypeProvider<ZodTypeProvider>();
-  const token = oauthRoutes.token;
-  typed.route({
-    method: token.method,
-    url: token.path,
-    config: { scopes: token.scopes, public: true },
-    schema: {
-      summary: token.summary,
-      description: token.description,
-      tags: [token.tag],
-      consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: token.body,
-      response: { ...token.responses, ...OAUTH_ERRORS },
-      security: [],
-    },
-    handler: async (request, reply) => {
-      const body = request.body as Params;
+/** `errorHandler` answers every error of these routes in RFC 6749 form. */
+export function registerTokenRoutes(app: FastifyInstance, db: Db, errorHandler: OAuthErrorHandler): void {
+  registerRoute(
+    app,
+    oauthRoutes.token,
+    ({ body, request, reply }) => {
       reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
       const grantType = str(body.grant_type);
       if (!grantType) throw invalidRequest('grant_type is required');
@@ -113,23 +99,13 @@ export function registerTokenRoutes(app: FastifyInstance, db: Db): void {
           return tokenResponse(issueClientCredentials(db, { client, scope: str(body.scope) }));
       }
     },
-  });
+    { errorHandler },
+  );
 
-  const revoke = oauthRoutes.revoke;
-  typed.route({
-    method: revoke.method,
-    url: revoke.path,
-    config: { scopes: revoke.scopes, public: true },
-    schema: {
-      summary: revoke.summary,
-      tags: [revoke.tag],
-      consumes: ['application/x-www-form-urlencoded', 'application/json'],
-      body: revoke.body,
-      response: { ...revoke.responses, ...OAUTH_ERRORS },
-      security: [],
-    },
-    handler: async (request, reply) => {
-      const body = request.body as Params;
+  registerRoute(
+    app,
+    oauthRoutes.revoke,
+    ({ body, request, reply }) => {
       reply.header('Cache-Control', 'no-store');
       const client = authenticateTokenClient(db, request, body);
       const value = str(body.token);
@@ -137,5 +113,6 @@ export function registerTokenRoutes(app: FastifyInstance, db: Db): void {
       revokeToken(db, client, value);
       return {};
     },
-  });
+    { errorHandler },
+  );
 }

@@ -1,13 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { RateLimitClass } from '../../../src-shared/contract/route';
 import { ApiError } from '../errors';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The budget a contract route counts against (its contract's `rateLimit`); undefined outside the contract. */
+    rateLimit?: RateLimitClass;
+  }
+}
+
 /**
- * Request rate limits, fixed windows counted in memory (docs/decisions/0010-rate-limits.md):
- * - `/v1/oauth/*`, per client IP: its own, tighter budget (the hosted service: 20 per 15 min; ours defaults to
- *   60 per 15 min so that a person who mistypes a password a few times can still log in);
- * - authenticated contract routes, per credential (request.credential.id, set by the auth hook, which runs first);
- * - public contract routes, per client IP.
+ * Request rate limits, fixed windows counted in memory (docs/decisions/0010-rate-limits.md). A route's class comes
+ * from its contract (`rateLimit`, in the route config):
+ * - class `oauth` (the authorize page, token and revocation endpoints), per client IP: its own, tighter budget (the
+ *   hosted service: 20 per 15 min; ours defaults to 60 per 15 min so that a person who mistypes a password a few
+ *   times can still log in);
+ * - authenticated routes, per credential (request.credential.id, set by the auth hook, which runs first);
+ * - other (public) contract routes, per client IP.
  * Routes outside the contract (documentation, the web UI's files, unknown paths) are not counted.
  *
  * Every counted response carries `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds until the
@@ -25,7 +35,7 @@ export interface RateLimitOptions {
   perCredential?: RateLimitRule;
   /** Per client IP on public contract routes. Default: the same numbers as perCredential. */
   perIp?: RateLimitRule;
-  /** Per client IP on `/v1/oauth/*`. Default: 60 per 15 minutes. */
+  /** Per client IP on routes of class `oauth`. Default: 60 per 15 minutes. */
   oauth?: RateLimitRule;
   /** Clock in ms, injectable for tests. */
   now?: () => number;
@@ -33,7 +43,6 @@ export interface RateLimitOptions {
 
 export const DEFAULT_PER_MINUTE = 600;
 export const DEFAULT_OAUTH_RULE: RateLimitRule = { limit: 60, windowMs: 15 * 60_000 };
-const OAUTH_PREFIX = '/v1/oauth/';
 
 interface Window {
   count: number;
@@ -87,11 +96,6 @@ export class FixedWindowCounter {
 
 type Bucket = { key: string; rule: RateLimitRule; who: string };
 
-function isOAuthPath(url: string): boolean {
-  const path = url.split('?')[0] ?? '';
-  return path === '/v1/oauth' || path.startsWith(OAUTH_PREFIX);
-}
-
 function checkRule(name: string, rule: RateLimitRule): RateLimitRule {
   if (!Number.isInteger(rule.limit) || rule.limit < 1) throw new Error(`rate limit ${name}.limit must be a positive integer`);
   if (!Number.isFinite(rule.windowMs) || rule.windowMs < 1) throw new Error(`rate limit ${name}.windowMs must be positive`);
@@ -116,10 +120,11 @@ export const rateLimitPlugin = fp(
     const counter = new FixedWindowCounter(opts.now ?? Date.now);
 
     function bucketOf(request: FastifyRequest): Bucket | undefined {
-      if (isOAuthPath(request.url)) return { key: `oauth ${request.ip}`, rule: oauth, who: 'OAuth requests from this address' };
+      const config = request.routeOptions.config;
+      if (config.rateLimit === 'oauth')
+        return { key: `oauth ${request.ip}`, rule: oauth, who: 'OAuth requests from this address' };
       if (request.credential) return { key: `credential ${request.credential.id}`, rule: perCredential, who: 'this credential' };
-      if (request.routeOptions.config.scopes)
-        return { key: `ip ${request.ip}`, rule: perIp, who: 'unauthenticated requests from this address' };
+      if (config.scopes) return { key: `ip ${request.ip}`, rule: perIp, who: 'unauthenticated requests from this address' };
       return undefined;
     }
 

@@ -29,6 +29,17 @@ const publicPing = defineRoute({
   public: true,
   responses: { 200: z.object({ ok: z.literal(true) }) },
 });
+/** Classed with the OAuth endpoints by its contract, not by its path. */
+const signInPing = defineRoute({
+  method: 'GET',
+  path: '/sign-in-ping',
+  tag: 'test',
+  summary: 'public test route in the oauth rate-limit class',
+  scopes: [],
+  public: true,
+  rateLimit: 'oauth',
+  responses: { 200: z.object({ ok: z.literal(true) }) },
+});
 
 /** A clock the test moves by hand. */
 function manualClock(start = Date.parse('2026-01-01T00:00:00Z')) {
@@ -63,6 +74,7 @@ async function harness(rateLimit: RateLimitOptions) {
     async (v1) => {
       registerRoute(v1, ping, () => ({ ok: true as const }));
       registerRoute(v1, publicPing, () => ({ ok: true as const }));
+      registerRoute(v1, signInPing, () => ({ ok: true as const }));
       v1.get('/outside-contract', async () => ({ ok: true }));
     },
     { prefix: '/v1' },
@@ -176,6 +188,20 @@ describe('rate limits', () => {
     expect((await post('10.0.0.10')).statusCode).toBe(400);
     // The same address still reaches the rest of the API: the OAuth budget is separate.
     expect((await h.get('/v1/public-ping', undefined, '10.0.0.9')).statusCode).toBe(200);
+  });
+
+  it('classes a route by its contract: rateLimit "oauth" shares the OAuth budget wherever the route lives', async () => {
+    const h = await harness({ perIp: { limit: 1000, windowMs: 60_000 }, oauth: { limit: 2, windowMs: 60_000 } });
+    const ping = await h.get('/v1/sign-in-ping', undefined, '10.0.0.7');
+    expect(ping.statusCode).toBe(200);
+    expect(limitHeaders(ping)).toMatchObject({ limit: '2', remaining: '1' });
+    const token = await h.app.inject({ method: 'POST', url: '/v1/oauth/token', remoteAddress: '10.0.0.7', payload: {} });
+    expect(token.headers['ratelimit-remaining']).toBe('0');
+    expect((await h.get('/v1/sign-in-ping', undefined, '10.0.0.7')).statusCode).toBe(429);
+    // A path under /v1/oauth/ that is no route is not counted: the class comes from the route, not the prefix.
+    const unknown = await h.get('/v1/oauth/no-such-endpoint', undefined, '10.0.0.8');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers['ratelimit-limit']).toBeUndefined();
   });
 
   it('does not count routes outside the contract (documentation, UI files, unknown paths)', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { credentialResolver, resolveApiKey } from '../../../../src-main/server/auth/credentials';
+import { type BearerResolver, credentialResolver, resolveApiKey } from '../../../../src-main/server/auth/credentials';
 import { createApiKey, getApiKey, revokeApiKey } from '../../../../src-main/store/api-keys';
 import { openDatabase } from '../../../../src-main/store/db';
 import { createTeam } from '../../../../src-main/store/teams';
@@ -80,9 +80,9 @@ describe('credentialResolver and its cache', () => {
 
   it('uses only the resolvers it was given: the token kinds of one server do not leak into another', () => {
     const db = openDatabase(tmpDir());
-    const custom = (_db: unknown, token: string) =>
+    const custom: BearerResolver = (_db, token) =>
       token === 'custom-token'
-        ? ({ kind: 'oauth', id: 'c', teamId: 't', userId: null, granted: [], scopes: new Set() } as const)
+        ? { kind: 'oauth', id: 'c', teamId: 't', userId: null, granted: [], scopes: new Set() }
         : undefined;
     const withCustom = credentialResolver(db, [resolveApiKey, custom]);
     const withoutCustom = credentialResolver(db, [resolveApiKey]);
