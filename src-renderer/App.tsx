@@ -1,12 +1,13 @@
 /** The app frame: navigation on the left, the current screen on the right, toasts on top. */
 import { useEffect } from 'react';
+import { useChangeStream } from './data/use-change-stream';
 import { useRouter } from './lib/router';
 import { platform } from './platform/current';
 import { AboutScreen } from './screens/about/AboutScreen';
 import { CustomersScreen } from './screens/customers/CustomersScreen';
 import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
-import { useConnection } from './stores/connection';
+import { hasApiKey, useConnection } from './stores/connection';
 import { useToasts } from './stores/toasts';
 
 interface NavEntry {
@@ -86,8 +87,12 @@ function ConnectionStatus() {
 export function App() {
   const path = useRouter((r) => r.path);
   const load = useConnection((s) => s.load);
+  const connected = useConnection(hasApiKey);
+  const connectionKey = useConnection((s) => `${s.connection.baseUrl} ${s.connection.apiKey}`);
   const toasts = useToasts((s) => s.toasts);
   const entry = findEntry(path);
+  // Every screen's data stays current with the server's changes, whoever makes them.
+  useChangeStream(connected, connectionKey);
 
   useEffect(() => {
     void load();

@@ -3,6 +3,7 @@ import { create } from 'zustand';
 import { createApiClient } from '../../src-shared/api-client';
 import { healthRoutes } from '../../src-shared/contract/health';
 import type { RouteResponse } from '../../src-shared/contract/route';
+import { queryClient } from '../data/query-client';
 import { platform } from '../platform/current';
 import type { Connection } from '../platform/platform';
 
@@ -31,6 +32,8 @@ export const useConnection = create<ConnectionState>((set, get) => ({
   save(connection) {
     platform.saveConnection?.(connection);
     set({ connection });
+    // Another server or key: nothing cached from the previous one may show.
+    void queryClient.resetQueries();
     void get().checkHealth();
   },
   async checkHealth() {

@@ -5,6 +5,9 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createCustomer } from '../../src-main/store/customers';
+import { openDatabase } from '../../src-main/store/db';
+import { ensureTeam } from '../../src-main/store/teams';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';
@@ -229,6 +232,47 @@ describe('customers in the web UI', () => {
       }),
     ).toBe(true);
     await app.page.screenshot({ path: '/tmp/finops-customers.png' });
+  });
+
+  it('shows changes made by other clients in the open list, without a reload', async () => {
+    const api = client();
+    const customers = await connect();
+    await app.page.getByRole('heading', { name: 'No customers yet' }).waitFor();
+    // Set on this document: still there at the end means the page was never reloaded.
+    await app.page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    const created = await api.call(customerRoutes.create, {
+      body: { name: 'Pushed From Elsewhere', email: 'ap@elsewhere.example' },
+    });
+    await customers.row('Pushed From Elsewhere').waitFor({ timeout: 5000 });
+
+    const tag = await api.call(tagRoutes.create, { body: { name: 'Wholesale' } });
+    await api.call(customerRoutes.update, {
+      params: { id: created.id },
+      body: { contact: 'Live Contact', tags: [{ id: tag.id }] },
+    });
+    await expect.poll(() => customers.row('Pushed From Elsewhere').innerText()).toContain('Live Contact');
+    expect(await customers.row('Pushed From Elsewhere').innerText()).toContain('Wholesale');
+
+    // A tag renamed elsewhere shows in the rows that carry it.
+    await api.call(tagRoutes.update, { params: { id: tag.id }, body: { name: 'Wholesale EU' } });
+    await expect.poll(() => customers.row('Pushed From Elsewhere').innerText()).toContain('Wholesale EU');
+
+    // A change committed by another process on the same data dir (as the CLI makes them).
+    const other = openDatabase(ui.dataDir);
+    try {
+      createCustomer(other, ensureTeam(other, 'Browser Test Co').id, { name: 'Written By The CLI' });
+    } finally {
+      other.close();
+    }
+    await customers.row('Written By The CLI').waitFor({ timeout: 5000 });
+
+    await api.call(customerRoutes.delete, { params: { id: created.id } });
+    await expect.poll(() => customers.names()).toEqual(['Written By The CLI']);
+    expect(await app.page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(app.errors).toEqual([]);
   });
 
   it('lists the features not built yet as such, with no sample figures', async () => {

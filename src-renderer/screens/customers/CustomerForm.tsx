@@ -1,16 +1,17 @@
 /**
- * Create / edit a customer in a side drawer. Field messages come from the server's 422 description (the contract
+ * Create / edit a customer in a side drawer. Field messages come from the server's 422 answer (the contract
  * validates; the form does not duplicate its rules beyond "name is required"). Esc closes, Ctrl/⌘+Enter saves.
+ * Writes go through the data layer, which refreshes the customers list (and any open record) when they succeed.
  */
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiClientError } from '../../../src-shared/api-client';
-import type { Customer } from '../../../src-shared/contract/customers';
-import { type Tag, tagRoutes } from '../../../src-shared/contract/tags';
+import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
+import { tagRoutes } from '../../../src-shared/contract/tags';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
 import { ConfirmDialog, ErrorBanner, Field } from '../../components/ui';
-import { api } from '../../lib/api';
+import { useRead } from '../../data/use-read';
+import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
-import { useCustomers } from '../../stores/customers';
 import { useToasts } from '../../stores/toasts';
 import {
   emptyForm,
@@ -32,20 +33,17 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
   const [failure, setFailure] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [tags, setTags] = useState<Tag[] | null>(null);
+  const tagList = useRead(tagRoutes.list);
+  const tags = tagList.data?.data ?? (tagList.isError ? [] : null);
   const firstRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const { create, update, remove } = useCustomers();
+  const create = useWrite(customerRoutes.create);
+  const update = useWrite(customerRoutes.update);
+  const remove = useWrite(customerRoutes.delete);
   const toast = useToasts((s) => s.show);
   const editing = customer !== null;
 
   useEffect(() => firstRef.current?.focus(), []);
-  useEffect(() => {
-    api.call(tagRoutes.list).then(
-      (r) => setTags(r.data),
-      () => setTags([]),
-    );
-  }, []);
 
   const set = (field: TextField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -66,10 +64,10 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
     try {
       if (customer) {
         const patch = toPatchBody(customer, values);
-        if (Object.keys(patch).length > 0) await update(customer.id, patch);
+        if (Object.keys(patch).length > 0) await update.mutateAsync({ params: { id: customer.id }, body: patch });
         toast(Object.keys(patch).length ? `Saved ${values.name.trim()}` : 'No changes to save');
       } else {
-        const created = await create(toCreateBody(values));
+        const created = await create.mutateAsync({ body: toCreateBody(values) });
         toast(`Created ${created.name}`);
       }
       onClose();
@@ -91,7 +89,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
     if (!customer) return;
     setBusy(true);
     try {
-      await remove(customer.id);
+      await remove.mutateAsync({ params: { id: customer.id } });
       toast(`Deleted ${customer.name}`);
       onClose();
     } catch (err) {

@@ -3,12 +3,13 @@
  * Keyboard: `/` focuses search, `n` opens a new customer, ↑/↓ move between rows, Enter opens the focused row.
  */
 import { type KeyboardEvent, useEffect, useRef, useState } from 'react';
-import type { Customer, CustomerSortColumn, CustomerTab } from '../../../src-shared/contract/customers';
+import { type Customer, type CustomerSortColumn, type CustomerTab, customerRoutes } from '../../../src-shared/contract/customers';
 import { ErrorBanner, PeopleIcon, SearchIcon } from '../../components/ui';
+import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate } from '../../lib/format';
 import { useRouter } from '../../lib/router';
 import { hasApiKey, useConnection } from '../../stores/connection';
-import { useCustomers } from '../../stores/customers';
+import { listQuery, useCustomersView } from '../../stores/customers';
 import { CustomerForm } from './CustomerForm';
 
 const TABS: { id: CustomerTab; label: string; title: string }[] = [
@@ -44,18 +45,14 @@ const MAX_CHIPS = 2;
 type Editing = { mode: 'new' } | { mode: 'edit'; customer: Customer } | null;
 
 export function CustomersScreen() {
-  const s = useCustomers();
+  const s = useCustomersView();
   const connected = useConnection(hasApiKey);
+  const list = useCursorList(customerRoutes.list, listQuery(s), { enabled: connected });
   const navigate = useRouter((r) => r.navigate);
   const [search, setSearch] = useState(s.q);
   const [editing, setEditing] = useState<Editing>(null);
   const searchRef = useRef<HTMLInputElement>(null);
   const bodyRef = useRef<HTMLTableSectionElement>(null);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: load once per visit and when the key changes
-  useEffect(() => {
-    if (connected) void s.reload();
-  }, [connected]);
 
   // Search as you type, 250 ms after the last key.
   useEffect(() => {
@@ -97,7 +94,7 @@ export function CustomersScreen() {
   }
 
   const filtered = s.q.trim() !== '' || s.tab !== 'all';
-  const loading = s.status === 'loading' || (s.status === 'idle' && connected);
+  const loading = connected && list.isLoading;
 
   return (
     <div className="page">
@@ -164,7 +161,7 @@ export function CustomersScreen() {
             </div>
           </div>
 
-          {s.status === 'error' && s.error ? <ErrorBanner error={s.error} onRetry={() => void s.reload()} /> : null}
+          {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}
 
           <div className="card">
             <div className="table-wrap">
@@ -196,7 +193,7 @@ export function CustomersScreen() {
                   </tr>
                 </thead>
                 <tbody ref={bodyRef}>
-                  {loading && s.items.length === 0
+                  {loading && list.items.length === 0
                     ? [0, 1, 2, 3, 4].map((i) => (
                         <tr key={i} className="skeleton-row">
                           {COLUMNS.map((c) => (
@@ -206,7 +203,7 @@ export function CustomersScreen() {
                           ))}
                         </tr>
                       ))
-                    : s.items.map((c) => (
+                    : list.items.map((c) => (
                         <tr
                           key={c.id}
                           tabIndex={0}
@@ -255,7 +252,7 @@ export function CustomersScreen() {
                 </tbody>
               </table>
             </div>
-            {s.status !== 'loading' && s.status !== 'idle' && s.items.length === 0 && s.status !== 'error' ? (
+            {!loading && list.items.length === 0 && !list.error ? (
               filtered ? (
                 <div className="empty">
                   <h2>No customers match</h2>
@@ -288,14 +285,15 @@ export function CustomersScreen() {
                 </div>
               )
             ) : null}
-            {s.items.length > 0 ? (
+            {list.items.length > 0 ? (
               <div className="table-footer">
                 <span aria-live="polite">
-                  {s.items.length} customer{s.items.length === 1 ? '' : 's'} shown{s.hasNextPage ? ', more available' : ''}
+                  {list.items.length} customer{list.items.length === 1 ? '' : 's'} shown
+                  {list.hasNextPage ? ', more available' : ''}
                 </span>
-                {s.hasNextPage ? (
-                  <button type="button" className="btn" onClick={() => void s.loadMore()} disabled={s.status === 'loading-more'}>
-                    {s.status === 'loading-more' ? 'Loading…' : 'Load more'}
+                {list.hasNextPage ? (
+                  <button type="button" className="btn" onClick={list.loadMore} disabled={list.isLoadingMore}>
+                    {list.isLoadingMore ? 'Loading…' : 'Load more'}
                   </button>
                 ) : null}
               </div>

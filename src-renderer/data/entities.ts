@@ -1,0 +1,41 @@
+/**
+ * Which synced entity each API area serves, and what each entity's queries embed. Every query key starts with its
+ * entity name (`['customer', 'list', …]`), so a change to an entity — a write of ours or an event of the change
+ * stream — refreshes exactly the queries that show it: its own lists and records, and those of the entities that
+ * embed it (a customer shows its tags' names, so a tag change refreshes customers too).
+ *
+ * Entity names are the server's (src-main/store/entities.ts, the `entity` of change events).
+ */
+import type { RouteContract } from '../../src-shared/contract/route';
+
+/** The entity of each contract area (`RouteContract.tag`) the UI reads or writes. */
+const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
+  customers: 'customer',
+  tags: 'tag',
+  // [areas of later screens register here]
+};
+
+/** Entities whose records appear inside another entity's API shape. */
+const EMBEDS: Readonly<Record<string, readonly string[]>> = {
+  customer: ['tag'],
+};
+
+export function entityOf(route: RouteContract): string {
+  const entity = ENTITY_OF_AREA[route.tag];
+  if (!entity) throw new Error(`no entity is registered for the API area "${route.tag}" (src-renderer/data/entities.ts)`);
+  return entity;
+}
+
+export type QueryKind = 'list' | 'record';
+
+/** `[entity, kind, path, input]`: the entity first, for invalidation; the path and input make it exact. */
+export function queryKey(route: RouteContract, kind: QueryKind, input: unknown): readonly unknown[] {
+  return [entityOf(route), kind, route.path, input ?? null];
+}
+
+/** True when a query with this key shows records of `entity` (its own, or embedded). */
+export function keyShows(key: readonly unknown[], entity: string): boolean {
+  const owner = key[0];
+  if (typeof owner !== 'string') return false;
+  return owner === entity || (EMBEDS[owner]?.includes(entity) ?? false);
+}
