@@ -15,6 +15,7 @@ import { appEventsPlugin } from './routes/app-events';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
+import { trackerRoutesPlugin } from './routes/tracker';
 import { contractSerializerCompiler } from './serializer';
 import { webUiPlugin } from './web-ui';
 
@@ -99,6 +100,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(tagRoutesPlugin, { db: options.db });
       // [customers routes register here]
       await v1.register(customerRoutesPlugin, { db: options.db });
+      // [tracker routes register here]
+      await v1.register(trackerRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

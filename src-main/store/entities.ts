@@ -135,6 +135,8 @@ export const ENTITIES = {
     readScope: 'tracker-projects.read',
     synced: true,
     writable: ['name', 'description', 'estimate', 'billable', 'rate', 'currency', 'status', 'customerId', 'tags'],
+    // An entry shows its project's name, billing and rate (and its amount follows the rate).
+    embeddedIn: [{ entity: 'tracker_entry', link: 'tracker_entries', column: 'project_id', target: 'id' }],
   },
   tracker_entry: {
     table: 'tracker_entries',

@@ -2,6 +2,8 @@ import { getCustomer } from './customers';
 import type { Db } from './db';
 import type { EntityName } from './entities';
 import { getTag } from './tags';
+import { getTrackerProject } from './tracker';
+import { getTrackerEntry } from './tracker-entries';
 
 /**
  * How to read one record of each entity as the API shows it, for the change feed (the sync engine pushes what this
@@ -18,8 +20,8 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   bank_account: null,
   transaction: null,
   invoice: null,
-  tracker_project: null,
-  tracker_entry: null,
+  tracker_project: getTrackerProject,
+  tracker_entry: getTrackerEntry,
   notification: null,
   document: null,
   inbox_item: null,

@@ -145,3 +145,20 @@ export async function authenticateUser(db: Db, email: string, password: string):
   }
   return (await verifyPassword(password, row.password_hash)) ? toUser(row) : undefined;
 }
+
+/**
+ * The user a credential acts for, in one place (docs/decisions/0086-acting-user.md): a user's own credential (an
+ * OAuth token granted by a user) acts for that user while they are a member of the credential's team; a credential
+ * that is no user's (an API key from `finops token create`, a client-credentials token) acts for the team's owner,
+ * the earliest-joined one. Undefined when there is no such user (a team without members). `/users/me`, the tracker
+ * timer and notifications all use this rule.
+ */
+export function actingUserId(db: Db, credential: { teamId: string; userId: string | null }): string | undefined {
+  if (credential.userId) return getMembership(db, credential.teamId, credential.userId) ? credential.userId : undefined;
+  return db
+    .prepare(
+      "SELECT user_id FROM team_members WHERE team_id = ? AND role = 'owner' ORDER BY created_at, user_id LIMIT 1",
+    )
+    .pluck()
+    .get(credential.teamId) as string | undefined;
+}

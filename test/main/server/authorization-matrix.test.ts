@@ -21,7 +21,24 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
       .id,
   '/v1/tags/{id}': async (api, token) =>
     (await api.call('POST', '/v1/tags', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
+  '/v1/tracker-projects/{id}': (api, token) => matrixProject(api, token),
+  '/v1/tracker-entries/{id}': async (api, token) =>
+    (
+      await api.call('POST', '/v1/tracker-entries', {
+        token,
+        // Within the default range of the entries list (the last 30 days).
+        body: {
+          projectId: await matrixProject(api, token),
+          start: new Date(Date.now() - 86_400_000).toISOString(),
+          duration: 600,
+        },
+      })
+    ).json().id,
 };
+
+async function matrixProject(api: TestApi, token: string): Promise<string> {
+  return (await api.call('POST', '/v1/tracker-projects', { token, body: { name: 'Matrix Project', rate: 10 } })).json().id;
+}
 
 /** A minimal valid body for write operations, so "allowed" can be asserted as success, not just "not 401/403". */
 const BODIES: Record<string, unknown> = {
@@ -29,6 +46,27 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'POST /v1/tags': { name: 'body-tag' },
   'PATCH /v1/tags/{id}': { name: 'renamed-tag' },
+  'POST /v1/tracker-projects': { name: 'Body Project' },
+  'PATCH /v1/tracker-projects/{id}': { description: 'patched' },
+  'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
+};
+
+/** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
+const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  'POST /v1/tracker-entries': async (api, token) => ({
+    projectId: await matrixProject(api, token),
+    start: '2025-01-02T09:00:00Z',
+    duration: 60,
+  }),
+  'POST /v1/tracker-entries/bulk': async (api, token) => [
+    { projectId: await matrixProject(api, token), start: '2025-01-02T09:00:00Z', duration: 60 },
+  ],
+  'POST /v1/tracker-entries/timer/start': async (api, token) => ({ projectId: await matrixProject(api, token) }),
+  // The allowed call needs a running timer to stop.
+  'POST /v1/tracker-entries/timer/stop': async (api, token) => {
+    await api.call('POST', '/v1/tracker-entries/timer/start', { token, body: { projectId: await matrixProject(api, token) } });
+    return {};
+  },
 };
 
 const UNRELATED_SCOPE: Scope = 'chat.read';
@@ -69,7 +107,9 @@ describe('authorization matrix', () => {
       const label = `${op.method} ${op.path}`;
       const id = op.path.includes('{id}') ? await FIXTURES[op.path]!(api, owner) : undefined;
       const url = op.path.replace('{id}', id ?? '');
-      const body = op.method === 'GET' || op.method === 'DELETE' ? undefined : (BODIES[label] ?? {});
+      const make = MADE_BODIES[label];
+      const body =
+        op.method === 'GET' || op.method === 'DELETE' ? undefined : make ? await make(api, owner) : (BODIES[label] ?? {});
       const call = (token?: string) => api.call(op.method, url, { token, body });
 
       // No token, bad tokens, scope-less credential: 401 with the error payload.
