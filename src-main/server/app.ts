@@ -15,7 +15,9 @@ import { appEventsPlugin } from './routes/app-events';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
+import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { userRoutesPlugin } from './routes/users';
 import { contractSerializerCompiler } from './serializer';
 import { webUiPlugin } from './web-ui';
 
@@ -102,6 +104,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(customerRoutesPlugin, { db: options.db });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });
+      // [teams and users routes register here]
+      await v1.register(teamRoutesPlugin, { db: options.db });
+      await v1.register(userRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

@@ -5,6 +5,7 @@
  * until it has one), so team isolation is proven for every endpoint.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createUser } from '../../../src-main/store/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 
@@ -34,6 +35,8 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
         },
       })
     ).json().id,
+  '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
+  '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
 };
 
 async function matrixProject(api: TestApi, token: string): Promise<string> {
@@ -49,6 +52,8 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/tracker-projects': { name: 'Body Project' },
   'PATCH /v1/tracker-projects/{id}': { description: 'patched' },
   'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
+  'PATCH /v1/teams/{id}': { fiscalYearStartMonth: 4 },
+  'PATCH /v1/users/me': { timezone: 'Europe/Berlin' },
 };
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
@@ -91,6 +96,8 @@ let ops: Operation[];
 describe('authorization matrix', () => {
   beforeAll(async () => {
     api = await makeTestApi({ rateLimitPerMinute: 1_000_000 }, 'file');
+    // /users/me needs a user for the team's keys to act for (its owner).
+    createUser(api.db, api.team('Owner Team').id, { email: 'owner@matrix.test', passwordHash: 'x' });
     ops = await operations(api);
   });
 
