@@ -163,6 +163,19 @@ export const ENTITIES = {
     synced: false,
     writable: ['displayName', 'amount', 'currency', 'date', 'description', 'website', 'status'],
   },
+  workflow: {
+    table: 'workflows',
+    readScope: 'workflows.read',
+    synced: false,
+    writable: ['active', 'apiExecution'],
+  },
+  // Runs are the app's own record of automation (never pushed); in the feed so run monitoring refreshes live.
+  workflow_run: {
+    table: 'workflow_runs',
+    readScope: 'workflows.read',
+    synced: false,
+    writable: [],
+  },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 
@@ -204,5 +217,10 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   changes: 'the change feed itself',
   stored_file_refs: 'storage bookkeeping: which records hold a stored file (blobs go with their last reference)',
   inbox_suggestions: 'part of the inbox item (its match suggestions)',
+  workflow_versions: 'part of the workflow (its definitions)',
+  workflow_schedules: 'bookkeeping of the schedule triggers of active workflows',
+  workflow_steps: 'part of the workflow run',
+  workflow_approvals: 'part of the workflow run',
+  workflow_effects: 'idempotency ledger of workflow effects',
   // [tables that are not entities register here]
 };

@@ -4,6 +4,8 @@ import type { EntityName } from './entities';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
+import { getRun } from './workflow-runs';
+import { getWorkflowSummary } from './workflows';
 
 /**
  * How to read one record of each entity as the API shows it, for the change feed (the sync engine pushes what this
@@ -25,5 +27,7 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   notification: null,
   document: null,
   inbox_item: null,
+  workflow: getWorkflowSummary,
+  workflow_run: getRun,
   // [feed readers of later resources register here]
 };

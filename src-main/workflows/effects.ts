@@ -1,0 +1,74 @@
+import { CustomerPatch } from '../../src-shared/contract/customers';
+import type { RecordResource } from '../../src-shared/contract/workflow-definition';
+import { updateCustomer } from '../store/customers';
+import type { Db } from '../store/db';
+
+/**
+ * The effects a run has on the rest of the app, behind small interfaces, so the engine does not depend on when
+ * each resource's store lands and tests can watch what a run did. Each effect gets the step's idempotency key, the
+ * same on a retry. docs/decisions/0103-workflow-effects.md lists what is wired.
+ */
+
+/** Queues a payment reminder for an invoice; a second call with the same key queues nothing more. */
+export type InvoiceReminderQueue = (db: Db, teamId: string, invoiceId: string, options: { idempotencyKey: string }) => unknown;
+
+/** Sets one allowed field of a record of the team (inside the step's transaction). */
+export type RecordUpdater = (db: Db, teamId: string, id: string, field: string, value: unknown) => void;
+
+export interface EffectPorts {
+  /** Undefined until the invoices area's delivery queue is wired: the node then fails with a clear message. */
+  queueInvoiceReminder?: InvoiceReminderQueue;
+  recordUpdaters: Partial<Record<RecordResource, RecordUpdater>>;
+  /** Hosts (`host` or `host:port`) HTTP nodes may call; empty: HTTP nodes are off. */
+  httpAllowedHosts: readonly string[];
+  fetch: typeof fetch;
+}
+
+export class EffectRefused extends Error {
+  override name = 'EffectRefused';
+}
+
+const updateCustomerField: RecordUpdater = (db, teamId, id, field, value) => {
+  const patch = CustomerPatch.safeParse({ [field]: value });
+  if (!patch.success) {
+    throw new EffectRefused(
+      `the value for customer.${field} is not valid: ${patch.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  }
+  updateCustomer(db, teamId, id, patch.data);
+};
+
+/** The effects as wired today (see the decision record for what is not yet). */
+export function defaultEffectPorts(overrides: Partial<EffectPorts> = {}): EffectPorts {
+  return {
+    recordUpdaters: { customer: updateCustomerField },
+    httpAllowedHosts: [],
+    fetch: globalThis.fetch,
+    ...overrides,
+  };
+}
+
+/**
+ * Whether an HTTP node may call `url`: http or https, and its host (or host:port) on the allow-list, compared
+ * after the platform's URL parser normalised it (never by substring: `allowed.example.evil` is not
+ * `allowed.example`). Credentials in the URL are refused.
+ */
+export function httpTargetProblem(url: string, allowed: readonly string[]): string | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return `"${url}" is not a URL`;
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+    return `only http and https URLs may be called, not ${parsed.protocol}`;
+  if (parsed.username || parsed.password) return 'a URL with credentials in it is refused';
+  if (allowed.length === 0) return 'HTTP calls are off: no host is on the allow-list (FINOPS_WORKFLOW_HTTP_HOSTS)';
+  const host = parsed.hostname.toLowerCase();
+  const hostPort = parsed.port ? `${host}:${parsed.port}` : host;
+  const ok = allowed.some((entry) => {
+    const e = entry.trim().toLowerCase();
+    return e === hostPort || e === host;
+  });
+  return ok ? undefined : `${hostPort} is not on the allow-list of HTTP hosts`;
+}

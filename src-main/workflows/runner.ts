@@ -1,0 +1,179 @@
+import crypto from 'node:crypto';
+import type { Db } from '../store/db';
+import { PROCESS_OWNER } from '../store/leases';
+import { type Claim, claimNextRun, claimRun, loadRunState } from '../store/workflow-runs';
+import { defaultEffectPorts, type EffectPorts } from './effects';
+import { type DriveResult, driveRun, type FaultInjector, SimulatedCrash } from './engine';
+import { fireDueSchedules } from './schedule';
+import { onWake } from './wakeup';
+
+/**
+ * Runs workflow runs in the background of a process (the server; the CLI for the run it just started or decided),
+ * with bounded concurrency. Work is claimed through the database (store/workflow-runs.ts claimNextRun, a lease per
+ * run), so a server and a CLI on one data dir never run the same step twice, and a run whose process died is taken
+ * over once its lease lapses. Each poll also fires due schedule triggers (under their own named lease).
+ */
+export interface RunnerOptions {
+  /** Runs advanced at once; default 4. */
+  concurrency?: number;
+  /** How long a claim lasts without renewal; default 30 s. A dead process's runs resume after this. */
+  leaseMs?: number;
+  /** Polling interval for work from other processes and for wake times; default 1 s. */
+  pollMs?: number;
+  clock?: () => Date;
+  ports?: Partial<EffectPorts>;
+  faults?: FaultInjector;
+  /** Fire schedule triggers on each poll; default true. */
+  schedules?: boolean;
+  /** A distinct owner per runner (tests run several "processes" in one). */
+  owner?: string;
+  onError?: (err: unknown, runId?: string) => void;
+}
+
+export class WorkflowRunner {
+  readonly owner: string;
+  private readonly concurrency: number;
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private readonly clock: () => Date;
+  private readonly ports: EffectPorts;
+  private readonly inFlight = new Map<string, Promise<DriveResult>>();
+  private timer: NodeJS.Timeout | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private stopping = false;
+  private crashed: SimulatedCrash | undefined;
+  private ticking = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: RunnerOptions = {},
+  ) {
+    this.owner = options.owner ?? `${PROCESS_OWNER}:runner:${crypto.randomBytes(3).toString('hex')}`;
+    this.concurrency = options.concurrency ?? 4;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.pollMs = options.pollMs ?? 1000;
+    this.clock = options.clock ?? (() => new Date());
+    this.ports = defaultEffectPorts(options.ports);
+  }
+
+  /** Starts polling (and listening for in-process wake-ups). */
+  start(): this {
+    this.unsubscribe = onWake(() => this.kick());
+    this.kick();
+    return this;
+  }
+
+  /** Looks for work now. */
+  kick(): void {
+    if (this.stopping || this.crashed) return;
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    this.tick();
+  }
+
+  private schedule(): void {
+    if (this.stopping || this.crashed || this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.tick();
+    }, this.pollMs);
+    this.timer.unref();
+  }
+
+  private tick(): void {
+    if (this.ticking) return;
+    this.ticking = true;
+    try {
+      if (this.options.schedules !== false) fireDueSchedules(this.db, this.clock());
+      this.fill();
+    } catch (err) {
+      if (err instanceof SimulatedCrash) this.crashed = err;
+      else this.options.onError?.(err);
+    } finally {
+      this.ticking = false;
+      this.schedule();
+    }
+  }
+
+  /** Claims ready runs until the concurrency bound is reached or none is left. */
+  private fill(): void {
+    while (!this.stopping && !this.crashed && this.inFlight.size < this.concurrency) {
+      const claim = claimNextRun(this.db, this.owner, this.clock(), this.leaseMs);
+      if (!claim) return;
+      this.launch(claim);
+    }
+  }
+
+  private launch(claim: Claim): Promise<DriveResult> {
+    const drive = driveRun(this.db, claim, {
+      owner: this.owner,
+      leaseMs: this.leaseMs,
+      clock: this.clock,
+      ports: this.ports,
+      faults: this.options.faults,
+      shouldStop: () => this.stopping || this.crashed !== undefined,
+      onError: (err, runId) => this.options.onError?.(err, runId),
+    })
+      .catch((err: unknown): DriveResult => {
+        if (err instanceof SimulatedCrash) {
+          this.crashed = err;
+          return 'stopped';
+        }
+        this.options.onError?.(err, claim.runId);
+        return 'error';
+      })
+      .finally(() => {
+        this.inFlight.delete(claim.runId);
+        // A slot is free: more work may be waiting.
+        if (!this.stopping && !this.crashed) queueMicrotask(() => this.kick());
+      });
+    this.inFlight.set(claim.runId, drive);
+    return drive;
+  }
+
+  /**
+   * Advances ready runs until none is left (tests, the CLI): claims, drives, repeats. Waiting runs whose time has
+   * not come are left waiting. Returns how many drives ran.
+   */
+  async runUntilIdle(maxDrives = 10_000): Promise<number> {
+    let drives = 0;
+    for (;;) {
+      this.fill();
+      if (this.crashed) throw this.crashed;
+      if (this.inFlight.size === 0) return drives;
+      drives += this.inFlight.size;
+      await Promise.all(this.inFlight.values());
+      if (this.crashed) throw this.crashed;
+      if (drives >= maxDrives) return drives;
+    }
+  }
+
+  /** Drives one run when it is ready and free (the CLI after a start or a decision); false when another process has it. */
+  async driveOne(teamId: string, runId: string): Promise<DriveResult | 'busy'> {
+    if (!claimRun(this.db, teamId, runId, this.owner, this.clock(), this.leaseMs)) {
+      const state = loadRunState(this.db, teamId, runId);
+      return ['completed', 'failed', 'canceled', 'waiting'].includes(state.status) && !state.cancelRequested
+        ? (state.status as DriveResult)
+        : 'busy';
+    }
+    const result = await this.launch({ runId, teamId });
+    if (this.crashed) throw this.crashed;
+    return result;
+  }
+
+  /** Whether a simulated crash stopped this runner (tests). */
+  get hasCrashed(): boolean {
+    return this.crashed !== undefined;
+  }
+
+  /**
+   * Stops claiming; runs in progress stop at their next step boundary and let go of their claims (a step in flight,
+   * such as an HTTP call, completes first). Resolves when none is in progress.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.timer);
+    this.unsubscribe?.();
+    await Promise.allSettled(this.inFlight.values());
+  }
+}
