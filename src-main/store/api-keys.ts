@@ -3,6 +3,7 @@ import type { Scope } from '../../src-shared/contract/scopes';
 import type { Db } from './db';
 import { NotFound } from './errors';
 import { newId, nowIso } from './ids';
+import { bumpAuthSeq } from './team-versions';
 
 /**
  * API keys: `finops_` + 64 hex characters (256 random bits). The fixed prefix lets secret scanners recognise a
@@ -78,29 +79,44 @@ export function listApiKeys(db: Db, teamId: string): ApiKey[] {
   return (db.prepare('SELECT * FROM api_keys WHERE team_id = ? ORDER BY created_at').all(teamId) as Row[]).map(toApiKey);
 }
 
-/** The active key with this secret, or undefined (unknown, malformed or revoked). */
-export function findActiveApiKey(db: Db, key: string): ApiKey | undefined {
-  if (!looksLikeApiKey(key)) return undefined;
-  const row = db.prepare('SELECT * FROM api_keys WHERE key_hash = ? AND revoked_at IS NULL').get(hashSecret(key)) as
-    | Row
-    | undefined;
-  return row ? toApiKey(row) : undefined;
+export interface ActiveApiKey extends ApiKey {
+  /** The team's auth_seq read in the same statement: a cache of this key is current while it stays (team-versions.ts). */
+  teamAuthSeq: number;
 }
 
-/** Revokes by id, or by the full key. Returns the revoked key; revoking twice is harmless. */
-export function revokeApiKey(db: Db, idOrKey: string): ApiKey {
-  const row = (
-    looksLikeApiKey(idOrKey)
-      ? db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(idOrKey))
-      : db.prepare('SELECT * FROM api_keys WHERE id = ?').get(idOrKey)
-  ) as Row | undefined;
-  if (!row) throw new NotFound('api key', looksLikeApiKey(idOrKey) ? `…${idOrKey.slice(-4)}` : idOrKey);
-  db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowIso(), row.id);
-  return getApiKey(db, row.team_id, row.id);
+/** The active key with this secret, or undefined (unknown, malformed or revoked). */
+export function findActiveApiKey(db: Db, key: string): ActiveApiKey | undefined {
+  if (!looksLikeApiKey(key)) return undefined;
+  const row = db
+    .prepare(
+      `SELECT k.*, t.auth_seq FROM api_keys k JOIN teams t ON t.id = k.team_id WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    )
+    .get(hashSecret(key)) as (Row & { auth_seq: number }) | undefined;
+  return row ? { ...toApiKey(row), teamAuthSeq: row.auth_seq } : undefined;
 }
 
 /**
- * Marks a key used. Written at most once a minute per key — a write per request would put an fsync
+ * Revokes by id, or by the full key, and marks the team's cached credentials stale in the same transaction.
+ * Returns the revoked key; revoking twice is harmless.
+ */
+export function revokeApiKey(db: Db, idOrKey: string): ApiKey {
+  return db
+    .transaction(() => {
+      const row = (
+        looksLikeApiKey(idOrKey)
+          ? db.prepare('SELECT * FROM api_keys WHERE key_hash = ?').get(hashSecret(idOrKey))
+          : db.prepare('SELECT * FROM api_keys WHERE id = ?').get(idOrKey)
+      ) as Row | undefined;
+      if (!row) throw new NotFound('api key', looksLikeApiKey(idOrKey) ? `…${idOrKey.slice(-4)}` : idOrKey);
+      db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(nowIso(), row.id);
+      bumpAuthSeq(db, row.team_id);
+      return getApiKey(db, row.team_id, row.id);
+    })
+    .immediate();
+}
+
+/**
+ * Marks a key used: bookkeeping, which leaves cached credentials and responses alone (team-versions.ts). Written at most once a minute per key — a write per request would put an fsync
  * (synchronous=FULL) and the writer lock on every read — and best-effort: a busy database must not turn an
  * authenticated read into an error, so a failed bookkeeping write is skipped.
  */

@@ -82,7 +82,8 @@ function cacheStatements(db: Database.Database): void {
 /**
  * A value that changes whenever anything is committed to the database, by this connection (total_changes, no lock
  * needed) or by any other, the CLI beside the server included (data_version). Caches of database-derived values
- * (credentials, GET responses) keep an entry only while the stamp it was read under is current.
+ * (credentials, GET responses) take it as their fast path: while it has not moved, nothing changed anywhere; once it
+ * moved, they compare their team's own counter (team-versions.ts), so other teams' and bookkeeping writes keep them.
  *
  * data_version needs the WAL read lock, the dearest step of a point read in a busy server (~15 µs), so it is read
  * once per turn of the event loop and reused by every request handled in that turn. Those requests had all arrived

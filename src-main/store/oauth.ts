@@ -5,6 +5,7 @@ import { hashSecret } from './api-keys';
 import type { Db } from './db';
 import { InvalidReference } from './errors';
 import { newId } from './ids';
+import { bumpAuthSeq } from './team-versions';
 
 /**
  * OAuth 2.0 clients, grants, codes and tokens (schema: migrations/003-oauth.ts; design:
@@ -221,10 +222,16 @@ function insertGrant(
   return id;
 }
 
-/** Revokes a grant and every code and token issued under it. Idempotent; the first reason is kept. */
+/**
+ * Revokes a grant and every code and token issued under it, and marks the team's cached credentials stale, in one
+ * transaction. Idempotent; the first reason is kept.
+ */
 export function revokeGrant(db: Db, grantId: string, reason: string, now = new Date()): void {
   const at = now.toISOString();
   db.transaction(() => {
+    const grant = db.prepare('SELECT team_id FROM oauth_grants WHERE id = ?').get(grantId) as { team_id: string } | undefined;
+    if (!grant) return;
+    bumpAuthSeq(db, grant.team_id);
     db.prepare('UPDATE oauth_grants SET revoked_at = ?, revoked_reason = ? WHERE id = ? AND revoked_at IS NULL').run(
       at,
       reason,
@@ -445,6 +452,8 @@ export interface ActiveAccessToken {
   userId: string | null;
   scopes: Scope[];
   expiresAt: string;
+  /** The team's auth_seq read in the same statement: a cache of this token is current while it stays (team-versions.ts). */
+  teamAuthSeq: number;
 }
 
 /**
@@ -456,10 +465,11 @@ export function findActiveAccessToken(db: Db, token: string, now = new Date()): 
   const row = db
     .prepare(
       `SELECT t.id AS tokenId, g.id AS grantId, c.client_id AS clientId, g.team_id AS teamId, g.user_id AS userId, t.scopes,
-              t.expires_at AS expiresAt
+              t.expires_at AS expiresAt, tm.auth_seq AS teamAuthSeq
        FROM oauth_tokens t
        JOIN oauth_grants g ON g.id = t.grant_id
        JOIN oauth_clients c ON c.id = g.client_id
+       JOIN teams tm ON tm.id = g.team_id
        WHERE t.token_hash = ? AND t.kind = 'access' AND t.revoked_at IS NULL AND t.expires_at > ?
          AND g.revoked_at IS NULL AND c.revoked_at IS NULL
          AND (g.user_id IS NULL OR EXISTS (SELECT 1 FROM team_members m WHERE m.team_id = g.team_id AND m.user_id = g.user_id))`,
@@ -479,13 +489,18 @@ export function revokeToken(db: Db, client: OAuthClient, token: string, now = ne
     .transaction(() => {
       const row = db
         .prepare(
-          `SELECT t.id, t.kind, t.grant_id, g.client_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
+          `SELECT t.id, t.kind, t.grant_id, g.client_id, g.team_id FROM oauth_tokens t JOIN oauth_grants g ON g.id = t.grant_id
            WHERE t.token_hash = ?`,
         )
-        .get(hashSecret(token)) as { id: string; kind: 'access' | 'refresh'; grant_id: string; client_id: string } | undefined;
+        .get(hashSecret(token)) as
+        | { id: string; kind: 'access' | 'refresh'; grant_id: string; client_id: string; team_id: string }
+        | undefined;
       if (!row || row.client_id !== client.id) return 'ignored' as const;
       if (row.kind === 'refresh') revokeGrant(db, row.grant_id, 'refresh token revoked by the client', now);
-      else db.prepare('UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(now.toISOString(), row.id);
+      else {
+        db.prepare('UPDATE oauth_tokens SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?').run(now.toISOString(), row.id);
+        bumpAuthSeq(db, row.team_id);
+      }
       return 'revoked' as const;
     })
     .immediate();

@@ -25,13 +25,16 @@ export const resolveOAuthAccessToken: BearerResolver = (db, token) => {
   const found = findActiveAccessToken(db, token);
   if (!found) return undefined;
   return {
-    kind: 'oauth',
-    id: found.grantId,
-    teamId: found.teamId,
-    userId: found.userId,
-    granted: found.scopes,
-    scopes: expandScopes(found.scopes),
-    expiresAt: Date.parse(found.expiresAt),
+    credential: {
+      kind: 'oauth',
+      id: found.grantId,
+      teamId: found.teamId,
+      userId: found.userId,
+      granted: found.scopes,
+      scopes: expandScopes(found.scopes),
+      expiresAt: Date.parse(found.expiresAt),
+    },
+    authSeq: found.teamAuthSeq,
   };
 };
 

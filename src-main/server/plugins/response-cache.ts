@@ -7,17 +7,21 @@ import type {
 } from 'fastify';
 import fp from 'fastify-plugin';
 import { changeStamp, type Db } from '../../store/db';
+import { teamVersions } from '../../store/team-versions';
 import { withHook } from './route-hooks';
 
 /**
- * Reuse of GET responses while the database is unchanged (docs/decisions/0012-response-cache.md).
+ * Reuse of GET responses while the team's data is unchanged (docs/decisions/0012-response-cache.md).
  *
  * A route opts in with `config.cacheUntil(body, now)`, which says until when (epoch ms) a 200 body it produced stays
  * true if nothing is written: `Infinity` unless the body depends on the clock (a customer's "recent" tab does).
- * An entry is served only while all of these hold, so a hit is byte-for-byte what the handler would answer now:
- * - the database's change stamp is the one the entry was read under. The stamp moves on every commit: this
- *   server's at once (total_changes), another process's (the CLI) from the next request to arrive (data_version,
- *   read once per event-loop turn: see changeStamp); any change empties the whole cache;
+ * Its body must depend only on the caller's team's recorded records (and the clock). An entry is served only while
+ * all of these hold, so a hit is byte-for-byte what the handler would answer now:
+ * - the team's change_seq is the one read before the handler read the body (store/team-versions.ts). Every
+ *   recorded change of the team's records moves it in the write's transaction: this server's writes at once,
+ *   another process's (the CLI) from the next request to arrive. Other teams' writes and bookkeeping writes
+ *   (lastUsedAt, idempotency rows) do not move it. While the database's change stamp (changeStamp) has not moved
+ *   at all, not even that one point read is made;
  * - the key matches: the caller's team and the exact URL (path and query), so one team never sees another's entry;
  * - the clock is before the entry's `cacheUntil`.
  * Auth, scopes and rate limits run before the lookup (route hooks run after the app's), so a hit is counted and
@@ -57,10 +61,17 @@ interface Entry {
   contentType: string;
   until: number;
   size: number;
+  teamId: string;
+  /** The team's change_seq read before the body was. */
+  changeSeq: number;
+  /** The last change stamp under which the entry was known current. */
+  stamp: string;
 }
 
 interface Pending {
   key: string;
+  teamId: string;
+  changeSeq: number;
   stamp: string;
   until: number;
 }
@@ -73,22 +84,26 @@ export const responseCachePlugin = fp(
     const { db } = options;
     const maxBytes = options.maxBytes ?? DEFAULT_RESPONSE_CACHE_BYTES;
     const now = options.now ?? Date.now;
-    let entries = new Map<string, Entry>();
+    const entries = new Map<string, Entry>();
     let bytes = 0;
-    let stampOfEntries = '';
     const stats: ResponseCacheStats = { hits: 0, misses: 0, entries: () => entries.size, bytes: () => bytes };
     app.decorate('responseCache', stats);
     if (maxBytes <= 0) return;
 
-    /** The current stamp; entries read under another one are dropped here, all at once. */
-    function currentStamp(): string {
-      const stamp = changeStamp(db);
-      if (stamp !== stampOfEntries) {
-        entries = new Map();
-        bytes = 0;
-        stampOfEntries = stamp;
+    function drop(key: string, entry: Entry): void {
+      entries.delete(key);
+      bytes -= entry.size;
+    }
+
+    /** Whether the entry is still what the handler would answer (the clock aside); a stale one is dropped here. */
+    function isCurrent(key: string, entry: Entry, stamp: string): boolean {
+      if (entry.stamp === stamp) return true;
+      if (teamVersions(db, entry.teamId, stamp)?.changeSeq === entry.changeSeq) {
+        entry.stamp = stamp;
+        return true;
       }
-      return stamp;
+      drop(key, entry);
+      return false;
     }
 
     const lookup: onRequestHookHandler = (request, reply, done) => {
@@ -98,16 +113,18 @@ export const responseCachePlugin = fp(
         done();
         return;
       }
-      const stamp = currentStamp();
+      const stamp = changeStamp(db);
       const key = `${teamId} ${request.url}`;
       const entry = entries.get(key);
-      if (entry && now() < entry.until) {
+      if (entry && now() < entry.until && isCurrent(key, entry, stamp)) {
         stats.hits++;
         reply.code(200).type(entry.contentType).send(entry.body);
         return;
       }
       stats.misses++;
-      (request as WithPending)[kPending] = { key, stamp, until: 0 };
+      // Read before the handler reads the body: a write landing in between moves it past this value, never hides.
+      const versions = teamVersions(db, teamId, stamp);
+      if (versions) (request as WithPending)[kPending] = { key, teamId, changeSeq: versions.changeSeq, stamp, until: 0 };
       done();
     };
 
@@ -121,27 +138,21 @@ export const responseCachePlugin = fp(
 
     const store: onSendHookHandler = (request, reply, payload, done) => {
       const pending = (request as WithPending)[kPending];
-      if (
-        pending &&
-        reply.statusCode === 200 &&
-        typeof payload === 'string' &&
-        now() < pending.until &&
-        // Not if anything was committed since the lookup: the body may be older than the stamp it would carry.
-        currentStamp() === pending.stamp
-      ) {
+      // The entry carries the stamp and change_seq of its lookup, both taken before the body was read: a commit
+      // since then makes the next lookup compare change_seq, and a change of the team's data drops it there.
+      if (pending && reply.statusCode === 200 && typeof payload === 'string' && now() < pending.until) {
         // String lengths stand for bytes: JSON bodies are almost all ASCII, which V8 keeps at one byte a character.
         const size = payload.length + pending.key.length + ENTRY_OVERHEAD_BYTES;
         if (size <= maxBytes) {
           const previous = entries.get(pending.key);
-          if (previous) bytes -= previous.size;
-          entries.delete(pending.key);
+          if (previous) drop(pending.key, previous);
           for (const [oldKey, old] of entries) {
             if (bytes + size <= maxBytes) break;
-            entries.delete(oldKey);
-            bytes -= old.size;
+            drop(oldKey, old);
           }
           const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-          entries.set(pending.key, { body: payload, contentType, until: pending.until, size });
+          const { teamId, changeSeq, stamp, until } = pending;
+          entries.set(pending.key, { body: payload, contentType, until, size, teamId, changeSeq, stamp });
           bytes += size;
         }
       }

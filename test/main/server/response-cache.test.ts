@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../../src-main/store/api-keys';
 import { updateCustomer } from '../../../src-main/store/customers';
 import { openDatabase } from '../../../src-main/store/db';
+import { beginIdempotentRequest } from '../../../src-main/store/idempotency';
+import { createTag } from '../../../src-main/store/tags';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 
 async function createCustomer(api: TestApi, token: string, name: string): Promise<string> {
@@ -33,6 +35,61 @@ describe('GET response cache', () => {
     expect((await api.call('PATCH', `/v1/customers/${id}`, { token, body: { name: 'Ada Lovelace' } })).statusCode).toBe(200);
     const after = await api.call('GET', `/v1/customers/${id}`, { token });
     expect(after.json().name).toBe('Ada Lovelace');
+    expect(api.app.responseCache.hits).toBe(0);
+  });
+
+  it('keeps my entry through another team’s writes, and drops it at any write of my team’s records', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    const globex = api.key('Globex');
+    await api.call('GET', '/v1/tags', { token: globex }); // its first use writes lastUsedAt: done before the entry
+    const id = await createCustomer(api, token, 'Ada');
+    const first = await api.call('GET', `/v1/customers/${id}`, { token });
+    await createCustomer(api, globex, 'Gus');
+    expect((await api.call('POST', '/v1/tags', { token: globex, body: { name: 'globex-tag' } })).statusCode).toBe(201);
+    const hit = await api.call('GET', `/v1/customers/${id}`, { token });
+    expect(api.app.responseCache.hits).toBe(1);
+    expect(hit.body).toBe(first.body);
+    // Any recorded change of my team's records (here a tag: a customer's body may show tag names) voids the entry.
+    expect((await api.call('POST', '/v1/tags', { token, body: { name: 'acme-tag' } })).statusCode).toBe(201);
+    await api.call('GET', `/v1/customers/${id}`, { token });
+    expect(api.app.responseCache.hits).toBe(1);
+  });
+
+  it('keeps entries through bookkeeping writes: a key’s lastUsedAt, an idempotency row', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    const second = api.key('Acme');
+    const id = await createCustomer(api, token, 'Ada');
+    await api.call('GET', `/v1/customers/${id}`, { token });
+    // The second key's first use writes its lastUsedAt, and its read is an entry of the same team and URL.
+    await api.call('GET', `/v1/customers/${id}`, { token: second });
+    expect(api.app.responseCache.hits).toBe(1);
+    beginIdempotentRequest(api.db, api.team('Acme').id, { credentialId: 'c', route: 'POST /v1/x {}', key: 'k' }, 'h', {
+      now: new Date(),
+      leaseMs: 30_000,
+      retentionMs: 60_000,
+    });
+    await api.call('GET', `/v1/customers/${id}`, { token });
+    expect(api.app.responseCache.hits).toBe(2);
+  });
+
+  // Over real HTTP, for the same reason as the test below.
+  it('keeps my entry through another team’s write by another process, and drops it at my team’s', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    const id = await createCustomer(api, token, 'Ada');
+    const base = await api.listen();
+    const get = () => fetch(`${base}/v1/customers/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    await get();
+    const cli = openDatabase(api.dataDir);
+    createTag(cli, api.team('Globex').id, { name: 'from the CLI' });
+    expect((await get()).status).toBe(200);
+    expect(api.app.responseCache.hits).toBe(1);
+    createTag(cli, api.team('Acme').id, { name: 'from the CLI' });
+    cli.close();
+    expect((await get()).status).toBe(200);
+    expect(api.app.responseCache.hits).toBe(1);
   });
 
   // Over real HTTP: the stamp's data_version is read once per event-loop turn, and a request sent after a commit
@@ -63,8 +120,7 @@ describe('GET response cache', () => {
     const id = await createCustomer(api, token, 'Ada');
     const base = await api.listen();
     const get = (t: string) => fetch(`${base}/v1/customers/${id}`, { headers: { authorization: `Bearer ${t}` } });
-    // Keys are created (and first used, which writes lastUsedAt) before the entry is cached, so that no write
-    // empties the cache between the entry and the requests below.
+    // Every key is used once first, so that the hits below are counted against an entry that exists.
     for (const t of [globex, noScope, doomed, globex, noScope, doomed, token]) await get(t);
     const hits = api.app.responseCache.hits;
     expect((await get(token)).status).toBe(200);
