@@ -9,7 +9,8 @@
  * a quarterly USD → EUR conversion; one incoming client payment per paid (or refunded) invoice — same amount and
  * currency, on the invoice's `paidDay` — and one outgoing refund per refunded invoice. Transfers between own
  * accounts are two legs (internal = 1) on the same day, each naming the other in `metadata.transferPairId`, whose
- * amounts in the team's base currency cancel out exactly.
+ * amounts in the team's base currency cancel out exactly (a conversion's EUR leg is the USD leg converted at the
+ * month's rate, with the same exact conversion the base amounts use).
  *
  * Filler: card purchases at merchants (more travel in spring and autumn, more advertising in Q4), mostly on the EUR
  * checking account, a few on the USD account. Without N the count per month is natural (~45); with N the remaining
@@ -21,6 +22,8 @@
  * since ids are time-ordered, `ORDER BY date, id` replays them, and each row's `balanceMinor` is its account's
  * running balance after it.
  */
+
+import { convertMinor } from '../../src-shared/domain/fx';
 import { type AccountKey, type DemoAccount, type Employee, employed } from './accounts';
 import {
   dayInMonth,
@@ -55,8 +58,6 @@ export interface Leg {
   metadata: Record<string, unknown> | null;
   /** Seconds into the day the bank booked it (created_at). */
   time: number;
-  /** For the second leg of a transfer: its base amount is the negation of the first leg's. */
-  pairBaseFromFirst?: boolean;
 }
 
 interface Entry {
@@ -249,7 +250,6 @@ function buildSkeleton(
       leg(to, amountTo, `Transfer from ${acct(from).name}`, 'internal-transfer', {
         ...common,
         counterparty: acct(from).name,
-        pairBaseFromFirst: true,
       }),
     );
   };
@@ -515,7 +515,9 @@ function buildSkeleton(
     if (m.month % 3 === 0) {
       const convertible = Math.floor((balance.usd - 1_500_000) / 100_000) * 100_000;
       if (convertible >= 200_000)
-        transfer(lastWorking, 'usd', 'checking', convertible, Math.round(convertible * rate), { fxRate: rate });
+        transfer(lastWorking, 'usd', 'checking', convertible, convertMinor(convertible, 'USD', 'EUR', '1', String(rate)), {
+          fxRate: rate,
+        });
     }
   }
   // Stable sort: same-day entries keep their generation order.
@@ -542,12 +544,14 @@ export function* streamTransactions(
   let skel = 0;
   const skeleton = plan.skeleton;
 
+  // The exact conversion every base amount uses (src-shared/domain/fx.ts), at the month's rate: the rates the demo
+  // stores in fx_rates (on each month's first day), so a recomputation from the table gives the same figures.
+  const perUsd = (currency: string, monthIndex: number): string | null =>
+    currency === 'USD' ? '1' : currency === 'EUR' ? String(plan.fx.get(monthIndex)!) : null;
   const baseOf = (amount: number, currency: string, monthIndex: number): number | null => {
-    if (currency === baseCurrency) return amount;
-    const rate = plan.fx.get(monthIndex)!;
-    if (currency === 'USD' && baseCurrency === 'EUR') return Math.round(amount * rate);
-    if (currency === 'EUR' && baseCurrency === 'USD') return Math.round(amount / rate);
-    return null;
+    const from = perUsd(currency, monthIndex);
+    const to = perUsd(baseCurrency, monthIndex);
+    return from === null || to === null ? null : convertMinor(amount, currency, baseCurrency, from, to);
   };
 
   const statusFor = (day: EpochDay, card: boolean): string => {
@@ -561,15 +565,12 @@ export function* streamTransactions(
 
   function* emit(day: EpochDay, monthIndex: number, legs: readonly Leg[]): Generator<TxRow> {
     const ids = legs.map(() => makeId());
-    let firstBase: number | null = null;
     for (let i = 0; i < legs.length; i++) {
       const l = legs[i]!;
       const a = byKey.get(l.account)!;
       const bal = balance.get(l.account)! + l.amountMinor;
       balance.set(l.account, bal);
-      let base = baseOf(l.amountMinor, a.currency, monthIndex);
-      if (l.pairBaseFromFirst && firstBase !== null) base = -firstBase;
-      if (i === 0) firstBase = base;
+      const base = baseOf(l.amountMinor, a.currency, monthIndex);
       const status = l.status ?? statusFor(day, l.method === 'card_purchase' || l.method === 'card_atm');
       const createdAt = stamp(w, day, l.time);
       const updatedAt =

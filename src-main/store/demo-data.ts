@@ -1,3 +1,5 @@
+import { defaultCategories } from '../../src-shared/domain/categories';
+import { reviewStateOf } from '../../src-shared/domain/review-state';
 import { isoDay } from '../demo/calendar';
 import { TAG_NAMES } from '../demo/catalog';
 import { stamp } from '../demo/context';
@@ -6,6 +8,7 @@ import type { DemoDataSet, DemoSummary } from '../demo/seed';
 import { ensureDefaultCategories } from './categories';
 import type { Db } from './db';
 import type { EntityName } from './entities';
+import { rebuildLedgerDaily } from './ledger-maintenance';
 import { type Writer, write } from './write';
 
 /**
@@ -374,7 +377,18 @@ function writeAll(db: Db, teamId: string, d: DemoDataSet, batchSize: number, opt
     as,
   );
 
-  // Transactions, batch by batch.
+  // The demo's exchange rates (units per USD on each month's first day), which its base amounts were computed with.
+  // Rates already in the table (imported by the user) are kept: `finops ledger rebuild` recomputes from the table.
+  const insRate = db.prepare(
+    "INSERT OR IGNORE INTO fx_rates (currency, day, per_usd, source, imported_at) VALUES ('EUR', ?, ?, 'demo', ?)",
+  );
+  db.transaction(() => {
+    for (const m of w.months) insRate.run(isoDay(m.first), String(d.ledger.fx.get(m.index)!), w.anchorIso);
+  })();
+
+  // Transactions, batch by batch, with their derived review state (src-shared/domain/review-state.ts).
+  const groupOf = new Map(defaultCategories('DE').map((c) => [c.slug, c.parentSlug ?? c.slug]));
+  let searchRowid = (db.prepare('SELECT coalesce(max(search_rowid), 0) FROM transactions').pluck().get() as number) + 1;
   const sums = new Map<string, number>(d.accounts.map((a) => [a.id, 0]));
   const rows = streamTransactions(d.rng.fork('transactions'), w, d.ledger, d.accounts, d.baseCurrency, d.makeId);
   const total = d.ledger.total;
@@ -409,6 +423,9 @@ function writeAll(db: Db, teamId: string, d: DemoDataSet, batchSize: number, opt
           'notified',
           'created_at',
           'updated_at',
+          'search_rowid',
+          'review_state',
+          'is_fulfilled',
         ]);
         for (let i = 0; i < count; i++) {
           const next = rows.next();
@@ -439,6 +456,16 @@ function writeAll(db: Db, teamId: string, d: DemoDataSet, batchSize: number, opt
             t.notified,
             t.createdAt,
             t.updatedAt,
+            searchRowid++,
+            reviewStateOf({
+              status: t.status,
+              amountMinor: t.amountMinor,
+              internal: t.internal === 1,
+              reviewed: false,
+              fulfilled: t.status === 'completed',
+              categoryGroup: groupOf.get(t.category) ?? null,
+            }),
+            t.status === 'completed' ? 1 : 0,
           ]);
           for (const tag of t.tags) insTxTag(teamId, t.id, tagIds.get(tag)!);
           sums.set(t.accountId, sums.get(t.accountId)! + t.amountMinor);
@@ -454,6 +481,7 @@ function writeAll(db: Db, teamId: string, d: DemoDataSet, batchSize: number, opt
   }
   if (!rows.next().done) throw new Error('demo ledger produced more transactions than planned');
 
+  rebuildLedgerDaily(db, teamId);
   // The accounts' balances: the sum of their transactions.
   write(
     db,

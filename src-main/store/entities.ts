@@ -176,6 +176,14 @@ export const ENTITIES = {
     synced: false,
     writable: [],
   },
+  // An invoice's link to a payment: a matched transaction (suggested, applied, dismissed) or a payment marked by hand.
+  // Kept local: the hosted service has no such record; the invoice's status and paidAt carry the outcome.
+  invoice_payment: {
+    table: 'invoice_payments',
+    readScope: 'invoices.read',
+    synced: false,
+    writable: [],
+  },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 
@@ -222,5 +230,13 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   workflow_steps: 'part of the workflow run',
   workflow_approvals: 'part of the workflow run',
   workflow_effects: 'idempotency ledger of workflow effects',
+  invoice_settings: 'per-team invoice numbering and template defaults: local settings, shown through GET /v1/invoices/settings',
+  invoice_deliveries: 'the send queue: part of the invoice (its latest email is shown on it; each change touches the invoice)',
+  invoice_files: 'cache of rendered invoice PDFs in the data dir (re-rendered when the invoice changes)',
+  smtp_settings: "local mail settings of a team (the password lives in the data dir's secret file)",
+  transaction_splits: 'part of the transaction (its split parts)',
+  transaction_attachments: 'part of the transaction (its receipts)',
+  transaction_field_sources: 'part of the transaction (who set each field)',
+  ledger_daily: 'derived roll-up of transactions, rebuilt from them',
   // [tables that are not entities register here]
 };

@@ -1,9 +1,12 @@
 import { getCustomer } from './customers';
 import type { Db } from './db';
 import type { EntityName } from './entities';
+import { getInvoicePayment } from './invoice-payments';
+import { getInvoice } from './invoices';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
+import { getTransaction } from './transactions';
 import { getRun } from './workflow-runs';
 import { getWorkflowSummary } from './workflows';
 
@@ -20,13 +23,14 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   tag: getTag,
   transaction_category: null,
   bank_account: null,
-  transaction: null,
-  invoice: null,
+  transaction: getTransaction,
+  invoice: getInvoice,
   tracker_project: getTrackerProject,
   tracker_entry: getTrackerEntry,
   notification: null,
   document: null,
   inbox_item: null,
+  invoice_payment: getInvoicePayment,
   workflow: getWorkflowSummary,
   workflow_run: getRun,
   // [feed readers of later resources register here]

@@ -1,0 +1,148 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  type SplitInput,
+  type TransactionCreate,
+  type TransactionPatch,
+  transactionRoutes,
+} from '../../../src-shared/contract/transactions';
+import { MoneyError, toMinor } from '../../../src-shared/money';
+import type { Db } from '../../store/db';
+import { InvalidReference } from '../../store/errors';
+import {
+  createTransactions,
+  deleteTransactions,
+  getTransaction,
+  getTransactions,
+  listTransactions,
+  type NewSplit,
+  type NewTransaction,
+  reviewCounts,
+  type TransactionChange,
+  updateTransaction,
+  updateTransactions,
+} from '../../store/transactions';
+import { registerRoute } from '../route';
+
+/** Major units from the API → minor units of the currency; a number with too many decimals is a 422 naming the field. */
+function minor(amount: number, currency: string, field: string): number {
+  try {
+    return toMinor(amount, currency);
+  } catch (err) {
+    if (err instanceof MoneyError) throw new InvalidReference(field, err.message);
+    throw err;
+  }
+}
+
+function splitsOf(splits: readonly SplitInput[] | null | undefined, currency: string): NewSplit[] | null | undefined {
+  if (splits === undefined || splits === null) return splits;
+  return splits.map((p, i) => ({
+    amountMinor: minor(p.amount, currency, `splits.${i}.amount`),
+    categorySlug: p.categorySlug,
+    taxRate: p.taxRate,
+    taxType: p.taxType,
+    note: p.note,
+  }));
+}
+
+function newTransaction(body: TransactionCreate): NewTransaction {
+  return {
+    bankAccountId: body.bankAccountId,
+    name: body.name,
+    amountMinor: minor(body.amount, body.currency, 'amount'),
+    currency: body.currency,
+    date: body.date,
+    manual: true,
+    status: body.status,
+    description: body.description,
+    counterpartyName: body.counterpartyName,
+    method: body.method,
+    categorySlug: body.categorySlug,
+    note: body.note,
+    internal: body.internal,
+    assignedId: body.assignedId,
+    tagIds: body.tags?.map((t) => t.id),
+    splits: splitsOf(body.splits, body.currency),
+  };
+}
+
+function changeOf(db: Db, teamId: string, id: string, body: TransactionPatch): TransactionChange {
+  const needsCurrency = body.amount !== undefined || body.splits;
+  const currency = needsCurrency ? getTransaction(db, teamId, id).currency : 'EUR';
+  return {
+    categorySlug: body.categorySlug,
+    tagIds: body.tags?.map((t) => t.id),
+    note: body.note,
+    status: body.status,
+    internal: body.internal,
+    recurring: body.recurring,
+    frequency: body.frequency,
+    taxRate: body.taxRate,
+    taxType: body.taxType,
+    assignedId: body.assignedId,
+    fulfilled: body.fulfilled,
+    reviewed: body.reviewed,
+    splits: splitsOf(body.splits, currency),
+    name: body.name,
+    amountMinor: body.amount === undefined ? undefined : minor(body.amount, currency, 'amount'),
+    date: body.date,
+    description: body.description,
+    counterpartyName: body.counterpartyName,
+  };
+}
+
+export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  // Nothing in a transaction read depends on the clock: reads are cached until the team's data changes.
+  const forever = { cacheUntil: () => Number.POSITIVE_INFINITY };
+  registerRoute(app, transactionRoutes.list, ({ auth, query }) => listTransactions(db, auth.teamId, query), forever);
+  registerRoute(
+    app,
+    transactionRoutes.reviewCounts,
+    ({ auth, query }) => ({ data: reviewCounts(db, auth.teamId, query) }),
+    forever,
+  );
+  registerRoute(app, transactionRoutes.get, ({ auth, params }) => getTransaction(db, auth.teamId, params.id), forever);
+  registerRoute(app, transactionRoutes.create, ({ auth, body }) => {
+    const [id] = createTransactions(db, auth.teamId, [newTransaction(body)]);
+    return getTransaction(db, auth.teamId, id!);
+  });
+  registerRoute(app, transactionRoutes.bulkCreate, ({ auth, body }) => {
+    const ids = createTransactions(
+      db,
+      auth.teamId,
+      body.map((t, i) => {
+        try {
+          return newTransaction(t);
+        } catch (err) {
+          if (err instanceof InvalidReference)
+            throw new InvalidReference(`${i}.${err.field}`, `Transaction ${i}: ${err.message}`);
+          throw err;
+        }
+      }),
+    );
+    return { data: getTransactions(db, auth.teamId, ids) };
+  });
+  registerRoute(app, transactionRoutes.bulkUpdate, ({ auth, body }) => {
+    const { ids, tagId, ...fields } = body;
+    updateTransactions(db, auth.teamId, ids, { ...fields, addTagIds: tagId ? [tagId] : undefined });
+    return { data: getTransactions(db, auth.teamId, [...new Set(ids)]) };
+  });
+  registerRoute(app, transactionRoutes.update, ({ auth, params, body }) => {
+    updateTransaction(db, auth.teamId, params.id, changeOf(db, auth.teamId, params.id, body));
+    return getTransaction(db, auth.teamId, params.id);
+  });
+  const remove = (teamId: string, ids: readonly string[]) => {
+    const before = new Map(getTransactions(db, teamId, ids).map((t) => [t.id, t]));
+    const outcomes = deleteTransactions(db, teamId, ids);
+    const after = new Map(
+      getTransactions(
+        db,
+        teamId,
+        outcomes.filter((o) => o.outcome === 'excluded').map((o) => o.id),
+      ).map((t) => [t.id, t]),
+    );
+    return outcomes.map((o) => ({ ...o, transaction: (after.get(o.id) ?? before.get(o.id))! }));
+  };
+  registerRoute(app, transactionRoutes.delete, ({ auth, params }) => remove(auth.teamId, [params.id])[0]!);
+  registerRoute(app, transactionRoutes.bulkDelete, ({ auth, body }) => ({ data: remove(auth.teamId, body) }));
+}
