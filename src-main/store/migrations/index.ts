@@ -10,6 +10,7 @@ import { trackerDocumentsSearch } from './009-tracker-documents-search';
 import { metrics } from './010-metrics';
 import { workflows } from './011-workflows';
 import { webSessions } from './012-web-sessions';
+import { rules } from './013-rules';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -43,6 +44,8 @@ export const MIGRATIONS: readonly Migration[] = [
   workflows,
   // [012 web sessions] — reserved number
   webSessions,
+  // [013 rules, recurring series] — reserved number
+  rules,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
