@@ -12,12 +12,15 @@ import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
+import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
 import { userRoutesPlugin } from './routes/users';
+import { workflowHooksPlugin } from './routes/workflow-hooks';
+import { workflowRoutesPlugin } from './routes/workflows';
 import { contractSerializerCompiler } from './serializer';
 import { webUiPlugin } from './web-ui';
 
@@ -104,6 +107,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(customerRoutesPlugin, { db: options.db });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });
+      // [workflows routes register here]
+      await v1.register(workflowRoutesPlugin, { db: options.db });
       // [teams and users routes register here]
       await v1.register(teamRoutesPlugin, { db: options.db });
       await v1.register(userRoutesPlugin, { db: options.db });
@@ -112,5 +117,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
   // [internal routes the UI needs and the v1 contract lacks (/app) register here]
   await app.register(appEventsPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
+  // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
+  await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
   return app;
 }

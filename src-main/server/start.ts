@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { type Db, openDatabase } from '../store/db';
+import { type RunnerOptions, WorkflowRunner, workflowHttpHostsFromEnv } from '../workflows/runner';
 import { buildApp } from './app';
 
 export interface StartOptions {
@@ -13,6 +14,11 @@ export interface StartOptions {
   responseCacheBytes?: number;
   webRoot?: string;
   logLevel?: 'silent' | 'error' | 'warn' | 'info';
+  /**
+   * The workflow runner started with the server (false: none, e.g. a read-only tool). `httpAllowedHosts` defaults
+   * to $FINOPS_WORKFLOW_HTTP_HOSTS (comma-separated); empty keeps HTTP nodes off.
+   */
+  workflows?: false | RunnerOptions;
 }
 
 export interface RunningServer {
@@ -52,6 +58,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     db.close();
     throw err;
   }
+  // Runs execute in the background of the server; the runner claims them through the database (leases).
+  const runner =
+    options.workflows === false
+      ? undefined
+      : new WorkflowRunner(db, {
+          ...options.workflows,
+          ports: { httpAllowedHosts: workflowHttpHostsFromEnv(), ...options.workflows?.ports },
+          onError: (err, runId) => app.log.error({ err, runId }, 'workflow runner failed'),
+        }).start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
@@ -65,6 +80,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       if (closed) return;
       closed = true;
       await app.close();
+      // A step in flight completes; the rest of each run is taken up by the next start.
+      await runner?.stop();
       db.pragma('optimize');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

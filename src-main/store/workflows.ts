@@ -102,8 +102,9 @@ export function addWorkflowVersion(
         ...(wantedId ? { id: wantedId } : {}),
         name: definition.name,
         description: definition.description ?? null,
-        active: 0,
-        api_execution: 0,
+        // A new workflow starts with its first version's flags; later versions apply theirs when promoted.
+        active: definition.active ? 1 : 0,
+        api_execution: definition.apiExecution ? 1 : 0,
         trigger_types: '[]',
         webhook_secret: newWebhookSecret(),
       });

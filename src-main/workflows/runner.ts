@@ -30,6 +30,14 @@ export interface RunnerOptions {
   onError?: (err: unknown, runId?: string) => void;
 }
 
+/** The HTTP node allow-list from $FINOPS_WORKFLOW_HTTP_HOSTS (comma-separated hosts or host:port); empty by default. */
+export function workflowHttpHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
+  return (env.FINOPS_WORKFLOW_HTTP_HOSTS ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter(Boolean);
+}
+
 export class WorkflowRunner {
   readonly owner: string;
   private readonly concurrency: number;

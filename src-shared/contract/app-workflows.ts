@@ -218,7 +218,7 @@ export const appWorkflowRoutes = {
     summary: 'Approve what the run waits for; it goes on along the approval’s "approved" edge',
     description: `${INTERNAL} 409 when the run is not waiting for an approval.`,
     params: AppWorkflowIdParams,
-    body: DecisionBody,
+    body: DecisionBody.nullish(),
     responses: { 200: WorkflowRunDetail },
   }),
   reject: defineRoute({
@@ -228,7 +228,7 @@ export const appWorkflowRoutes = {
     summary: 'Reject what the run waits for; it goes on along the "rejected" edge (or ends)',
     description: `${INTERNAL} 409 when the run is not waiting for an approval.`,
     params: AppWorkflowIdParams,
-    body: DecisionBody,
+    body: DecisionBody.nullish(),
     responses: { 200: WorkflowRunDetail },
   }),
   cancel: defineRoute({

@@ -96,7 +96,8 @@ export const workflowRoutes = {
       'Needs an active workflow with a valid promoted version and API execution enabled. The body idempotencyKey is shared with chat: a reuse answers the existing execution (after the same access and readiness checks); without a key a retry starts another run.',
     scopes: ['workflows.write'],
     params: WorkflowIdParams,
-    body: ExecuteBody,
+    // Every field has a default: an empty body is a manual run without trigger data.
+    body: ExecuteBody.nullish(),
     responses: { 200: StartAck },
   }),
   chat: defineRoute({

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../src-main/store/users';
+import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 
@@ -17,6 +18,18 @@ interface Operation {
 
 /** How to make a record of the owning team for each path with an {id}: returns the id. */
 const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
+  '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
+  '/v1/workflows/runs/{executionId}': (api, token) => matrixRun(api, token),
+  '/app/workflows/{id}': (api, token) => matrixWorkflow(api, token),
+  '/app/workflows/{id}/promote': (api, token) => matrixWorkflow(api, token),
+  '/app/workflows/{id}/activate': (api, token) => matrixWorkflow(api, token),
+  '/app/workflows/{id}/deactivate': (api, token) => matrixWorkflow(api, token),
+  '/app/workflows/{id}/runs': (api, token) => matrixWorkflow(api, token),
+  '/app/workflow-runs/{id}': (api, token) => matrixRun(api, token),
+  '/app/workflow-runs/{id}/approve': (api, token) => matrixRun(api, token),
+  '/app/workflow-runs/{id}/reject': (api, token) => matrixRun(api, token),
+  '/app/workflow-runs/{id}/cancel': (api, token) => matrixRun(api, token),
   '/v1/customers/{id}': async (api, token) =>
     (await api.call('POST', '/v1/customers', { token, body: { name: 'Matrix Customer', email: 'matrix@example.com' } })).json()
       .id,
@@ -44,7 +57,31 @@ async function matrixProject(api: TestApi, token: string): Promise<string> {
 }
 
 /** A minimal valid body for write operations, so "allowed" can be asserted as success, not just "not 401/403". */
+/** An active, promoted workflow that waits for an approval (its runs can be approved, rejected, canceled). */
+const MATRIX_WORKFLOW = {
+  name: 'Matrix Workflow',
+  active: true,
+  apiExecution: true,
+  triggers: [{ type: 'manual' }],
+  nodes: [{ id: 'ask', kind: 'approval', title: 'Matrix?' }],
+};
+
+async function matrixWorkflow(api: TestApi, token: string): Promise<string> {
+  return (await api.call('POST', '/app/workflows', { token, body: { definition: MATRIX_WORKFLOW, promote: true } })).json().id;
+}
+
+/** A run waiting for its approval. */
+async function matrixRun(api: TestApi, token: string): Promise<string> {
+  const wf = await matrixWorkflow(api, token);
+  const id = (await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: {} })).json().executionId;
+  await new WorkflowRunner(api.db, { schedules: false }).runUntilIdle();
+  return id;
+}
+
 const BODIES: Record<string, unknown> = {
+  'POST /v1/workflows/{id}/chat': { message: 'matrix' },
+  'POST /app/workflows': { definition: MATRIX_WORKFLOW },
+  'POST /app/workflows/{id}/promote': { version: 1 },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'POST /v1/tags': { name: 'body-tag' },
@@ -73,6 +110,9 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
     return {};
   },
 };
+
+/** A path parameter: `{id}`, `{executionId}`. */
+const PARAM = /\{[^}]+\}/;
 
 const UNRELATED_SCOPE: Scope = 'chat.read';
 
@@ -103,7 +143,7 @@ describe('authorization matrix', () => {
 
   it('covers the protected routes of the contract', () => {
     expect(ops.length).toBeGreaterThanOrEqual(1);
-    for (const op of ops) if (op.path.includes('{id}')) expect(FIXTURES[op.path], `fixture for ${op.path}`).toBeDefined();
+    for (const op of ops) if (PARAM.test(op.path)) expect(FIXTURES[op.path], `fixture for ${op.path}`).toBeDefined();
   });
 
   it('walks every protected operation with every kind of credential', async () => {
@@ -112,8 +152,8 @@ describe('authorization matrix', () => {
     const checked: string[] = [];
     for (const op of ops) {
       const label = `${op.method} ${op.path}`;
-      const id = op.path.includes('{id}') ? await FIXTURES[op.path]!(api, owner) : undefined;
-      const url = op.path.replace('{id}', id ?? '');
+      const id = PARAM.test(op.path) ? await FIXTURES[op.path]!(api, owner) : undefined;
+      const url = op.path.replace(PARAM, id ?? '');
       const make = MADE_BODIES[label];
       const body =
         op.method === 'GET' || op.method === 'DELETE' ? undefined : make ? await make(api, owner) : (BODIES[label] ?? {});

@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../src-main/store/changes';
+import { getCustomer, upsertCustomer } from '../../../src-main/store/customers';
+import type { Db } from '../../../src-main/store/db';
+import { notificationsOfRun } from '../../../src-main/store/workflow-records';
 import {
   cancelRun,
   decideApproval,
@@ -8,11 +11,8 @@ import {
   loadRunState,
   stepRecords,
 } from '../../../src-main/store/workflow-runs';
-import { notificationsOfRun } from '../../../src-main/store/workflow-records';
-import { getCustomer, upsertCustomer } from '../../../src-main/store/customers';
 import { startWorkflowRun } from '../../../src-main/workflows/dispatch';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
-import type { Db } from '../../../src-main/store/db';
 import { definition, importActive, insertInvoice, openTestDb } from './fixtures';
 
 const runners: WorkflowRunner[] = [];
@@ -123,7 +123,11 @@ describe('workflow engine', () => {
       ['ok', 'completed'],
     ]);
     expect(notificationsOfRun(db, teamId, b.id).map((n) => n.message)).toEqual(['rejected']);
-    expect(getRunDetail(db, teamId, a.id).approvals[0]).toMatchObject({ status: 'approved', decidedBy: 'user:1', comment: 'fine' });
+    expect(getRunDetail(db, teamId, a.id).approvals[0]).toMatchObject({
+      status: 'approved',
+      decidedBy: 'user:1',
+      comment: 'fine',
+    });
     // A decision on a run that waits for nothing is refused.
     expect(() => decideApproval(db, teamId, a.id, 'approved', 'user:1')).toThrow(/not waiting for an approval/);
   });
@@ -246,7 +250,16 @@ describe('workflow engine', () => {
       db,
       teamId,
       definition({
-        nodes: [{ id: 'set', kind: 'update_record', resource: 'customer', recordId: '{{trigger.customerId}}', field: 'note', value: 'chased on {{trigger.day}}' }],
+        nodes: [
+          {
+            id: 'set',
+            kind: 'update_record',
+            resource: 'customer',
+            recordId: '{{trigger.customerId}}',
+            field: 'note',
+            value: 'chased on {{trigger.day}}',
+          },
+        ],
       }),
     );
     const run = start(db, teamId, wf, { customerId: customer.id, day: 'Monday' });
@@ -259,11 +272,7 @@ describe('workflow engine', () => {
 
   it('cancels a waiting run at once, with its approval', async () => {
     const { db, teamId } = setup();
-    const wf = importActive(
-      db,
-      teamId,
-      definition({ nodes: [{ id: 'ask', kind: 'approval', title: 'Go?' }] }),
-    );
+    const wf = importActive(db, teamId, definition({ nodes: [{ id: 'ask', kind: 'approval', title: 'Go?' }] }));
     const run = start(db, teamId, wf);
     await runner(db).runUntilIdle();
     expect(cancelRun(db, teamId, run.id)).toBe(true);
@@ -277,7 +286,11 @@ describe('workflow engine', () => {
 
   it('keeps step outputs (chat replies) out of the run as read', async () => {
     const { db, teamId } = setup();
-    const wf = importActive(db, teamId, definition({ nodes: [{ id: 'reply', kind: 'chat_reply', text: 'You said {{trigger.message}}' }] }));
+    const wf = importActive(
+      db,
+      teamId,
+      definition({ nodes: [{ id: 'reply', kind: 'chat_reply', text: 'You said {{trigger.message}}' }] }),
+    );
     const run = start(db, teamId, wf, { message: 'hi' });
     await runner(db).runUntilIdle();
     expect(stepRecords(db, teamId, run.id)[0]?.output).toEqual({ reply: 'You said hi', conversationId: null });

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import { appWorkflowRoutes } from '../../../src-shared/contract/app-workflows';
+import type { Db } from '../../store/db';
+import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflow-runs';
+import { listWorkflows } from '../../store/workflows';
+import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
+import { describeProblems } from '../../workflows/validate';
+import { wakeRunners } from '../../workflows/wakeup';
+import type { Credential } from '../auth/credentials';
+import { unprocessable } from '../errors';
+import { registerRoute } from '../route';
+import { startAck, startOrRefuse } from './workflows';
+
+/**
+ * The internal app API for workflows under /app (contract/app-workflows.ts): what the renderer and tools need that
+ * the public API deliberately lacks. Same credentials and scopes as /v1; every call is scoped to the caller's team.
+ */
+
+/** Who decided, as the run's approval records it. */
+function decider(auth: Credential): string {
+  return auth.userId ? `user:${auth.userId}` : `${auth.kind === 'api_key' ? 'api-key' : 'oauth'}:${auth.id}`;
+}
+
+export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  registerRoute(app, appWorkflowRoutes.list, ({ auth, query }) => listWorkflows(db, auth.teamId, query));
+  registerRoute(app, appWorkflowRoutes.import, ({ auth, body }) => {
+    try {
+      const imported = importWorkflow(db, auth.teamId, body.definition, { promote: body.promote });
+      return workflowDetail(db, auth.teamId, imported.workflowId);
+    } catch (err) {
+      if (err instanceof InvalidDefinition)
+        throw unprocessable('The workflow definition is not valid', describeProblems(err.problems));
+      throw err;
+    }
+  });
+  registerRoute(app, appWorkflowRoutes.get, ({ auth, params }) => workflowDetail(db, auth.teamId, params.id));
+  registerRoute(app, appWorkflowRoutes.promote, ({ auth, params, body }) => {
+    promote(db, auth.teamId, params.id, body.version);
+    return workflowDetail(db, auth.teamId, params.id);
+  });
+  registerRoute(app, appWorkflowRoutes.activate, ({ auth, params }) => {
+    setActive(db, auth.teamId, params.id, true);
+    return workflowDetail(db, auth.teamId, params.id);
+  });
+  registerRoute(app, appWorkflowRoutes.deactivate, ({ auth, params }) => {
+    setActive(db, auth.teamId, params.id, false);
+    return workflowDetail(db, auth.teamId, params.id);
+  });
+  registerRoute(app, appWorkflowRoutes.start, ({ auth, params, body }) =>
+    startAck(
+      startOrRefuse(db, auth.teamId, params.id, {
+        triggerType: body.triggerType,
+        triggerData: body.triggerData,
+        idempotencyKey: body.idempotencyKey,
+        source: 'app',
+        requireApiExecution: false,
+      }),
+    ),
+  );
+  registerRoute(app, appWorkflowRoutes.listRuns, ({ auth, query }) => listRuns(db, auth.teamId, query));
+  registerRoute(app, appWorkflowRoutes.getRun, ({ auth, params }) => getRunDetail(db, auth.teamId, params.id));
+  for (const [route, decision] of [
+    [appWorkflowRoutes.approve, 'approved'],
+    [appWorkflowRoutes.reject, 'rejected'],
+  ] as const) {
+    registerRoute(app, route, ({ auth, params, body }) => {
+      decideApproval(db, auth.teamId, params.id, decision, decider(auth), body?.comment);
+      wakeRunners();
+      return getRunDetail(db, auth.teamId, params.id);
+    });
+  }
+  registerRoute(app, appWorkflowRoutes.cancel, ({ auth, params }) => {
+    cancelRun(db, auth.teamId, params.id);
+    return getRunDetail(db, auth.teamId, params.id);
+  });
+}

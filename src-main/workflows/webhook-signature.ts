@@ -1,0 +1,46 @@
+import crypto from 'node:crypto';
+
+/**
+ * Signatures of inbound webhook calls (`POST /hooks/workflows/{id}`): each workflow has its own secret, and a call
+ * carries
+ *
+ *   X-Finops-Timestamp: 1795430400                (unix seconds when it was signed)
+ *   X-Finops-Signature: v1=<hex HMAC-SHA256(secret, "<timestamp>.<raw body>")>
+ *
+ * The timestamp is inside the signed text and must be within five minutes of the server's clock, so a captured
+ * call cannot be replayed later; the comparison is constant-time. Several `v1=` values (comma-separated) are
+ * accepted, so a sender can sign with the old and the new secret while a secret is rotated.
+ */
+
+export const SIGNATURE_HEADER = 'x-finops-signature';
+export const TIMESTAMP_HEADER = 'x-finops-timestamp';
+export const TOLERANCE_SECONDS = 300;
+
+export function signWebhook(secret: string, timestamp: number, rawBody: string): string {
+  return `v1=${crypto.createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+}
+
+/** Why a call's signature is not accepted, or undefined when it is. */
+export function webhookSignatureProblem(
+  secret: string,
+  headers: { signature?: string; timestamp?: string },
+  rawBody: string,
+  now: Date,
+): string | undefined {
+  if (!headers.signature || !headers.timestamp) return `sign the call: ${TIMESTAMP_HEADER} and ${SIGNATURE_HEADER} are required`;
+  if (!/^\d{1,12}$/.test(headers.timestamp)) return `${TIMESTAMP_HEADER} must be unix seconds`;
+  const timestamp = Number(headers.timestamp);
+  if (Math.abs(now.getTime() / 1000 - timestamp) > TOLERANCE_SECONDS) {
+    return `${TIMESTAMP_HEADER} is more than ${TOLERANCE_SECONDS} s from the server's clock`;
+  }
+  const expected = Buffer.from(signWebhook(secret, timestamp, rawBody).slice(3), 'hex');
+  const offered = headers.signature
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.startsWith('v1=') && /^[0-9a-f]{64}$/i.test(part.slice(3)))
+    .map((part) => Buffer.from(part.slice(3), 'hex'));
+  // Every offered value is compared (no early exit), each in constant time.
+  let match = false;
+  for (const o of offered) match = crypto.timingSafeEqual(o, expected) || match;
+  return match ? undefined : 'the signature does not match';
+}
