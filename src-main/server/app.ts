@@ -15,6 +15,7 @@ import { appEventsPlugin } from './routes/app-events';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { healthRoutesPlugin } from './routes/health';
+import { invoiceRoutesPlugin } from './routes/invoices';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
@@ -26,6 +27,8 @@ import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
   db: Db;
+  /** The data dir (invoice PDFs are stored there); default the folder of the database file. */
+  dataDir?: string;
   /** Max requests per minute per credential, and per IP on public routes (the OAuth endpoints have their own budget: rateLimit.oauth). */
   rateLimitPerMinute?: number;
   /** Finer rate-limit settings (windows, the OAuth and per-IP budgets, a clock for tests); see plugins/rate-limit.ts. */
@@ -105,6 +108,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(tagRoutesPlugin, { db: options.db });
       // [customers routes register here]
       await v1.register(customerRoutesPlugin, { db: options.db });
+      // [invoices routes register here]
+      await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });
       // [workflows routes register here]

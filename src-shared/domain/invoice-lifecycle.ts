@@ -105,13 +105,18 @@ export function allows(status: InvoiceStatus, action: InvoiceAction, ctx: Lifecy
 /**
  * The action that moves `from` to `to`, for clients that set `status` directly (the hosted service's PUT): every
  * status change is one of the machine's moves, checked like any other. `undefined` when no move leads there.
+ * Asking for `unpaid` past the due date means issue (or reopen), which lands in `overdue`.
  */
 export function actionFor(from: InvoiceStatus, to: InvoiceStatus, ctx: LifecycleContext): InvoiceAction | undefined {
   if (from === to) return undefined;
-  return MOVES.find((a) => {
+  const exact = MOVES.find((a) => {
     const r = transition(from, a, ctx);
     return r.ok && r.status === to;
   });
+  if (exact) return exact;
+  // "unpaid" asked of an invoice past its due date: issuing or reopening it is meant, and lands it in overdue.
+  if (to === 'unpaid' && ctx.pastDue) return (['issue', 'reopen'] as const).find((a) => transition(from, a, ctx).ok);
+  return undefined;
 }
 
 /** "Invoice is paid; it cannot be edited. Allowed next states: refunded." — the 409 message. */

@@ -48,9 +48,33 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
         },
       })
     ).json().id,
+  '/v1/invoices/{id}': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
+  '/v1/invoice-payments/{id}': async (api, token) => {
+    const invoiceId = await matrixInvoice(api, token, 'paid');
+    return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
+  },
   '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
   '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
 };
+
+/** An invoice of the owner team for a customer with an email, in the given status (issued for a future due date). */
+async function matrixInvoice(api: TestApi, token: string, status?: 'unpaid' | 'paid'): Promise<string> {
+  const customerId = (
+    await api.call('POST', '/v1/customers', { token, body: { name: 'Matrix Customer', email: 'matrix@example.com' } })
+  ).json().id;
+  const id = (
+    await api.call('POST', '/v1/invoices', {
+      token,
+      body: { customerId, issueDate: '2099-01-01', lineItems: [{ name: 'Matrix work', quantity: 2, price: 50 }] },
+    })
+  ).json().id;
+  if (status) await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'unpaid' } });
+  if (status === 'paid') await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'paid' } });
+  return id;
+}
 
 async function matrixProject(api: TestApi, token: string): Promise<string> {
   return (await api.call('POST', '/v1/tracker-projects', { token, body: { name: 'Matrix Project', rate: 10 } })).json().id;
@@ -91,6 +115,10 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
   'PATCH /v1/teams/{id}': { fiscalYearStartMonth: 4 },
   'PATCH /v1/users/me': { timezone: 'Europe/Berlin' },
+  'POST /v1/invoices': { customerName: 'Body Co', lineItems: [{ name: 'Work', price: 1 }] },
+  'PATCH /v1/invoices/{id}': { note: 'patched' },
+  'PUT /v1/invoices/{id}': { note: 'put' },
+  'PATCH /v1/invoices/settings': { template: { paymentDetails: 'IBAN DE00 0000 0000 0000 0000 00' } },
 };
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
@@ -104,6 +132,11 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
     { projectId: await matrixProject(api, token), start: '2025-01-02T09:00:00Z', duration: 60 },
   ],
   'POST /v1/tracker-entries/timer/start': async (api, token) => ({ projectId: await matrixProject(api, token) }),
+  'POST /v1/invoices/from-tracker': async (api, token) => {
+    const projectId = await matrixProject(api, token);
+    await api.call('POST', '/v1/tracker-entries', { token, body: { projectId, start: '2025-01-02T09:00:00Z', duration: 3600 } });
+    return { projectId };
+  },
   // The allowed call needs a running timer to stop.
   'POST /v1/tracker-entries/timer/stop': async (api, token) => {
     await api.call('POST', '/v1/tracker-entries/timer/start', { token, body: { projectId: await matrixProject(api, token) } });

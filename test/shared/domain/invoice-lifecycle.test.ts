@@ -125,6 +125,12 @@ describe('invoice lifecycle', () => {
     expect(actionFor('unpaid', 'paid', ctx)).toBe('pay');
     expect(actionFor('unpaid', 'overdue', ctx)).toBeUndefined();
     expect(actionFor('unpaid', 'overdue', { pastDue: true })).toBe('mark_overdue');
+    // "unpaid" asked past the due date: issue (or reopen), landing in overdue.
+    expect(actionFor('draft', 'unpaid', { pastDue: true })).toBe('issue');
+    expect(actionFor('scheduled', 'unpaid', { pastDue: true })).toBe('issue');
+    expect(actionFor('paid', 'unpaid', { pastDue: true })).toBe('reopen');
+    expect(actionFor('overdue', 'unpaid', { pastDue: true })).toBeUndefined();
+    expect(actionFor('canceled', 'unpaid', { pastDue: true })).toBeUndefined();
   });
 
   it('says why an unpaid invoice cannot be marked overdue before its due date', () => {

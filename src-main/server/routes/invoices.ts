@@ -1,0 +1,70 @@
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
+import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
+import type { Db } from '../../store/db';
+import { newId } from '../../store/ids';
+import { queueInvoiceReminder } from '../../store/invoice-deliveries';
+import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoice-settings';
+import { invoiceFromTracker } from '../../store/invoice-tracker';
+import {
+  createInvoice,
+  deleteInvoice,
+  getInvoice,
+  invoiceSummary,
+  listInvoices,
+  paymentStatus,
+  sendInvoice,
+  updateInvoice,
+} from '../../store/invoices';
+import { registerRoute } from '../route';
+
+export interface InvoiceRoutesOptions {
+  db: Db;
+  /** Where invoice PDFs are stored; default the folder of the database file (none for an in-memory database). */
+  dataDir?: string;
+}
+
+/** The data dir of a database opened by openDatabase: the folder of its file. */
+export function dataDirOf(db: Db): string | undefined {
+  return db.memory || !db.name ? undefined : path.dirname(db.name);
+}
+
+export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRoutesOptions): Promise<void> {
+  const { db } = opts;
+  const dataDir = opts.dataDir ?? dataDirOf(db);
+
+  registerRoute(app, r.list, ({ auth, query }) => listInvoices(db, auth.teamId, query));
+  registerRoute(app, r.create, ({ auth, body }) => createInvoice(db, auth.teamId, body));
+  registerRoute(app, r.summary, ({ auth, query }) => invoiceSummary(db, auth.teamId, query.statuses));
+  registerRoute(app, r.paymentStatus, ({ auth }) => paymentStatus(db, auth.teamId));
+  registerRoute(app, r.settings, ({ auth }) => getInvoiceSettings(db, auth.teamId));
+  registerRoute(app, r.updateSettings, ({ auth, body }) => updateInvoiceSettings(db, auth.teamId, body));
+  registerRoute(app, r.fromTracker, ({ auth, body }) => invoiceFromTracker(db, auth.teamId, body));
+  registerRoute(app, r.get, ({ auth, params }) => getInvoice(db, auth.teamId, params.id));
+  registerRoute(app, r.update, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
+  registerRoute(app, r.put, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
+  registerRoute(app, r.delete, ({ auth, params }) => {
+    const deleted = deleteInvoice(db, auth.teamId, params.id);
+    removeInvoicePdf(dataDir, auth.teamId, params.id);
+    return deleted;
+  });
+  registerRoute(app, r.send, ({ auth, params, body }) =>
+    sendInvoice(db, auth.teamId, params.id, { to: body.to, idempotencyKey: body.idempotencyKey }),
+  );
+  registerRoute(app, r.remind, ({ auth, params, body }) => {
+    queueInvoiceReminder(db, auth.teamId, params.id, {
+      idempotencyKey: `remind:${params.id}:${body.idempotencyKey ?? newId()}`,
+      recipient: body.to,
+    });
+    return getInvoice(db, auth.teamId, params.id);
+  });
+  registerRoute(app, r.pdf, async ({ auth, params, reply }) => {
+    const pdf = await invoicePdf(db, dataDir, auth.teamId, params.id);
+    reply
+      .type('application/pdf')
+      .header('Content-Disposition', `inline; filename="${pdf.fileName}"`)
+      .header('Cache-Control', 'private, no-cache');
+    return pdf.bytes;
+  });
+}

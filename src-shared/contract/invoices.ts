@@ -1,0 +1,467 @@
+import { z } from 'zod';
+import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
+import { INVOICE_STATUSES } from '../domain/invoice-status';
+import { isCurrencyCode } from '../money';
+import { multiValue, PageMeta, PageSize } from './common';
+import { CursorQuery, idParams, sortParam } from './list';
+import { defineRoute } from './route';
+
+/**
+ * Invoices (`/v1/invoices`, scopes invoices.*), with the hosted service's names (hosted-service-facts "Invoices";
+ * docs/decisions/0070…0079). Money is in major units on the wire (12.5 = 12.50 EUR) and exact minor units inside.
+ * Statuses move only through the checked lifecycle (src-shared/domain/invoice-lifecycle.ts): setting `status`
+ * directly (the hosted PUT) is checked like every other move, and a refused move is 409 naming the current state and
+ * the allowed next states.
+ */
+
+const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+function text(max: number) {
+  return z.preprocess(emptyToNull, z.string().trim().max(max, `must be at most ${max} characters`).nullable()).optional();
+}
+
+export const Day = z.string().refine(isCalendarDay, 'must be a calendar date YYYY-MM-DD');
+export const TimeZone = z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
+export const Currency = z.string().trim().toUpperCase().refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR');
+const Locale = z
+  .string()
+  .max(35)
+  .refine((v) => {
+    try {
+      return Intl.getCanonicalLocales(v).length === 1;
+    } catch {
+      return false;
+    }
+  }, 'must be a BCP 47 locale such as de-DE');
+const Rate = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100');
+const Email = z.preprocess(emptyToNull, z.email('must be a valid email address').max(254).nullable()).optional();
+const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2025-05-01T09:00:00Z' });
+
+export const DATE_FORMATS = ['dd/MM/yyyy', 'MM/dd/yyyy', 'yyyy-MM-dd', 'dd.MM.yyyy', 'dd-MM-yyyy'] as const;
+export const DELIVERY_TYPES = ['create', 'create_and_send', 'scheduled'] as const;
+export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
+
+/**
+ * The invoice's template: presentation and defaults (hosted names). Unknown keys (the hosted service's label
+ * texts, logo and so on) are kept as sent.
+ */
+export const TemplateInput = z.looseObject({
+  currency: Currency.optional(),
+  locale: Locale.optional(),
+  dateFormat: z.enum(DATE_FORMATS).optional(),
+  timezone: TimeZone.optional(),
+  paymentTermsDays: z.number().int().min(0).max(365).optional(),
+  includeVat: z.boolean().optional(),
+  includeTax: z.boolean().optional(),
+  includeDiscount: z.boolean().optional(),
+  vatRate: Rate.optional(),
+  taxRate: Rate.optional(),
+  size: z.enum(['a4', 'letter']).optional(),
+  title: text(100),
+  fromDetails: text(2000).describe("the team's name and address as printed (default: the team name)"),
+  customerDetails: text(2000).describe("the customer's address block as printed (default: from the customer record)"),
+  paymentDetails: text(2000).describe('bank details or payment instructions printed under the totals'),
+  vatLabel: text(50),
+  taxLabel: text(50),
+});
+export type TemplateInput = z.infer<typeof TemplateInput>;
+
+export const InvoiceTemplate = z
+  .looseObject({
+    currency: z.string(),
+    locale: z.string(),
+    dateFormat: z.string(),
+    timezone: z.string(),
+    paymentTermsDays: z.number().int(),
+    includeVat: z.boolean(),
+    includeTax: z.boolean(),
+    includeDiscount: z.boolean(),
+    vatRate: z.number(),
+    taxRate: z.number(),
+    size: z.enum(['a4', 'letter']),
+    title: z.string().nullable(),
+    fromDetails: z.string().nullable(),
+    customerDetails: z.string().nullable(),
+    paymentDetails: z.string().nullable(),
+    vatLabel: z.string().nullable(),
+    taxLabel: z.string().nullable(),
+  })
+  .meta({ id: 'InvoiceTemplate' });
+export type InvoiceTemplate = z.infer<typeof InvoiceTemplate>;
+
+export const LineItemInput = z.strictObject({
+  name: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  quantity: z.number().min(0).max(1_000_000_000).default(1).describe('at most 4 decimals'),
+  unit: text(50),
+  price: z.number().describe('unit price in major units of the invoice currency (negative for a credit line)'),
+  vat: Rate.nullable().optional().describe("this line's VAT rate in percent; omitted or null: the invoice's vatRate"),
+  taxRate: Rate.nullable().optional().describe("this line's tax rate in percent; omitted or null: the invoice's taxRate"),
+  tax: Rate.nullable().optional().describe("the hosted service's older name of taxRate"),
+});
+export type LineItemInput = z.infer<typeof LineItemInput>;
+
+export const LineItem = z
+  .object({
+    name: z.string(),
+    quantity: z.number(),
+    unit: z.string().nullable(),
+    price: z.number(),
+    vat: z.number().nullable().describe('own VAT rate (%), null when the invoice rate applies'),
+    taxRate: z.number().nullable().describe('own tax rate (%), null when the invoice rate applies'),
+    tax: z.number().nullable().describe('same as taxRate (hosted name)'),
+    amount: z.number().describe('quantity × price, rounded to the currency (net of VAT and tax)'),
+  })
+  .meta({ id: 'InvoiceLineItem' });
+
+const LineItems = z.array(LineItemInput).max(500, 'at most 500 line items');
+
+const writable = {
+  customerId: z.string().min(1).max(200).nullable().optional().describe("one of the team's customers"),
+  customerName: text(200).describe('the recipient name when there is no customer record (default: the customer name)'),
+  invoiceNumber: z
+    .string()
+    .trim()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('unique per team; default the next number of the team sequence (INV-0001 style); 409 when taken'),
+  issueDate: Day.optional().describe('default today in the invoice time zone'),
+  dueDate: Day.optional().describe('default issueDate + template.paymentTermsDays'),
+  currency: Currency.optional().describe('same as template.currency; default the team settings, else the base currency'),
+  timezone: TimeZone.optional().describe('same as template.timezone: due dates are days in this zone; default UTC'),
+  template: TemplateInput.optional(),
+  lineItems: LineItems.optional(),
+  discount: z.number().min(0).optional().describe('an amount in major units taken off the total (after tax)'),
+  note: text(10_000).describe('printed on the invoice'),
+  internalNote: text(10_000).describe('never printed'),
+};
+
+export const InvoiceCreate = z.strictObject({
+  ...writable,
+  deliveryType: z
+    .enum(DELIVERY_TYPES)
+    .default('create')
+    .describe('create: a draft; create_and_send: issue and queue the email; scheduled: issue and send at scheduledAt'),
+  scheduledAt: Instant.optional().describe('when deliveryType is scheduled: the time to issue and send it'),
+  recipient: Email.describe("send to this address instead of the customer's billing email"),
+});
+export type InvoiceCreate = z.infer<typeof InvoiceCreate>;
+
+/** PATCH (and the hosted PUT): only supplied fields change. `status` moves through the checked lifecycle. */
+export const InvoicePatch = z.strictObject({
+  ...writable,
+  status: InvoiceStatusSchema.optional().describe('a move of the lifecycle; a refused move is 409 naming the allowed states'),
+  paidAt: Instant.optional().describe('with status paid: when it was paid (default now)'),
+  scheduledAt: Instant.optional().describe('with status scheduled: when to issue and send it'),
+});
+export type InvoicePatch = z.infer<typeof InvoicePatch>;
+
+export const DELIVERY_STATES = ['queued', 'awaiting_sync', 'sending', 'sent', 'failed', 'canceled'] as const;
+
+export const InvoiceDelivery = z
+  .object({
+    id: z.string(),
+    kind: z.enum(['invoice', 'reminder']),
+    state: z
+      .enum(DELIVERY_STATES)
+      .describe('awaiting_sync: no SMTP server is configured; it goes out via the remote instance when sync runs'),
+    recipient: z.string().nullable(),
+    attempts: z.number().int(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    sentAt: z.string().nullable(),
+  })
+  .meta({ id: 'InvoiceDelivery' });
+export type InvoiceDelivery = z.infer<typeof InvoiceDelivery>;
+
+export const InvoicePaymentRef = z
+  .object({
+    id: z.string(),
+    transactionId: z.string().nullable(),
+    amount: z.number(),
+    currency: z.string(),
+    date: z.string(),
+    matchedBy: z.enum(['auto', 'user', 'manual']),
+    confidence: z.number().nullable(),
+  })
+  .meta({ id: 'InvoicePaymentRef' });
+
+export const Invoice = z
+  .object({
+    id: z.string(),
+    invoiceNumber: z.string(),
+    status: InvoiceStatusSchema,
+    nextStatuses: z.array(InvoiceStatusSchema).describe('the states the lifecycle allows next'),
+    customerId: z.string().nullable(),
+    customerName: z.string().nullable(),
+    customer: z
+      .object({ id: z.string(), name: z.string(), email: z.string().nullable(), billingEmail: z.string().nullable() })
+      .nullable()
+      .describe('null when the invoice has no customer or the customer was deleted'),
+    currency: z.string(),
+    amount: z.number().describe('total due: subtotal + vat + tax − discount'),
+    subtotal: z.number(),
+    vat: z.number(),
+    tax: z.number(),
+    discount: z.number(),
+    issueDate: z.string(),
+    dueDate: z.string(),
+    timezone: z.string(),
+    scheduledAt: z.string().nullable(),
+    sentAt: z.string().nullable(),
+    paidAt: z.string().nullable(),
+    canceledAt: z.string().nullable(),
+    refundedAt: z.string().nullable(),
+    reminderSentAt: z.string().nullable(),
+    lineItems: z.array(LineItem),
+    template: InvoiceTemplate,
+    note: z.string().nullable(),
+    internalNote: z.string().nullable(),
+    trackerProjectId: z.string().nullable().describe('the tracker project this invoice was drafted from'),
+    delivery: InvoiceDelivery.nullable().describe('the latest email of this invoice (invoice or reminder)'),
+    payment: InvoicePaymentRef.nullable().describe('the applied payment, when paid through a matched transaction'),
+    pdfUrl: z.string().describe('GET this path for the PDF'),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  })
+  .meta({ id: 'Invoice' });
+export type Invoice = z.infer<typeof Invoice>;
+
+export const INVOICE_SORT_COLUMNS = [
+  'created_at',
+  'invoice_date',
+  'issue_date',
+  'due_date',
+  'invoice_number',
+  'amount',
+  'status',
+  'customer',
+] as const;
+export type InvoiceSortColumn = (typeof INVOICE_SORT_COLUMNS)[number];
+
+export const InvoiceListQuery = z.object({
+  q: z
+    .string()
+    .max(200, 'must be at most 200 characters')
+    .optional()
+    .describe('text in the number, customer or note; a number (12.5 or 12,50) also matches the amount'),
+  statuses: multiValue(InvoiceStatusSchema).describe('repeated key; any of them'),
+  customers: multiValue(z.string().min(1).max(200)).describe('customer ids (repeated key)'),
+  start: Day.optional().describe('issued on or after this day'),
+  end: Day.optional().describe('issued on or before this day'),
+  sort: sortParam(INVOICE_SORT_COLUMNS, 'created_at desc'),
+  cursor: CursorQuery,
+  pageSize: PageSize,
+});
+export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
+
+export const InvoicePage = z.object({ data: z.array(Invoice), meta: PageMeta });
+
+export const SendBody = z
+  .strictObject({
+    to: Email.describe("default: the customer's billing email, else its email"),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('the same key never queues a second email for this invoice (default: a new email each call)'),
+  })
+  .default({});
+
+export const InvoiceSummaryQuery = z.object({
+  statuses: multiValue(InvoiceStatusSchema).describe('default: every issued status (all but draft and canceled)'),
+});
+export const InvoiceSummary = z.object({
+  data: z.array(
+    z.object({
+      currency: z.string(),
+      totalAmount: z.number().describe('sum of the amounts of the invoices counted'),
+      invoiceCount: z.number().int(),
+      paid: z.number(),
+      outstanding: z.number().describe('unpaid and overdue'),
+      overdue: z.number(),
+    }),
+  ),
+});
+
+export const PaymentStatus = z.object({
+  score: z.number().int().min(0).max(100).nullable().describe('share of invoices settled on time, 0–100; null without data'),
+  paymentStatus: z.enum(['good', 'average', 'bad', 'none']).describe('good ≥ 80, average ≥ 50, bad below, none without data'),
+  paidOnTime: z.number().int(),
+  paidLate: z.number().int(),
+  overdue: z.number().int().describe('open invoices past their due date (count as late)'),
+  windowDays: z.number().int(),
+});
+
+export const InvoiceSettings = z.object({
+  numberPrefix: z.string(),
+  numberWidth: z.number().int(),
+  nextNumber: z.number().int().describe('the number the next invoice without an explicit invoiceNumber gets'),
+  template: InvoiceTemplate,
+});
+export const InvoiceSettingsPatch = z.strictObject({
+  numberPrefix: z
+    .string()
+    .max(20)
+    .regex(/^[^\s]*$/, 'must not contain spaces')
+    .optional(),
+  numberWidth: z.number().int().min(1).max(12).optional(),
+  nextNumber: z.number().int().min(1).max(1_000_000_000).optional(),
+  template: TemplateInput.optional(),
+});
+
+export const TrackerInvoiceBody = z.strictObject({
+  projectId: z.string().min(1).max(200).describe("one of the team's tracker projects (billable, with a rate)"),
+  entryIds: z.array(z.string().min(1).max(200)).min(1).max(5000).optional().describe('default: every unbilled entry'),
+  from: Day.optional().describe('only entries on or after this day'),
+  to: Day.optional().describe('only entries on or before this day'),
+  issueDate: Day.optional(),
+  dueDate: Day.optional(),
+  invoiceNumber: writable.invoiceNumber,
+  template: TemplateInput.optional(),
+  note: text(10_000),
+});
+
+export const InvoiceIdParams = idParams();
+
+export const invoiceRoutes = {
+  list: defineRoute({
+    method: 'GET',
+    path: '/invoices',
+    tag: 'invoices',
+    summary: 'List and filter invoices (keyset cursor, no total count)',
+    scopes: ['invoices.read'],
+    query: InvoiceListQuery,
+    responses: { 200: InvoicePage },
+  }),
+  create: defineRoute({
+    method: 'POST',
+    path: '/invoices',
+    tag: 'invoices',
+    summary: 'Create an invoice: a draft, or issued and queued for sending, or scheduled (201)',
+    scopes: ['invoices.write'],
+    idempotent: true,
+    body: InvoiceCreate,
+    responses: { 201: Invoice },
+  }),
+  summary: defineRoute({
+    method: 'GET',
+    path: '/invoices/summary',
+    tag: 'invoices',
+    summary: 'Invoice totals by currency',
+    scopes: ['invoices.read'],
+    query: InvoiceSummaryQuery,
+    responses: { 200: InvoiceSummary },
+  }),
+  paymentStatus: defineRoute({
+    method: 'GET',
+    path: '/invoices/payment-status',
+    tag: 'invoices',
+    summary: 'On-time payment score of the last 12 months (0–100)',
+    scopes: ['invoices.read'],
+    responses: { 200: PaymentStatus },
+  }),
+  settings: defineRoute({
+    method: 'GET',
+    path: '/invoices/settings',
+    tag: 'invoices',
+    summary: 'Extension: numbering and the defaults of new invoices (team details, payment details, locale…)',
+    scopes: ['invoices.read'],
+    responses: { 200: InvoiceSettings },
+  }),
+  updateSettings: defineRoute({
+    method: 'PATCH',
+    path: '/invoices/settings',
+    tag: 'invoices',
+    summary: 'Extension: change the numbering or the defaults of new invoices',
+    scopes: ['invoices.write'],
+    body: InvoiceSettingsPatch,
+    responses: { 200: InvoiceSettings },
+  }),
+  get: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id',
+    tag: 'invoices',
+    summary: 'Retrieve an invoice',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    responses: { 200: Invoice },
+  }),
+  update: defineRoute({
+    method: 'PATCH',
+    path: '/invoices/:id',
+    tag: 'invoices',
+    summary: 'Change supplied fields; status moves are checked (409 names the allowed next states)',
+    scopes: ['invoices.write'],
+    idempotent: true,
+    params: InvoiceIdParams,
+    body: InvoicePatch,
+    responses: { 200: Invoice },
+  }),
+  put: defineRoute({
+    method: 'PUT',
+    path: '/invoices/:id',
+    tag: 'invoices',
+    summary: "The hosted service's update: same body and rules as PATCH (only supplied fields change)",
+    scopes: ['invoices.write'],
+    idempotent: true,
+    params: InvoiceIdParams,
+    body: InvoicePatch,
+    responses: { 200: Invoice },
+  }),
+  delete: defineRoute({
+    method: 'DELETE',
+    path: '/invoices/:id',
+    tag: 'invoices',
+    summary: 'Delete a draft or canceled invoice (others: 409); returns the deleted invoice',
+    scopes: ['invoices.write'],
+    params: InvoiceIdParams,
+    responses: { 200: Invoice },
+  }),
+  send: defineRoute({
+    method: 'POST',
+    path: '/invoices/:id/send',
+    tag: 'invoices',
+    summary: 'Issue a draft or scheduled invoice and queue its email (or send an issued open one again)',
+    description:
+      'The email is queued durably and goes out through the team SMTP server; without one it waits as awaiting_sync for the remote instance (sync).',
+    scopes: ['invoices.write'],
+    idempotent: true,
+    params: InvoiceIdParams,
+    body: SendBody,
+    responses: { 200: Invoice },
+  }),
+  remind: defineRoute({
+    method: 'POST',
+    path: '/invoices/:id/remind',
+    tag: 'invoices',
+    summary: 'Extension: queue a payment reminder for an unpaid or overdue invoice',
+    scopes: ['invoices.write'],
+    idempotent: true,
+    params: InvoiceIdParams,
+    body: SendBody,
+    responses: { 200: Invoice },
+  }),
+  pdf: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/pdf',
+    tag: 'invoices',
+    summary: 'The invoice as a PDF (application/pdf)',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    responses: { 200: z.any().describe('application/pdf') },
+  }),
+  fromTracker: defineRoute({
+    method: 'POST',
+    path: '/invoices/from-tracker',
+    tag: 'invoices',
+    summary: "Extension: draft an invoice from a tracker project's unbilled entries (they become billed)",
+    description:
+      "One line item: the entries' total hours (rounded half up to 0.01 h) at the project's hourly rate, in its currency, for its customer. The entries are billed on this invoice; canceling or deleting the draft frees them.",
+    scopes: ['invoices.write', 'tracker-entries.write'],
+    idempotent: true,
+    body: TrackerInvoiceBody,
+    responses: { 201: Invoice },
+  }),
+};
