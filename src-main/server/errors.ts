@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import type { ErrorPayload } from '../../src-shared/contract/errors';
+import type { ErrorPayload, FieldError } from '../../src-shared/contract/errors';
 import { Conflict, InvalidReference, NotFound } from '../store/errors';
 
 /**
@@ -16,6 +16,8 @@ export class ApiError extends Error {
     readonly description?: string,
     readonly retryAfterSeconds?: number,
     readonly headers: Record<string, string> = {},
+    /** The inputs that failed, for 422 answers (docs/decisions/0013-error-field-list.md). */
+    readonly fields?: readonly FieldError[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -42,12 +44,30 @@ export const unauthorized = (message: string, description?: string) =>
 export const forbidden = (message: string, description?: string) => new ApiError(403, 'Forbidden', message, description);
 export const notFound = (message: string, description?: string) => new ApiError(404, 'Not Found', message, description);
 export const conflict = (message: string, description?: string) => new ApiError(409, 'Conflict', message, description);
-export const unprocessable = (message: string, description?: string) =>
-  new ApiError(422, 'Unprocessable Entity', message, description);
+export const unprocessable = (message: string, description?: string, fields?: readonly FieldError[]) =>
+  new ApiError(422, 'Unprocessable Entity', message, description, undefined, {}, fields);
 
 interface ValidationIssue {
   instancePath?: string;
   message?: string;
+}
+
+/** fastify's names for the parts of a request, as the error payload names them. */
+const LOCATIONS: Record<string, FieldError['location']> = {
+  body: 'body',
+  querystring: 'query',
+  params: 'params',
+  headers: 'headers',
+};
+
+/** One entry per failing input: `/address/countryCode` in the body → `{ location: 'body', path: 'address.countryCode' }`. */
+function validationFields(validation: readonly ValidationIssue[], context: string | undefined): FieldError[] {
+  const location = LOCATIONS[context ?? 'body'] ?? 'body';
+  return validation.map((issue) => ({
+    location,
+    path: (issue.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.'),
+    message: issue.message ?? 'invalid',
+  }));
 }
 
 /** "body.email: Invalid email address; body.countryCode: …" — names each failing field for the person reading. */
@@ -61,14 +81,25 @@ function describeValidation(validation: readonly ValidationIssue[], context: str
     .join('; ');
 }
 
-export function toApiError(err: unknown): ApiError {
+/**
+ * The API error for any failure. `request` says where a store's InvalidReference came from: the query of a GET
+ * (a filter naming a record that is not there), the body of anything else.
+ */
+export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof NotFound) return notFound(`No ${err.entity} with id ${err.id}`);
   if (err instanceof Conflict) return conflict(err.message, err.description);
-  if (err instanceof InvalidReference) return unprocessable(err.message, `field: ${err.field}`);
+  if (err instanceof InvalidReference) {
+    const location = request?.method === 'GET' ? 'query' : 'body';
+    return unprocessable(err.message, `field: ${err.field}`, [{ location, path: err.field, message: err.message }]);
+  }
   const e = err as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (hasZodFastifySchemaValidationErrors(e) || Array.isArray(e.validation)) {
-    return unprocessable('The request does not match the schema', describeValidation(e.validation ?? [], e.validationContext));
+    return unprocessable(
+      'The request does not match the schema',
+      describeValidation(e.validation ?? [], e.validationContext),
+      validationFields(e.validation ?? [], e.validationContext),
+    );
   }
   if (isResponseSerializationError(e)) {
     return new ApiError(500, 'Internal Server Error', 'The server failed to build its response');
@@ -88,6 +119,7 @@ export function errorBody(err: ApiError, requestId: string): ErrorPayload {
   const body: ErrorPayload = { error: err.label, message: err.message, requestId };
   if (err.description) body.description = err.description;
   if (err.retryAfterSeconds !== undefined) body.retryAfterSeconds = err.retryAfterSeconds;
+  if (err.fields?.length) body.fields = [...err.fields];
   return body;
 }
 
@@ -102,7 +134,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 /** Error handler and not-found handler for the whole app: unknown route 404, known path with another method 405. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError.statusCode >= 500)
       request.log.error({ err: error, reqId: request.id, route: request.routeOptions.url }, 'request failed');
     return sendError(reply, apiError);

@@ -142,9 +142,11 @@ export const idempotencyPlugin = fp(
       const check = checkIdempotencyKey(request.headers[IDEMPOTENCY_HEADER]);
       if (!check) return;
       if (!check.ok) {
+        const message = `The Idempotency-Key header ${check.reason}`;
         throw unprocessable(
-          `The Idempotency-Key header ${check.reason}`,
+          message,
           'Idempotency-Key: 1 to 255 printable ASCII characters, e.g. a UUID; use a new key for each logical change',
+          [{ location: 'headers', path: IDEMPOTENCY_HEADER, message }],
         );
       }
       const credential = request.credential;
@@ -178,6 +180,7 @@ export const idempotencyPlugin = fp(
           throw unprocessable(
             'This Idempotency-Key was already used for a different request',
             'A key stands for one request (same route, path, query and body). Send a new key for a changed request.',
+            [{ location: 'headers', path: IDEMPOTENCY_HEADER, message: 'already used for a different request' }],
           );
         case 'running':
           throw new ApiError(
