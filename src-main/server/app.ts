@@ -19,6 +19,7 @@ import { invoiceRoutesPlugin } from './routes/invoices';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
 import { workflowRoutesPlugin } from './routes/workflows';
@@ -45,7 +46,10 @@ export interface AppOptions {
   webRoot?: string;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
-  /** Check every response against its contract schema with zod (tests); otherwise compiled serializers only. */
+  /**
+   * Tests: also check every body the production serializer wrote against its contract schema with zod, answering
+   * 500 on a mismatch (serializer.ts). The serializer itself is the same either way.
+   */
   validateResponses?: boolean;
 }
 
@@ -80,8 +84,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installErrorHandling(app);
-  await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
   await installBodyParsing(app);
+  await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [response cache registers here: its lookup runs after auth and rate limits]
@@ -108,6 +112,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(tagRoutesPlugin, { db: options.db });
       // [customers routes register here]
       await v1.register(customerRoutesPlugin, { db: options.db });
+      // [transactions routes register here]
+      await v1.register(transactionRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
       // [tracker routes register here]

@@ -6,6 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createUser } from '../../../src-main/store/users';
+import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
@@ -56,6 +57,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
     const invoiceId = await matrixInvoice(api, token, 'paid');
     return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
   },
+  '/v1/transactions/{id}': (api, token) => matrixTransaction(api, token),
   '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
   '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
 };
@@ -74,6 +76,26 @@ async function matrixInvoice(api: TestApi, token: string, status?: 'unpaid' | 'p
   if (status) await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'unpaid' } });
   if (status === 'paid') await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'paid' } });
   return id;
+}
+
+/** A manual EUR account of the owner team (made through the store: the matrix must not depend on other routes). */
+function matrixAccount(api: TestApi): string {
+  const teamId = api.team('Owner Team').id;
+  return write(api.db, teamId, (w) =>
+    w.insert('bank_account', { name: 'Matrix Account', type: 'depository', currency: 'EUR', manual: 1 }),
+  );
+}
+
+const matrixTransactionBody = (api: TestApi) => ({
+  name: 'Matrix Transaction',
+  amount: -12.5,
+  currency: 'EUR',
+  date: '2026-01-15',
+  bankAccountId: matrixAccount(api),
+});
+
+async function matrixTransaction(api: TestApi, token: string): Promise<string> {
+  return (await api.call('POST', '/v1/transactions', { token, body: matrixTransactionBody(api) })).json().id;
 }
 
 async function matrixProject(api: TestApi, token: string): Promise<string> {
@@ -108,6 +130,7 @@ const BODIES: Record<string, unknown> = {
   'POST /app/workflows/{id}/promote': { version: 1 },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
+  'PATCH /v1/transactions/{id}': { note: 'patched' },
   'POST /v1/tags': { name: 'body-tag' },
   'PATCH /v1/tags/{id}': { name: 'renamed-tag' },
   'POST /v1/tracker-projects': { name: 'Body Project' },
@@ -123,6 +146,10 @@ const BODIES: Record<string, unknown> = {
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
 const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  'POST /v1/transactions': async (api) => matrixTransactionBody(api),
+  'POST /v1/transactions/bulk': async (api) => [matrixTransactionBody(api)],
+  'PATCH /v1/transactions/bulk': async (api, token) => ({ ids: [await matrixTransaction(api, token)], note: 'bulk' }),
+  'DELETE /v1/transactions/bulk': async (api, token) => [await matrixTransaction(api, token)],
   'POST /v1/tracker-entries': async (api, token) => ({
     projectId: await matrixProject(api, token),
     start: '2025-01-02T09:00:00Z',
@@ -188,8 +215,12 @@ describe('authorization matrix', () => {
       const id = PARAM.test(op.path) ? await FIXTURES[op.path]!(api, owner) : undefined;
       const url = op.path.replace(PARAM, id ?? '');
       const make = MADE_BODIES[label];
-      const body =
-        op.method === 'GET' || op.method === 'DELETE' ? undefined : make ? await make(api, owner) : (BODIES[label] ?? {});
+      // GET and DELETE carry no body, except a bulk DELETE (its ids).
+      const body = make
+        ? await make(api, owner)
+        : op.method === 'GET' || op.method === 'DELETE'
+          ? undefined
+          : (BODIES[label] ?? {});
       const call = (token?: string) => api.call(op.method, url, { token, body });
 
       // No token, bad tokens, scope-less credential: 401 with the error payload.
