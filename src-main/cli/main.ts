@@ -3,10 +3,13 @@ import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
+import { invoicesCommand } from './commands/invoices';
 import { oauthClientCommand } from './commands/oauth-client';
 import { serveCommand } from './commands/serve';
+import { smtpCommand } from './commands/smtp';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
+import { workflowCommand } from './commands/workflow';
 import { configure, UsageError } from './program';
 
 /** `finops`: the command line of Finops Desk. Every command is registered here; see the README. */
@@ -18,8 +21,12 @@ export function buildProgram(): Command {
     .addCommand(tokenCommand());
   // [user / oauth-client commands register here]
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
+  // [invoices: smtp settings and background work]
+  program.addCommand(smtpCommand()).addCommand(invoicesCommand());
   // [demo command registers here]
   program.addCommand(demoCommand());
+  // [workflow command registers here]
+  program.addCommand(workflowCommand());
   const apply = (cmd: Command) => {
     configure(cmd);
     cmd.commands.forEach(apply);

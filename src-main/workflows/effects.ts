@@ -1,7 +1,12 @@
 import { CustomerPatch } from '../../src-shared/contract/customers';
+import { InvoicePatch } from '../../src-shared/contract/invoices';
+import { TransactionPatch } from '../../src-shared/contract/transactions';
 import type { RecordResource } from '../../src-shared/contract/workflow-definition';
 import { updateCustomer } from '../store/customers';
 import type { Db } from '../store/db';
+import { queueInvoiceReminder } from '../store/invoice-deliveries';
+import { updateInvoice } from '../store/invoices';
+import { type TransactionChange, updateTransaction } from '../store/transactions';
 
 /**
  * The effects a run has on the rest of the app, behind small interfaces, so the engine does not depend on when
@@ -12,11 +17,11 @@ import type { Db } from '../store/db';
 /** Queues a payment reminder for an invoice; a second call with the same key queues nothing more. */
 export type InvoiceReminderQueue = (db: Db, teamId: string, invoiceId: string, options: { idempotencyKey: string }) => unknown;
 
-/** Sets one allowed field of a record of the team (inside the step's transaction). */
-export type RecordUpdater = (db: Db, teamId: string, id: string, field: string, value: unknown) => void;
+/** Sets one allowed field of a record of the team (inside the step's transaction); returns what to keep as output. */
+export type RecordUpdater = (db: Db, teamId: string, id: string, field: string, value: unknown) => unknown;
 
 export interface EffectPorts {
-  /** Undefined until the invoices area's delivery queue is wired: the node then fails with a clear message. */
+  /** When absent (a test without it), the reminder node fails with a clear message. */
   queueInvoiceReminder?: InvoiceReminderQueue;
   recordUpdaters: Partial<Record<RecordResource, RecordUpdater>>;
   /** Hosts (`host` or `host:port`) HTTP nodes may call; empty: HTTP nodes are off. */
@@ -36,12 +41,40 @@ const updateCustomerField: RecordUpdater = (db, teamId, id, field, value) => {
     );
   }
   updateCustomer(db, teamId, id, patch.data);
+  return undefined;
+};
+
+const updateInvoiceField: RecordUpdater = (db, teamId, id, field, value) => {
+  const patch = InvoicePatch.safeParse({ [field]: value });
+  if (!patch.success) {
+    throw new EffectRefused(
+      `the value for invoice.${field} is not valid: ${patch.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  }
+  // The invoice's lifecycle rules apply (a settled invoice's note is refused with the state named).
+  updateInvoice(db, teamId, id, patch.data);
+  return undefined;
+};
+
+const updateTransactionField: RecordUpdater = (db, teamId, id, field, value) => {
+  const patch = TransactionPatch.safeParse({ [field]: value });
+  if (!patch.success) {
+    throw new EffectRefused(
+      `the value for transaction.${field} is not valid: ${patch.error.issues.map((i) => i.message).join('; ')}`,
+    );
+  }
+  // Like rules and imports, a workflow leaves a field a person set alone (the step's output names it).
+  const result = updateTransaction(db, teamId, id, patch.data as TransactionChange, { source: 'workflow', respectLocks: true });
+  return result.skipped.length ? { skipped: result.skipped } : undefined;
 };
 
 /** The effects as wired today (see the decision record for what is not yet). */
 export function defaultEffectPorts(overrides: Partial<EffectPorts> = {}): EffectPorts {
   return {
-    recordUpdaters: { customer: updateCustomerField },
+    // The invoices area's delivery queue: one reminder email per idempotency key, checked against the invoice's state.
+    queueInvoiceReminder: (db, teamId, invoiceId, { idempotencyKey }) =>
+      queueInvoiceReminder(db, teamId, invoiceId, { idempotencyKey }),
+    recordUpdaters: { customer: updateCustomerField, invoice: updateInvoiceField, transaction: updateTransactionField },
     httpAllowedHosts: [],
     fetch: globalThis.fetch,
     ...overrides,

@@ -38,7 +38,7 @@ export type RecordResource = (typeof RECORD_RESOURCES)[number];
 /** Fields an `update_record` node may set, per resource (docs/decisions/0100). */
 export const UPDATABLE_FIELDS = {
   customer: ['note', 'email', 'billingEmail', 'phone', 'website', 'contact', 'vatNumber'],
-  invoice: ['note'],
+  invoice: ['note', 'internalNote'],
   transaction: ['note', 'categorySlug', 'status'],
 } as const satisfies Record<RecordResource, readonly string[]>;
 

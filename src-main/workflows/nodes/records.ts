@@ -51,12 +51,13 @@ export const updateRecordNode: NodeImpl<Of<'update_record'>> = {
     if (typeof id !== 'string') return id;
     if (!recordExists(c.db, c.teamId, node.resource, id)) return { kind: 'fail', message: notFoundMessage(node.resource, id) };
     const value = renderJson(node.value, c.run);
+    let result: unknown;
     try {
-      update(c.db, c.teamId, id, node.field, value);
+      result = update(c.db, c.teamId, id, node.field, value);
     } catch (err) {
       if (err instanceof EffectRefused) return { kind: 'fail', message: err.message };
       throw err;
     }
-    return { kind: 'next', output: { updated: id, field: node.field } };
+    return { kind: 'next', output: { updated: id, field: node.field, ...(result ? { result } : {}) } };
   },
 };
