@@ -12,38 +12,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
+import type autocannon from 'autocannon';
+import { CONNECTIONS, measure, serve as serveOn, startProcess } from './http';
 
-const ROOT = path.resolve(__dirname, '..');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CUSTOMERS = Number(process.env.BENCH_CUSTOMERS ?? 10_000);
-const CONNECTIONS = 10;
 const WARMUP_SECONDS = 2;
+const ROOT = path.resolve(__dirname, '..');
 
-function startProcess(cmd: string, args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /(http:\/\/[\d.]+:\d+)/.exec(out);
-      if (m?.[1]) resolve({ child, url: m[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${out}`)));
-  });
-}
-
-function run(opts: autocannon.Options, seconds = SECONDS): Promise<number> {
-  return new Promise((resolve, reject) => {
-    autocannon({ ...opts, connections: CONNECTIONS, duration: seconds }, (err, result) => {
-      if (err) return reject(err);
-      const bad = result.non2xx + result.errors + result.timeouts;
-      if (bad > 0) return reject(new Error(`${opts.title}: ${bad} failed requests of ${result.requests.total}`));
-      resolve(result.requests.average);
-    });
-  });
-}
+const run = (opts: autocannon.Options, seconds = SECONDS) => measure(opts, seconds);
 
 async function seed(url: string, key: string): Promise<string[]> {
   const ids: string[] = [];
@@ -77,8 +55,7 @@ async function main(): Promise<void> {
     });
     created.once('exit', () => resolve(out.trim()));
   });
-  const serve = (...extra: string[]) =>
-    startProcess(finops, ['serve', '--data-dir', dataDir, '--port', '0', '--rate-limit', '1000000000', ...extra]);
+  const serve = (...extra: string[]) => serveOn(dataDir, ...extra);
   const real = await serve();
   const payloadFile = path.join(dataDir, 'payloads.json');
   let baseline: { child: ChildProcess; url: string } | undefined;

@@ -7,7 +7,13 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const SUITES = ['api', 'customer-list', 'sqlite-durability'];
+const SUITES = [
+  'api',
+  'customer-list',
+  'sqlite-durability',
+  'transactions',
+  // [benchmark suites of later areas register here]
+];
 const only = process.argv.slice(2);
 let failed = 0;
 for (const suite of SUITES) {

@@ -1,0 +1,61 @@
+/**
+ * Shared pieces of the HTTP benchmarks: starting the real server (and other processes that print their URL),
+ * creating an API key with the CLI, and one autocannon measurement. Every HTTP bench prints ratios against a bare
+ * fastify baseline answering the same bytes, measured in the same run (never absolute targets: this machine is
+ * shared and noisy).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+
+export const ROOT = path.resolve(__dirname, '..');
+export const FINOPS = path.join(ROOT, 'bin', 'finops');
+export const CONNECTIONS = 10;
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+}
+
+/** Starts a process and resolves with the first http://host:port it prints on stdout. */
+export function startProcess(cmd: string, args: string[]): Promise<Started> {
+  const child = spawn(cmd, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /(http:\/\/[\d.]+:\d+)/.exec(out);
+      if (m?.[1]) resolve({ child, url: m[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${out}`)));
+  });
+}
+
+/** `finops serve` on a data dir with an effectively unlimited rate limit. */
+export function serve(dataDir: string, ...extra: string[]): Promise<Started> {
+  return startProcess(FINOPS, ['serve', '--data-dir', dataDir, '--port', '0', '--rate-limit', '1000000000', ...extra]);
+}
+
+/** Runs the CLI and returns its stdout (throws with stderr on failure). */
+export function cli(args: string[]): string {
+  const r = spawnSync(FINOPS, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.status !== 0) throw new Error(`finops ${args.join(' ')} failed (${r.status}): ${r.stderr}`);
+  return r.stdout;
+}
+
+/** Average requests per second of one autocannon run; any failed request fails the bench. */
+export function measure(opts: autocannon.Options, seconds: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    autocannon({ ...opts, connections: CONNECTIONS, duration: seconds }, (err, result) => {
+      if (err) return reject(err);
+      const bad = result.non2xx + result.errors + result.timeouts;
+      if (bad > 0) return reject(new Error(`${opts.title}: ${bad} failed requests of ${result.requests.total}`));
+      resolve(result.requests.average);
+    });
+  });
+}
+
+export async function stop(...processes: (Started | undefined)[]): Promise<void> {
+  for (const p of processes) p?.child.kill('SIGTERM');
+  await new Promise((r) => setTimeout(r, 300));
+}
