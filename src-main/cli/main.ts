@@ -3,10 +3,8 @@ import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
-import { invoicesCommand } from './commands/invoices';
 import { oauthClientCommand } from './commands/oauth-client';
 import { serveCommand } from './commands/serve';
-import { smtpCommand } from './commands/smtp';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
 import { workflowCommand } from './commands/workflow';
@@ -21,8 +19,6 @@ export function buildProgram(): Command {
     .addCommand(tokenCommand());
   // [user / oauth-client commands register here]
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
-  // [invoices: smtp settings and background work]
-  program.addCommand(smtpCommand()).addCommand(invoicesCommand());
   // [demo command registers here]
   program.addCommand(demoCommand());
   // [workflow command registers here]
