@@ -11,7 +11,7 @@
  * - The bearer token, when there is one, goes in `Authorization`.
  * - A non-2xx answer becomes an `ApiClientError` carrying the spec's Error payload (status, label, message,
  *   description, requestId, retryAfterSeconds — the last two also read from `X-Request-Id` / `Retry-After` when the
- *   body lacks them). A server that cannot be reached becomes an `ApiClientError` with status 0.
+ *   body lacks them — and, on a 422 about inputs, the `fields` that failed). A server that cannot be reached becomes an `ApiClientError` with status 0.
  * - `stream(path)` opens one of the server's internal event streams (`/app/…`, server-sent events) over fetch, so
  *   it can send the bearer token that `EventSource` cannot; the wire format is parsed by eventsource-parser.
  *
@@ -20,7 +20,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
-import type { ErrorPayload } from './contract/errors';
+import type { ErrorPayload, FieldError } from './contract/errors';
 import type { RouteContract, RouteResponse } from './contract/route';
 
 type Input<T> = T extends z.ZodType ? z.input<T> : never;
@@ -53,6 +53,8 @@ export class ApiClientError extends Error {
   readonly description: string | undefined;
   readonly requestId: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  /** Each input that failed (422; docs/decisions/0013-error-field-list.md); empty otherwise. */
+  readonly fields: readonly FieldError[];
 
   constructor(status: number, payload: Partial<ErrorPayload>, fallbackMessage: string) {
     super(payload.message ?? fallbackMessage);
@@ -61,6 +63,7 @@ export class ApiClientError extends Error {
     this.description = payload.description;
     this.requestId = payload.requestId;
     this.retryAfterSeconds = payload.retryAfterSeconds;
+    this.fields = Array.isArray(payload.fields) ? payload.fields : [];
   }
 
   get isNetworkError(): boolean {

@@ -182,6 +182,7 @@ describe('against the real v1 app', () => {
       .catch((e) => e);
     expect(bad).toMatchObject({ status: 422 });
     expect(bad.description).toMatch(/email/);
+    expect(bad.fields).toEqual([{ location: 'body', path: 'email', message: 'must be a valid email address' }]);
     await client.call(customerRoutes.delete, { params: { id: created.data.id } });
     const gone = await client.call(customerRoutes.get, { params: { id: created.data.id } }).catch((e) => e);
     expect(gone).toMatchObject({ status: 404 });

@@ -18,10 +18,14 @@ import {
   type FormValues,
   formFromCustomer,
   localErrors,
+  TEXT_FIELDS,
   type TextField,
   toCreateBody,
   toPatchBody,
 } from './form-model';
+
+/** The inputs this form shows: an error about any other goes above the form. */
+const FORM_FIELDS: ReadonlySet<string> = new Set([...TEXT_FIELDS, 'tags']);
 
 const COUNTRY_OPTIONS = [...COUNTRY_CODES]
   .map((code) => ({ code, name: countryName(code) ?? code }))
@@ -73,7 +77,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
       onClose();
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 422) {
-        const fieldErrors = fieldErrorsFrom(err.description, err.message);
+        const fieldErrors = fieldErrorsFrom(err, FORM_FIELDS);
         setErrors(fieldErrors);
         const first = Object.keys(fieldErrors).find((k) => k !== FORM_KEY);
         if (first) formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus();
