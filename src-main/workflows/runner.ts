@@ -38,6 +38,22 @@ export function workflowHttpHostsFromEnv(env: NodeJS.ProcessEnv = process.env): 
     .filter(Boolean);
 }
 
+/**
+ * Runner settings a deployment may change: $FINOPS_WORKFLOW_HTTP_HOSTS (above), $FINOPS_WORKFLOW_CONCURRENCY and
+ * $FINOPS_WORKFLOW_LEASE_MS (how soon a dead process's runs are taken over; at least 1000).
+ */
+export function runnerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): RunnerOptions {
+  const int = (v: string | undefined, min: number) => (v && /^\d+$/.test(v) && Number(v) >= min ? Number(v) : undefined);
+  return {
+    concurrency: int(env.FINOPS_WORKFLOW_CONCURRENCY, 1),
+    leaseMs: int(env.FINOPS_WORKFLOW_LEASE_MS, 1000),
+    ports: { httpAllowedHosts: workflowHttpHostsFromEnv(env) },
+  };
+}
+
+export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_LEASE_MS = 30_000;
+
 export class WorkflowRunner {
   readonly owner: string;
   private readonly concurrency: number;
@@ -57,8 +73,8 @@ export class WorkflowRunner {
     private readonly options: RunnerOptions = {},
   ) {
     this.owner = options.owner ?? `${PROCESS_OWNER}:runner:${crypto.randomBytes(3).toString('hex')}`;
-    this.concurrency = options.concurrency ?? 4;
-    this.leaseMs = options.leaseMs ?? 30_000;
+    this.concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.pollMs = options.pollMs ?? 1000;
     this.clock = options.clock ?? (() => new Date());
     this.ports = defaultEffectPorts(options.ports);

@@ -8,7 +8,7 @@ import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/w
 import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../store/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { StartRefused, startWorkflowRun } from '../../workflows/dispatch';
-import { WorkflowRunner, workflowHttpHostsFromEnv } from '../../workflows/runner';
+import { runnerOptionsFromEnv, WorkflowRunner } from '../../workflows/runner';
 import { dataDirOption, parsePositiveInt, resolveDataDir, teamOption, UsageError } from '../program';
 
 /**
@@ -81,7 +81,7 @@ function out(line: string): void {
 }
 
 function runner(db: Db): WorkflowRunner {
-  return new WorkflowRunner(db, { schedules: false, ports: { httpAllowedHosts: workflowHttpHostsFromEnv() } });
+  return new WorkflowRunner(db, { ...runnerOptionsFromEnv(), schedules: false });
 }
 
 /** Advances the run here unless another process holds it; prints `<executionId>\t<status>`. */

@@ -1,0 +1,114 @@
+/**
+ * `finops workflow …` through the real launcher on a real data dir, as a user would run it.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, runCli } from '../../helpers/cli';
+import { tmpDir } from '../../helpers/tmp';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const EXAMPLES = path.join(ROOT, 'resources/workflows');
+
+describe('finops workflow', () => {
+  it('imports (printing only the id), lists, starts, approves, and lists runs', () => {
+    const dir = tmpDir('finops-wf-cli-');
+    const wf = (...args: string[]) => runCli(['workflow', ...args, '--data-dir', dir, '--team', 'Acme']);
+
+    const imported = wf('import', path.join(EXAMPLES, 'chat-assistant.json'), '--promote');
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(imported.stdout).toMatch(new RegExp(`^${UUID.source.slice(1, -1)}\\n$`));
+    const id = imported.stdout.trim();
+
+    const approval = path.join(dir, 'approval.json');
+    fs.writeFileSync(
+      approval,
+      JSON.stringify({
+        name: 'Ask first',
+        triggers: [{ type: 'manual' }],
+        nodes: [
+          { id: 'ask', kind: 'approval', title: 'Go on with {{trigger.what}}?' },
+          { id: 'tell', kind: 'notify', message: 'went on with {{trigger.what}}' },
+        ],
+        edges: [{ from: 'ask', to: 'tell', when: 'approved' }],
+      }),
+    );
+    const draft = wf('import', approval).stdout.trim();
+    expect(draft).toMatch(UUID);
+
+    const list = wf('list');
+    expect(list.status).toBe(0);
+    const lines = list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
+    expect(lines).toContainEqual([id, 'Finance chat intake', 'active', 'api', 'v1', 'manual']);
+    expect(lines).toContainEqual([draft, 'Ask first', 'inactive', 'no-api', 'draft', 'manual']);
+
+    // A draft does not run; promoted and activated, it does.
+    expect(wf('start', draft).stderr).toMatch(/inactive/);
+    expect(wf('promote', draft).stdout).toBe(`${draft}\tpromoted v1\n`);
+    expect(wf('activate', draft).stdout).toBe(`${draft}\tactive\n`);
+    const started = wf('start', draft, '--data', '{"what":"the payment"}');
+    expect(started.status, started.stderr).toBe(0);
+    const [runId, status] = started.stdout.trim().split('\t');
+    expect(runId).toMatch(UUID);
+    expect(status).toBe('waiting');
+
+    const waiting = wf('runs', '--status', 'waiting');
+    expect(waiting.stdout.split('\t').slice(0, 4)).toEqual([runId, 'WR-1', 'Ask first', 'waiting']);
+    expect(wf('approve', runId!, '--comment', 'ok').stdout).toBe(`${runId}\tcompleted\n`);
+    expect(wf('approve', runId!).stderr).toMatch(/not waiting for an approval/);
+    const shown = JSON.parse(wf('show', runId!).stdout);
+    expect(shown.approvals[0]).toMatchObject({
+      status: 'approved',
+      decidedBy: 'cli',
+      comment: 'ok',
+      title: 'Go on with the payment?',
+    });
+
+    const second = wf('start', draft, '--no-run').stdout.trim().split('\t');
+    expect(second[1]).toBe('pending');
+    expect(wf('cancel', second[0]!).stdout).toBe(`${second[0]}\tcanceled\n`);
+    expect(wf('cancel', second[0]!).status).toBe(1);
+    expect(wf('deactivate', draft).stdout).toBe(`${draft}\tinactive\n`);
+  }, 120_000);
+
+  it('refuses an invalid definition with each problem listed, and usage errors with exit 2', () => {
+    const dir = tmpDir('finops-wf-cli-');
+    const bad = path.join(dir, 'bad.json');
+    fs.writeFileSync(
+      bad,
+      JSON.stringify({
+        name: 'Rude',
+        triggers: [{ type: 'manual' }],
+        nodes: [{ id: 'r', kind: 'send_invoice_reminder', invoiceId: '{{trigger.invoiceId}}' }],
+      }),
+    );
+    const res = runCli(['workflow', 'import', '--data-dir', dir, '--team', 'Acme', bad]);
+    expect(res.status).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/is not a valid workflow:\n {2}- .*"r" \(send_invoice_reminder\) reaches the customer/);
+
+    expect(runCli(['workflow', 'import', '--data-dir', dir, '--team', 'Acme', path.join(dir, 'missing.json')]).status).toBe(2);
+    expect(runCli(['workflow', 'start', 'x', '--data-dir', dir, '--team', 'Acme', '--data', '[1]']).status).toBe(2);
+    expect(runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Nobody']).status).toBe(2);
+  }, 60_000);
+
+  it('prints and rotates the webhook secret of a workflow', () => {
+    const dir = tmpDir('finops-wf-cli-');
+    const wf = (...args: string[]) => runCli(['workflow', ...args, '--data-dir', dir, '--team', 'Acme']);
+    const id = wf('import', path.join(EXAMPLES, 'webhook-only.json'), '--promote').stdout.trim();
+    const secret = wf('webhook-secret', id).stdout.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    const rotated = wf('webhook-secret', id, '--rotate').stdout.trim();
+    expect(rotated).not.toBe(secret);
+    expect(wf('webhook-secret', id).stdout.trim()).toBe(rotated);
+    // Another team cannot read it.
+    expect(runCli(['workflow', 'webhook-secret', id, '--data-dir', dir, '--team', 'Acme']).status).toBe(0);
+    runCli(['token', 'create', '--data-dir', dir, '--team', 'Globex']);
+    const other = runCli(['workflow', 'webhook-secret', id, '--data-dir', dir, '--team', 'Globex']);
+    expect(other.status).toBe(1);
+    expect(other.stdout).toBe('');
+  }, 60_000);
+});
