@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorPayload, FieldError } from '../../src-shared/contract/errors';
 import { Conflict, InvalidReference, NotFound } from '../store/errors';
+import { ResponseContractViolation } from './serializer';
 
 /**
  * An error the API answers with, carrying its status and the spec's Error payload. Route code throws these (or the
@@ -101,8 +102,9 @@ export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
       validationFields(e.validation ?? [], e.validationContext),
     );
   }
-  if (isResponseSerializationError(e)) {
-    return new ApiError(500, 'Internal Server Error', 'The server failed to build its response');
+  if (e instanceof ResponseContractViolation) {
+    // Raised only when responses are validated (tests): the issues say what the handler got wrong.
+    return new ApiError(500, 'Internal Server Error', 'The server failed to build its response', e.message);
   }
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {

@@ -1,20 +1,61 @@
 import fastJson from 'fast-json-stringify';
-import { createSerializerCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 
 type SerializerCompiler = Parameters<import('fastify').FastifyInstance['setSerializerCompiler']>[0];
 
 /**
+ * A response body that the compiled serializer wrote but the contract's zod schema refuses (a wrong type that
+ * fast-json-stringify coerced, a value outside an enum, a malformed string). Only raised with `validate` (tests):
+ * it becomes a 500 naming the route and the issues.
+ */
+export class ResponseContractViolation extends Error {
+  override name = 'ResponseContractViolation';
+  constructor(
+    readonly route: string,
+    readonly issues: readonly z.core.$ZodIssue[],
+  ) {
+    super(`The response of ${route} does not match its contract: ${z.prettifyError(new z.ZodError([...issues]))}`);
+  }
+}
+
+/**
  * Response serialization from the contract's zod schemas, compiled to fast-json-stringify through their JSON
  * Schema. It writes only the properties the contract declares (nothing extra can leak out) and fails on a missing
- * required one. The zod encoder of fastify-type-provider-zod validates every response deeply instead; that cost
- * ~18 % of a 50-row list's CPU, so it runs where bugs are hunted (tests: `validateResponses`), not in production.
+ * required one. It is the same in tests and in production, so what is tested is what ships; with `validate`
+ * (tests: `validateResponses`) each body it wrote is parsed back and checked against the zod schema too, which a
+ * deep check of every response costs too much CPU to do in production (~18 % of a 50-row list).
  */
 export function contractSerializerCompiler(options: { validate: boolean }): SerializerCompiler {
-  if (options.validate) return createSerializerCompiler({}) as SerializerCompiler;
-  return ({ schema }) => {
-    const jsonSchema = z.toJSONSchema(schema as z.ZodType, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
-    const stringify = fastJson(jsonSchema as Parameters<typeof fastJson>[0]);
-    return (data: unknown) => stringify(data);
+  return ({ schema, method, url, httpStatus }) => {
+    const zodSchema = schema as z.ZodType;
+    const jsonSchema = z.toJSONSchema(zodSchema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
+    const stringify = fastJson(unwrapRefs(jsonSchema) as Parameters<typeof fastJson>[0]);
+    if (!options.validate) return (data: unknown) => stringify(data);
+    const route = `${method} ${url} ${httpStatus}`;
+    return (data: unknown) => {
+      const json = stringify(data);
+      const checked = zodSchema.safeParse(JSON.parse(json));
+      if (!checked.success) throw new ResponseContractViolation(route, checked.error.issues);
+      return json;
+    };
   };
+}
+
+/**
+ * zod writes a described use of a named or recursive schema as `{ allOf: [{ $ref }], description }`;
+ * fast-json-stringify merges every allOf eagerly, so a recursive one (a JSON value inside itself) never ends. The
+ * serializer needs only the reference: `{ $ref }`.
+ */
+function unwrapRefs(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(unwrapRefs);
+  if (!schema || typeof schema !== 'object') return schema;
+  const { allOf, ...rest } = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(rest)) out[k] = unwrapRefs(v);
+  if (Array.isArray(allOf) && allOf.length === 1 && typeof (allOf[0] as { $ref?: unknown })?.$ref === 'string') {
+    out.$ref = (allOf[0] as { $ref: string }).$ref;
+  } else if (allOf !== undefined) {
+    out.allOf = unwrapRefs(allOf);
+  }
+  return out;
 }

@@ -28,7 +28,8 @@ const open: Record<'test' | 'file', TestApi[]> = { test: [], file: [] };
 
 /**
  * A real app over a real SQLite file in a fresh data dir; closed after the test, or after the whole file with
- * lifetime 'file' (for a beforeAll).
+ * lifetime 'file' (for a beforeAll). Responses go through the production serializer, and each body it writes is
+ * checked against the contract with zod (`validateResponses`): a mismatch is a 500 that fails the test.
  */
 export async function makeTestApi(options: Partial<AppOptions> = {}, lifetime: 'test' | 'file' = 'test'): Promise<TestApi> {
   const dataDir = tmpDir('finops-api-', lifetime);
