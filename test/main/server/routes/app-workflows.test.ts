@@ -1,0 +1,192 @@
+/**
+ * The internal workflow API under /app: definitions (import, 422 naming each problem, versions, promote, activate),
+ * runs (list with filters and cursor, detail, approve, reject, cancel with their 409s), and the change stream telling
+ * the app that a run moved. Team isolation of every route is in the authorization matrix.
+ */
+import { describe, expect, it } from 'vitest';
+import { WorkflowRunner } from '../../../../src-main/workflows/runner';
+import { createApiClient } from '../../../../src-shared/api-client';
+import { makeTestApi, type TestApi } from '../../../helpers/api';
+
+const approvalFlow = {
+  name: 'Approve',
+  active: true,
+  triggers: [{ type: 'manual' }],
+  nodes: [
+    { id: 'ask', kind: 'approval', title: 'Proceed with {{trigger.n}}?' },
+    { id: 'yes', kind: 'notify', message: 'yes' },
+  ],
+  edges: [{ from: 'ask', to: 'yes', when: 'approved' }],
+};
+
+async function setup(): Promise<{ api: TestApi; token: string; wf: string }> {
+  const api = await makeTestApi();
+  const token = api.key('Acme');
+  const res = await api.call('POST', '/app/workflows', { token, body: { definition: approvalFlow, promote: true } });
+  expect(res.statusCode, res.body).toBe(201);
+  return { api, token, wf: res.json().id };
+}
+
+const drive = (api: TestApi) => new WorkflowRunner(api.db, { schedules: false }).runUntilIdle();
+
+describe('/app/workflows', () => {
+  it('imports versions, answers 422 naming every problem, promotes only valid versions', async () => {
+    const { api, token, wf } = await setup();
+    const detail = (await api.call('GET', `/app/workflows/${wf}`, { token })).json();
+    expect(detail).toMatchObject({
+      id: wf,
+      name: 'Approve',
+      active: true,
+      apiExecution: false,
+      promotedVersion: 1,
+      latestVersion: 1,
+      triggers: [{ type: 'manual' }],
+      webhookPath: null,
+      versions: [{ version: 1, promoted: true, valid: true }],
+    });
+    expect(detail.definition.id).toBe(wf);
+
+    const invalid = await api.call('POST', '/app/workflows', {
+      token,
+      body: {
+        definition: {
+          ...approvalFlow,
+          nodes: [...approvalFlow.nodes, { id: 'remind', kind: 'send_invoice_reminder', invoiceId: 'x' }],
+          edges: [...approvalFlow.edges, { from: 'ask', to: 'remind', when: 'rejected' }],
+        },
+      },
+    });
+    expect(invalid.statusCode).toBe(422);
+    expect(invalid.json().description).toMatch(/"remind" \(send_invoice_reminder\) reaches the customer/);
+    const shape = await api.call('POST', '/app/workflows', { token, body: { definition: { name: 'x' } } });
+    expect(shape.statusCode).toBe(422);
+    expect(shape.json().description).toMatch(/triggers/);
+
+    // A second version of the same workflow (definition.id), renamed; promotion applies its name and flags.
+    const v2 = await api.call('POST', '/app/workflows', {
+      token,
+      body: { definition: { ...approvalFlow, id: wf, name: 'Approve v2', apiExecution: true } },
+    });
+    expect(v2.json()).toMatchObject({ id: wf, latestVersion: 2, promotedVersion: 1, name: 'Approve', apiExecution: false });
+    const promoted = (await api.call('POST', `/app/workflows/${wf}/promote`, { token, body: { version: 2 } })).json();
+    expect(promoted).toMatchObject({ promotedVersion: 2, name: 'Approve v2', apiExecution: true });
+    expect((await api.call('POST', `/app/workflows/${wf}/promote`, { token, body: { version: 9 } })).statusCode).toBe(404);
+    // A version stored by an older build that no longer validates cannot be promoted.
+    api.db.prepare('UPDATE workflow_versions SET definition = ? WHERE workflow_id = ? AND version = 1').run('{"name":1}', wf);
+    const refused = await api.call('POST', `/app/workflows/${wf}/promote`, { token, body: { version: 1 } });
+    expect(refused.statusCode).toBe(409);
+    expect(
+      (await api.call('GET', `/app/workflows/${wf}`, { token })).json().versions.map((v: { valid: boolean }) => v.valid),
+    ).toEqual([false, true]);
+    // Someone else's id in a definition is refused.
+    const other = api.key('Globex');
+    const taken = await api.call('POST', '/app/workflows', { token: other, body: { definition: { ...approvalFlow, id: wf } } });
+    expect(taken.statusCode).toBe(409);
+    expect((await api.call('GET', `/app/workflows/${wf}`, { token: other })).statusCode).toBe(404);
+  });
+
+  it('lists the team’s workflows a page at a time, filtered by active', async () => {
+    const { api, token, wf } = await setup();
+    const more: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      more.push(
+        (
+          await api.call('POST', '/app/workflows', {
+            token,
+            body: { definition: { ...approvalFlow, name: `W${i}`, active: i % 2 === 0 } },
+          })
+        ).json().id,
+      );
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const page = (await api.call('GET', `/app/workflows?pageSize=2${cursor ? `&cursor=${cursor}` : ''}`, { token })).json();
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data.map((w: { id: string }) => w.id));
+      cursor = page.meta.cursor;
+    } while (cursor);
+    expect(seen.sort()).toEqual([wf, ...more].sort());
+    const inactive = (await api.call('GET', '/app/workflows?active=false', { token })).json().data;
+    expect(inactive.map((w: { name: string }) => w.name).sort()).toEqual(['W1', 'W3']);
+    expect((await api.call('GET', '/app/workflows?cursor=garbage', { token })).statusCode).toBe(422);
+  });
+});
+
+describe('/app/workflow-runs', () => {
+  it('approves, rejects and cancels, with 409 when a run does not wait for that', async () => {
+    const { api, token, wf } = await setup();
+    const start = async (n: number) =>
+      (await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: { triggerData: { n } } })).json().executionId as string;
+    const [a, b, c, d] = [await start(1), await start(2), await start(3), await start(4)];
+    // A pending run cannot be approved yet (it waits for nothing).
+    expect((await api.call('POST', `/app/workflow-runs/${a}/approve`, { token, body: {} })).statusCode).toBe(409);
+    await drive(api);
+
+    const approved = await api.call('POST', `/app/workflow-runs/${a}/approve`, { token, body: { comment: 'fine' } });
+    expect(approved.statusCode).toBe(200);
+    expect(approved.json().approvals[0]).toMatchObject({
+      status: 'approved',
+      comment: 'fine',
+      decidedBy: expect.stringMatching(/^api-key:/),
+    });
+    expect((await api.call('POST', `/app/workflow-runs/${b}/reject`, { token })).statusCode).toBe(200);
+    const canceled = (await api.call('POST', `/app/workflow-runs/${c}/cancel`, { token })).json();
+    expect(canceled.status).toBe('canceled');
+    await drive(api);
+    expect((await api.call('GET', `/app/workflow-runs/${a}`, { token })).json().status).toBe('completed');
+    expect((await api.call('GET', `/app/workflow-runs/${b}`, { token })).json().status).toBe('completed');
+    for (const id of [a, c]) {
+      const res = await api.call('POST', `/app/workflow-runs/${id}/cancel`, { token });
+      expect(res.statusCode).toBe(409);
+      expect(res.json().message).toMatch(/already finished/);
+    }
+
+    const waiting = (await api.call('GET', '/app/workflow-runs?statuses=waiting', { token })).json();
+    expect(waiting.data.map((r: { executionId: string }) => r.executionId)).toEqual([d]);
+    expect(waiting.data[0]).toMatchObject({
+      runId: 'WR-4',
+      workflowName: 'Approve',
+      pendingApproval: { title: 'Proceed with 4?' },
+    });
+    const two = (await api.call('GET', '/app/workflow-runs?statuses=completed&statuses=canceled', { token })).json();
+    expect(two.data).toHaveLength(3);
+    const page1 = (await api.call('GET', `/app/workflow-runs?workflowId=${wf}&pageSize=3`, { token })).json();
+    expect(page1.meta.hasNextPage).toBe(true);
+    const page2 = (
+      await api.call('GET', `/app/workflow-runs?workflowId=${wf}&pageSize=3&cursor=${page1.meta.cursor}`, { token })
+    ).json();
+    expect([...page1.data, ...page2.data].map((r: { runId: string }) => r.runId)).toEqual(['WR-4', 'WR-3', 'WR-2', 'WR-1']);
+    expect((await api.call('GET', '/app/workflow-runs?statuses=bogus', { token })).statusCode).toBe(422);
+  });
+
+  it('tells the app through the change stream that a run moved', async () => {
+    const { api, token, wf } = await setup();
+    const url = await api.listen();
+    const controller = new AbortController();
+    const stream = await createApiClient({ baseUrl: url, token: () => api.key('Acme', ['workflows.read']) }).stream(
+      '/app/changes/stream',
+      {
+        signal: controller.signal,
+      },
+    );
+    const entities: string[] = [];
+    const reading = (async () => {
+      try {
+        for await (const item of stream) {
+          if (item.type === 'event' && item.message.event === undefined) entities.push(JSON.parse(item.message.data).entity);
+        }
+      } catch {
+        // aborted
+      }
+    })();
+    try {
+      await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: {} });
+      await drive(api);
+      await expect.poll(() => entities.filter((e) => e === 'workflow_run').length).toBeGreaterThan(0);
+    } finally {
+      controller.abort();
+      await reading;
+    }
+  });
+});
