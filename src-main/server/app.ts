@@ -14,6 +14,7 @@ import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
+import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { invoiceRoutesPlugin } from './routes/invoices';
 import { tagRoutesPlugin } from './routes/tags';
@@ -44,6 +45,7 @@ export interface AppOptions {
   idempotency?: IdempotencyOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
   webRoot?: string;
+  documents?: DocumentsOptions;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /**
@@ -123,6 +125,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       // [teams and users routes register here]
       await v1.register(teamRoutesPlugin, { db: options.db });
       await v1.register(userRoutesPlugin, { db: options.db });
+      // [documents and inbox routes register here]
+      await v1.register(documentRoutesPlugin, { db: options.db, documents: options.documents });
     },
     { prefix: '/v1' },
   );

@@ -225,6 +225,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   changes: 'the change feed itself',
   stored_file_refs: 'storage bookkeeping: which records hold a stored file (blobs go with their last reference)',
   inbox_suggestions: 'part of the inbox item (its match suggestions)',
+  download_links: 'short-lived download credentials: never leave this server',
   workflow_versions: 'part of the workflow (its definitions)',
   workflow_schedules: 'bookkeeping of the schedule triggers of active workflows',
   workflow_steps: 'part of the workflow run',

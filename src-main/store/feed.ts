@@ -1,6 +1,8 @@
 import { getCustomer } from './customers';
 import type { Db } from './db';
+import { getDocument } from './documents';
 import type { EntityName } from './entities';
+import { getInboxItem } from './inbox';
 import { getInvoicePayment } from './invoice-payments';
 import { getInvoice } from './invoices';
 import { getTag } from './tags';
@@ -28,8 +30,8 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   tracker_project: getTrackerProject,
   tracker_entry: getTrackerEntry,
   notification: null,
-  document: null,
-  inbox_item: null,
+  document: getDocument,
+  inbox_item: getInboxItem,
   invoice_payment: getInvoicePayment,
   workflow: getWorkflowSummary,
   workflow_run: getRun,

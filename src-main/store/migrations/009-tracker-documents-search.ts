@@ -10,6 +10,7 @@ import type { Migration } from './index';
  *   `stored_file_refs` one row per record holding the file (a document, an inbox item, a transaction attachment).
  *   A blob is deleted with its last reference. Extraction runs once per content and its result is copied to every
  *   record that holds it.
+ * - `download_links`: short-lived links to a stored file (the hosted "presigned URL"), by the token's hash.
  * - Documents (the hosted "vault") and inbox items (receipts waiting to be matched), with match suggestions.
  * - Full-text search: FTS5 external-content tables over invoices, tracker projects, documents and inbox items, each
  *   keyed by a stable `search_rowid` like customers_fts (migration 002 says why), kept in step by triggers.
@@ -84,6 +85,17 @@ CREATE TABLE stored_file_refs (
 ) WITHOUT ROWID;
 CREATE INDEX stored_file_refs_sha ON stored_file_refs(sha256);
 CREATE INDEX stored_file_refs_team ON stored_file_refs(team_id);
+
+-- Short-lived download links (the hosted "presigned URL"): the token is shown once and stored as its SHA-256.
+CREATE TABLE download_links (
+  token_hash TEXT PRIMARY KEY,
+  team_id TEXT NOT NULL REFERENCES teams(id) ON DELETE CASCADE,
+  owner_entity TEXT NOT NULL,
+  owner_id TEXT NOT NULL,
+  expires_at TEXT NOT NULL,
+  created_at TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX download_links_expiry ON download_links(expires_at);
 
 CREATE TABLE documents (
   id TEXT PRIMARY KEY,

@@ -10,6 +10,7 @@ import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
+import { documentsSettled } from '../../helpers/documents';
 
 interface Operation {
   method: string;
@@ -60,6 +61,32 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/transactions/{id}': (api, token) => matrixTransaction(api, token),
   '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
   '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
+  '/v1/documents/{id}': (api, token) => matrixUpload(api, token, '/v1/documents'),
+  '/v1/documents/{id}/download': (api, token) => matrixUpload(api, token, '/v1/documents'),
+  '/v1/documents/{id}/presigned-url': (api, token) => matrixUpload(api, token, '/v1/documents'),
+  '/v1/inbox/{id}': (api, token) => matrixUpload(api, token, '/v1/inbox'),
+  '/v1/inbox/{id}/download': (api, token) => matrixUpload(api, token, '/v1/inbox'),
+  '/v1/inbox/{id}/presigned-url': (api, token) => matrixUpload(api, token, '/v1/inbox'),
+  '/v1/inbox/{id}/confirm': (api, token) => matrixUpload(api, token, '/v1/inbox'),
+  // An item with an open suggestion: same amount, currency and date as a new transaction, another name.
+  '/v1/inbox/{id}/decline': async (api, token) => {
+    const id = await matrixUpload(api, token, '/v1/inbox');
+    await documentsSettled(api.db);
+    await matrixTransaction(api, token);
+    await api.call('PATCH', `/v1/inbox/${id}`, {
+      token,
+      body: { amount: 12.5, currency: 'EUR', date: '2026-01-15', displayName: 'Unrelated Shop' },
+    });
+    // Other fixtures made identical transactions: decline whichever is suggested first.
+    matrixTx = (await api.call('GET', `/v1/inbox/${id}`, { token })).json().suggestions[0].transactionId;
+    return id;
+  },
+  '/v1/inbox/{id}/unmatch': async (api, token) => {
+    const id = await matrixUpload(api, token, '/v1/inbox');
+    const transactionId = await matrixTransaction(api, token);
+    await api.call('POST', `/v1/inbox/${id}/confirm`, { token, body: { transactionId } });
+    return id;
+  },
 };
 
 /** An invoice of the owner team for a customer with an email, in the given status (issued for a future due date). */
@@ -97,6 +124,16 @@ const matrixTransactionBody = (api: TestApi) => ({
 async function matrixTransaction(api: TestApi, token: string): Promise<string> {
   return (await api.call('POST', '/v1/transactions', { token, body: matrixTransactionBody(api) })).json().id;
 }
+
+/** A 1×1 PNG: the smallest file the upload routes take. */
+const MATRIX_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+async function matrixUpload(api: TestApi, token: string, path: '/v1/documents' | '/v1/inbox'): Promise<string> {
+  return (await api.call('POST', path, { token, body: { fileName: 'matrix.png', content: MATRIX_PNG } })).json().id;
+}
+
+/** The transaction the decline fixture's suggestion names (the body of that call refers to it). */
+let matrixTx = '';
 
 async function matrixProject(api: TestApi, token: string): Promise<string> {
   return (await api.call('POST', '/v1/tracker-projects', { token, body: { name: 'Matrix Project', rate: 10 } })).json().id;
@@ -138,6 +175,10 @@ const BODIES: Record<string, unknown> = {
   'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
   'PATCH /v1/teams/{id}': { fiscalYearStartMonth: 4 },
   'PATCH /v1/users/me': { timezone: 'Europe/Berlin' },
+  'POST /v1/documents': { fileName: 'body.png', content: MATRIX_PNG },
+  'PATCH /v1/documents/{id}': { title: 'patched' },
+  'POST /v1/inbox': { fileName: 'body.png', content: MATRIX_PNG },
+  'PATCH /v1/inbox/{id}': { description: 'patched' },
   'POST /v1/invoices': { customerName: 'Body Co', lineItems: [{ name: 'Work', price: 1 }] },
   'PATCH /v1/invoices/{id}': { note: 'patched' },
   'PUT /v1/invoices/{id}': { note: 'put' },
@@ -146,6 +187,8 @@ const BODIES: Record<string, unknown> = {
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
 const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  'POST /v1/inbox/{id}/confirm': async (api, token) => ({ transactionId: await matrixTransaction(api, token) }),
+  'POST /v1/inbox/{id}/decline': async () => ({ transactionId: matrixTx }),
   'POST /v1/transactions': async (api) => matrixTransactionBody(api),
   'POST /v1/transactions/bulk': async (api) => [matrixTransactionBody(api)],
   'PATCH /v1/transactions/bulk': async (api, token) => ({ ids: [await matrixTransaction(api, token)], note: 'bulk' }),

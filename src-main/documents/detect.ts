@@ -1,0 +1,35 @@
+/**
+ * What a file is, from its bytes (never its name or declared type): file-type reads the magic numbers. The accepted
+ * kinds and the size limit are the product's (docs/decisions/0082-document-storage.md).
+ */
+export const MAX_FILE_BYTES = 20 * 1024 * 1024;
+
+export const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
+
+/** Recognized, but no library here decodes it for extraction: refused with a clear message. */
+const REFUSED_WITH_REASON: Record<string, string> = {
+  'image/heic':
+    'HEIC photos are not supported yet: export the photo as JPEG (iPhone: Settings › Camera › Formats › Most Compatible)',
+  'image/heif': 'HEIF images are not supported yet: export the image as JPEG or PNG',
+};
+
+type FileTypeModule = typeof import('file-type');
+let fileType: Promise<FileTypeModule> | undefined;
+
+export type Detection =
+  | { ok: true; mimetype: AcceptedType; ext: string }
+  | { ok: false; reason: string; detected: string | null };
+
+export async function detectType(bytes: Uint8Array): Promise<Detection> {
+  fileType ??= import('file-type');
+  const found = await (await fileType).fileTypeFromBuffer(bytes);
+  if (found && (ACCEPTED_TYPES as readonly string[]).includes(found.mime)) {
+    return { ok: true, mimetype: found.mime as AcceptedType, ext: found.ext };
+  }
+  const detected = found?.mime ?? null;
+  const reason =
+    (detected && REFUSED_WITH_REASON[detected]) ??
+    `The file is ${detected ? `a ${detected} file` : 'of an unknown type'}; upload a PDF, PNG or JPEG`;
+  return { ok: false, reason, detected };
+}

@@ -1,0 +1,36 @@
+import type { AcceptedType } from './detect';
+import type { OcrEngine } from './ocr';
+import { pdfText, renderPdfPages } from './pdf';
+import { parseReceipt, type ReceiptFields } from './receipt-fields';
+
+/**
+ * Text and fields of one stored file, locally: a PDF's text layer when it has one; OCR of its rendered pages when
+ * it has none (a scan); OCR of an image. The method is recorded with the result.
+ */
+export type ExtractionMethod = 'pdf-text' | 'pdf-ocr' | 'image-ocr';
+
+export interface Extraction {
+  method: ExtractionMethod;
+  text: string;
+  fields: ReceiptFields;
+  pages: number | null;
+}
+
+/** A text layer shorter than this (in letters and digits) is treated as absent: a scan with a stray caption. */
+const MIN_TEXT_LAYER = 20;
+
+export async function extractFile(bytes: Buffer, mimetype: AcceptedType, ocr: OcrEngine): Promise<Extraction> {
+  if (mimetype === 'application/pdf') {
+    const { text, pages } = await pdfText(bytes);
+    if ((text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= MIN_TEXT_LAYER) {
+      return { method: 'pdf-text', text, fields: parseReceipt(text), pages };
+    }
+    const images = await renderPdfPages(bytes);
+    const texts: string[] = [];
+    for (const image of images) texts.push(await ocr.recognize(image));
+    const ocrText = texts.join('\n\n');
+    return { method: 'pdf-ocr', text: ocrText, fields: parseReceipt(ocrText), pages };
+  }
+  const text = await ocr.recognize(bytes);
+  return { method: 'image-ocr', text, fields: parseReceipt(text), pages: null };
+}
