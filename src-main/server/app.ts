@@ -45,6 +45,7 @@ export interface AppOptions {
   idempotency?: IdempotencyOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
   webRoot?: string;
+  /** Documents and inbox: the background extraction and matching runner's settings (routes/documents.ts). */
   documents?: DocumentsOptions;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
