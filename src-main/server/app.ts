@@ -17,6 +17,7 @@ import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { invoiceRoutesPlugin } from './routes/invoices';
+import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
@@ -128,6 +129,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(userRoutesPlugin, { db: options.db });
       // [documents and inbox routes register here]
       await v1.register(documentRoutesPlugin, { db: options.db, documents: options.documents });
+      // [search routes register here]
+      await v1.register(searchRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );
