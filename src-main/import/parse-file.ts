@@ -1,0 +1,115 @@
+import { createHash } from 'node:crypto';
+import { type CsvMapping, CsvMapping as CsvMappingSchema } from '../../src-shared/contract/import-mapping';
+import { decode, declaredEncoding, type TextEncoding } from './encoding';
+import { inferCsvMapping, parseCsv } from './parsers/csv';
+import { parseCamt } from './parsers/camt';
+import { parseMt940 } from './parsers/mt940';
+import { parseOfx } from './parsers/ofx';
+import type { ImportFormat, ParsedFile, Problem } from './types';
+
+/**
+ * One entry point for every bank file: detect the format from the content (never from the file name alone), decode
+ * the text, parse, and hand back a ParsedFile with line-level problems. Pure: no database.
+ */
+
+export function sha256(bytes: Uint8Array): string {
+  return createHash('sha256').update(bytes).digest('hex');
+}
+
+/** The format of a file, from its first bytes (the file name only breaks a tie). */
+export function detectFormat(head: string, filename?: string | null): ImportFormat {
+  const start = head.slice(0, 4000).replace(/^\uFEFF/, '');
+  if (/^\s*OFXHEADER\s*:/i.test(start) || /<\?OFX\b/i.test(start) || /<OFX>/i.test(start)) return 'ofx';
+  if (/^\s*<\?xml/i.test(start) || /^\s*<(\w+:)?Document\b/.test(start)) {
+    if (/camt\.05[234]|BkToCstmr/.test(start)) return 'camt';
+    if (/<OFX>/i.test(head)) return 'ofx';
+    return 'camt';
+  }
+  if (/^\s*(\{1:[^}]*\})?.*?:20:/s.test(start.slice(0, 400)) && /(^|\n):(60[FM]|61|25):/.test(start)) return 'mt940';
+  const ext = filename?.toLowerCase().split('.').pop();
+  if (ext === 'ofx' || ext === 'qfx') return 'ofx';
+  if (ext === 'sta' || ext === 'mt940') return 'mt940';
+  return 'csv';
+}
+
+export interface ParseOptions {
+  filename?: string | null;
+  /** The account's currency: rows in another are rejected. */
+  currency: string;
+  /** The CSV mapping to use (a saved one, or the preview's adjusted one); inferred when absent. */
+  mapping?: CsvMapping | null;
+  /** Force an encoding instead of detecting it (a person who knows better). */
+  encoding?: TextEncoding | null;
+}
+
+export interface ParseResult {
+  file: ParsedFile;
+  sha256: string;
+  size: number;
+  /** What the person should check in the mapping (CSV): an ambiguous date format, a column guessed by content. */
+  notes: string[];
+  /** The mapping was inferred here (not given). */
+  inferred: boolean;
+}
+
+function empty(format: ImportFormat, encoding: TextEncoding, errors: Problem[]): ParsedFile {
+  return {
+    format,
+    encoding,
+    accountRef: null,
+    currency: null,
+    rows: [],
+    rejected: [],
+    errors,
+    warnings: [],
+    balances: [],
+    newestFirst: false,
+    mapping: null,
+  };
+}
+
+export function parseBankFile(bytes: Uint8Array, options: ParseOptions): ParseResult {
+  const hash = sha256(bytes);
+  const base = { sha256: hash, size: bytes.byteLength, notes: [] as string[], inferred: false };
+  if (bytes.byteLength === 0) {
+    return { ...base, file: empty('csv', 'UTF-8', [{ line: null, row: null, field: null, message: 'The file is empty' }]) };
+  }
+  const peek = Buffer.from(bytes.subarray(0, 4000)).toString('latin1');
+  const format = detectFormat(peek, options.filename);
+  let declared: TextEncoding | undefined;
+  if (format === 'ofx') {
+    const charset = /^\s*CHARSET\s*:\s*(\S+)/im.exec(peek)?.[1];
+    const enc = /^\s*ENCODING\s*:\s*(\S+)/im.exec(peek)?.[1];
+    declared = declaredEncoding(enc?.toUpperCase() === 'UTF-8' ? 'utf-8' : charset) ?? declaredEncoding(/encoding="([^"]+)"/i.exec(peek)?.[1]);
+  } else if (format === 'camt') {
+    declared = declaredEncoding(/<\?xml[^>]*encoding=["']([^"']+)["']/i.exec(peek)?.[1]);
+  }
+  const { text, encoding } = options.encoding
+    ? { text: decode(bytes, options.encoding).text, encoding: options.encoding }
+    : decode(bytes, declared);
+  switch (format) {
+    case 'ofx':
+      return { ...base, file: parseOfx(text, encoding, options.currency) };
+    case 'camt':
+      return { ...base, file: parseCamt(text, encoding, options.currency) };
+    case 'mt940':
+      return { ...base, file: parseMt940(text, encoding, options.currency) };
+    case 'csv': {
+      let mapping = options.mapping ?? null;
+      let notes: string[] = [];
+      if (!mapping) {
+        try {
+          const inferred = inferCsvMapping(text);
+          mapping = inferred.mapping;
+          notes = inferred.notes;
+        } catch (problems) {
+          if (Array.isArray(problems)) return { ...base, file: empty('csv', encoding, problems as Problem[]) };
+          throw problems;
+        }
+      } else {
+        mapping = CsvMappingSchema.parse(mapping);
+      }
+      return { ...base, notes, inferred: !options.mapping, file: parseCsv(text, { mapping, encoding, currency: options.currency }) };
+    }
+  }
+}

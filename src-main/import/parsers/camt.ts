@@ -1,0 +1,286 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { parseAmount } from '../amounts';
+import type { TextEncoding } from '../encoding';
+import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../types';
+
+/**
+ * ISO 20022 cash-management statements: camt.053 (statement), camt.052 (intraday report) and camt.054 (debit/credit
+ * notification), versions .001.02 to .001.13. fast-xml-parser reads the XML (namespace prefixes removed, every value
+ * kept as a string, so amounts stay exact); XMLValidator gives the line and column of a malformed document.
+ *
+ * One entry (Ntry) is one row: the amount the bank booked. A batch entry (NtryDtls/Btch, several TxDtls) stays one
+ * row whose description lists the parts, and its details keep each part's name, reference and amount; charges the
+ * bank took (Chrgs) are kept in the details too (docs/decisions/0060). Booked entries (BOOK) are posted, pending ones
+ * (PDNG) pending; information-only ones (INFO) are left out with the reason. Balances: OPBD/PRCD open a statement,
+ * CLBD closes it.
+ */
+
+type Node = Record<string, unknown>;
+
+const ARRAYS = new Set(['Stmt', 'Rpt', 'Ntfctn', 'Ntry', 'Bal', 'NtryDtls', 'TxDtls', 'Ustrd', 'Rcrd', 'Chrgs']);
+
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  isArray: (name) => ARRAYS.has(name),
+});
+
+const arr = (v: unknown): Node[] => (v === undefined || v === null ? [] : Array.isArray(v) ? (v as Node[]) : [v as Node]);
+const node = (v: unknown): Node | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Node) : undefined);
+function text(v: unknown): string | null {
+  if (typeof v === 'string') return v.trim() || null;
+  const n = node(v);
+  if (n && typeof n['#text'] === 'string') return (n['#text'] as string).trim() || null;
+  return null;
+}
+const path = (v: unknown, ...keys: string[]): unknown => keys.reduce<unknown>((cur, k) => node(cur)?.[k], v);
+
+function day(v: unknown): string | null {
+  const s = text(path(v, 'Dt')) ?? text(path(v, 'DtTm'));
+  const m = s ? /^(\d{4})-(\d{2})-(\d{2})/.exec(s) : null;
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+/** A party's name in either schema generation (Dbtr/Nm up to .07, Dbtr/Pty/Nm from .08). */
+function partyName(p: unknown): string | null {
+  return text(path(p, 'Nm')) ?? text(path(p, 'Pty', 'Nm'));
+}
+
+function amountOf(v: unknown, fallbackCurrency: string): { minor: number | null; currency: string; text: string } {
+  const raw = text(v) ?? '';
+  const currency = (node(v)?.['@Ccy'] as string | undefined)?.toUpperCase() ?? fallbackCurrency;
+  let minor: number | null = null;
+  try {
+    minor = /^\d+(\.\d+)?$/.test(raw) ? parseAmount(raw, { decimal: '.' }, currency) : null;
+  } catch {
+    minor = null;
+  }
+  return { minor, currency, text: raw };
+}
+
+interface Tx {
+  name: string | null;
+  remittance: string | null;
+  endToEndId: string | null;
+  acctSvcrRef: string | null;
+  amount: string | null;
+}
+
+function txDetails(tx: Node, credit: boolean): Tx {
+  const parties = path(tx, 'RltdPties');
+  // Money in: the payer (Dbtr) is the counterparty; money out: the payee (Cdtr).
+  const name = credit
+    ? (partyName(path(parties, 'Dbtr')) ?? partyName(path(parties, 'UltmtDbtr')))
+    : (partyName(path(parties, 'Cdtr')) ?? partyName(path(parties, 'UltmtCdtr')));
+  const rmt = path(tx, 'RmtInf');
+  const ustrd = arr(path(rmt, 'Ustrd'))
+    .map((u) => text(u))
+    .filter((s): s is string => !!s);
+  const strd = text(path(rmt, 'Strd', 'CdtrRefInf', 'Ref'));
+  const remittance = [...ustrd, ...(strd ? [strd] : [])].join(' ') || text(path(tx, 'AddtlTxInf'));
+  const e2e = text(path(tx, 'Refs', 'EndToEndId'));
+  return {
+    name,
+    remittance,
+    endToEndId: e2e && e2e.toUpperCase() !== 'NOTPROVIDED' ? e2e : null,
+    acctSvcrRef: text(path(tx, 'Refs', 'AcctSvcrRef')),
+    amount: text(path(tx, 'AmtDtls', 'TxAmt', 'Amt')) ?? text(path(tx, 'Amt')),
+  };
+}
+
+function charges(entry: Node): { amount: string; included: boolean | null; type: string | null }[] {
+  const out: { amount: string; included: boolean | null; type: string | null }[] = [];
+  for (const c of arr(entry.Chrgs)) {
+    const records = arr(c.Rcrd);
+    // .02 lists each charge as Chrgs itself; later versions group them in Rcrd.
+    for (const r of records.length ? records : [c]) {
+      const amount = text(r.Amt);
+      if (!amount) continue;
+      const incl = text(r.ChrgInclInd);
+      out.push({
+        amount,
+        included: incl === null ? null : incl === 'true',
+        type: text(path(r, 'Tp', 'Cd')) ?? text(path(r, 'Tp', 'Prtry', 'Id')),
+      });
+    }
+  }
+  return out;
+}
+
+export function parseCamt(content: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
+  const file: ParsedFile = {
+    format: 'camt',
+    encoding,
+    accountRef: null,
+    currency: null,
+    rows: [],
+    rejected: [],
+    errors: [],
+    warnings: [],
+    balances: [],
+    newestFirst: false,
+    mapping: null,
+  };
+  const valid = XMLValidator.validate(content);
+  if (valid !== true) {
+    file.errors.push({ line: valid.err.line, row: null, field: null, message: `Malformed XML: ${valid.err.msg} (column ${valid.err.col})` });
+    return file;
+  }
+  const doc = node(parser.parse(content)?.Document);
+  const root = node(doc?.BkToCstmrStmt) ?? node(doc?.BkToCstmrAcctRpt) ?? node(doc?.BkToCstmrDbtCdtNtfctn);
+  if (!doc || !root) {
+    file.errors.push({
+      line: 1,
+      row: null,
+      field: null,
+      message: 'Not an ISO 20022 camt.052, camt.053 or camt.054 document (no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
+    });
+    return file;
+  }
+  const statements = [...arr(root.Stmt), ...arr(root.Rpt), ...arr(root.Ntfctn)];
+  const accounts = [
+    ...new Set(statements.map((s) => text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'))).filter(Boolean)),
+  ] as string[];
+  if (accounts.length > 1) {
+    file.errors.push({
+      line: null,
+      row: null,
+      field: 'Acct',
+      message: `The file holds statements of ${accounts.length} accounts (${accounts.join(', ')}): import each account's statement on its own`,
+    });
+    return file;
+  }
+  file.accountRef = accounts[0] ?? null;
+
+  const offsets: number[] = [];
+  const re = /<(?:[\w.-]+:)?Ntry[\s>]/g;
+  for (let m = re.exec(content); m; m = re.exec(content)) offsets.push(m.index);
+  const entryLines = linesOf(content, offsets);
+  const balOffsets: number[] = [];
+  const reBal = /<(?:[\w.-]+:)?Bal[\s>]/g;
+  for (let m = reBal.exec(content); m; m = reBal.exec(content)) balOffsets.push(m.index);
+  const balLines = linesOf(content, balOffsets);
+  let entryNo = 0;
+  let balNo = 0;
+
+  for (const stmt of statements) {
+    const currency = text(path(stmt, 'Acct', 'Ccy'))?.toUpperCase() ?? accountCurrency;
+    file.currency ??= currency;
+    const lastBefore = () => (file.rows.length ? file.rows[file.rows.length - 1]!.index : -1);
+    const balances = arr(stmt.Bal);
+    const closing: BalancePoint[] = [];
+    // Bal elements precede the entries in every version of the schema.
+    for (const b of balances) {
+      const line = balLines[balNo++] ?? null;
+      const code = text(path(b, 'Tp', 'CdOrPrtry', 'Cd'));
+      if (code !== 'OPBD' && code !== 'PRCD' && code !== 'CLBD') continue;
+      const amt = amountOf(b.Amt, currency);
+      if (amt.minor === null) {
+        file.errors.push({ line, row: null, field: 'Bal', message: `"${amt.text}" is not a balance amount` });
+        continue;
+      }
+      const sign = text(b.CdtDbtInd) === 'DBIT' ? -1 : 1;
+      const point: BalancePoint = {
+        kind: code === 'CLBD' ? 'closing' : 'opening',
+        afterIndex: lastBefore(),
+        date: day(b.Dt),
+        amountMinor: sign * amt.minor,
+        line,
+      };
+      if (point.kind === 'opening') file.balances.push(point);
+      else closing.push(point);
+    }
+    for (const entry of arr(stmt.Ntry)) {
+      const line = entryLines[entryNo++] ?? null;
+      const index = file.rows.length + file.rejected.length;
+      const err = (field: string, message: string) => file.errors.push({ line, row: index, field, message });
+      const amt = amountOf(entry.Amt, currency);
+      if (amt.minor === null) {
+        err('Amt', `"${amt.text}" is not an amount`);
+        continue;
+      }
+      const indicator = text(entry.CdtDbtInd);
+      if (indicator !== 'CRDT' && indicator !== 'DBIT') {
+        err('CdtDbtInd', `"${indicator ?? ''}" is neither CRDT nor DBIT`);
+        continue;
+      }
+      const credit = indicator === 'CRDT';
+      const date = day(entry.BookgDt) ?? day(entry.ValDt);
+      if (!date) {
+        err('BookgDt', 'the entry has no booking date');
+        continue;
+      }
+      const status = text(entry.Sts) ?? text(path(entry, 'Sts', 'Cd')) ?? 'BOOK';
+      const txs = arr(entry.NtryDtls).flatMap((d) => arr(d.TxDtls).map((t) => txDetails(t, credit)));
+      const batchCount = Number(text(path(arr(entry.NtryDtls)[0], 'Btch', 'NbOfTxs')) ?? (txs.length > 1 ? txs.length : 0));
+      const additional = text(entry.AddtlNtryInf);
+      const single = txs.length === 1 ? txs[0]! : null;
+      const counterparty = single?.name ?? null;
+      const description =
+        txs.length > 1
+          ? `Batch of ${batchCount || txs.length}: ${txs
+              .map((t) => [t.name, t.remittance].filter(Boolean).join(' '))
+              .filter(Boolean)
+              .join('; ')}`
+          : ([single?.remittance, additional].filter(Boolean).join(' ') || null);
+      const ref = text(entry.AcctSvcrRef) ?? single?.acctSvcrRef ?? null;
+      const amountMinor = credit ? amt.minor : -amt.minor;
+      const externalId = ref
+        ? `ref:${ref}`
+        : single?.endToEndId
+          ? `e2e:${single.endToEndId}:${date}:${amountMinor}`
+          : null;
+      const bankCode = [
+        text(path(entry, 'BkTxCd', 'Domn', 'Cd')),
+        text(path(entry, 'BkTxCd', 'Domn', 'Fmly', 'Cd')),
+        text(path(entry, 'BkTxCd', 'Domn', 'Fmly', 'SubFmlyCd')),
+      ]
+        .filter(Boolean)
+        .join('/');
+      const details: Record<string, unknown> = {};
+      if (bankCode) details.bankTransactionCode = bankCode;
+      if (text(path(entry, 'BkTxCd', 'Prtry', 'Cd'))) details.proprietaryCode = text(path(entry, 'BkTxCd', 'Prtry', 'Cd'));
+      if (text(entry.RvslInd) === 'true') details.reversal = true;
+      const fees = charges(entry);
+      if (fees.length) details.charges = fees;
+      if (txs.length > 1) {
+        details.batch = txs.map((t) => ({ name: t.name, reference: t.endToEndId, remittance: t.remittance, amount: t.amount }));
+      } else if (single?.endToEndId) {
+        details.endToEndId = single.endToEndId;
+      }
+      const row: ParsedRow = {
+        index,
+        line: line ?? 0,
+        date,
+        valueDate: day(entry.ValDt),
+        amountMinor,
+        currency: amt.currency,
+        name: nameFrom(counterparty, description, additional),
+        description,
+        counterparty,
+        externalId,
+        status: status === 'PDNG' ? 'pending' : 'posted',
+        balanceAfterMinor: null,
+        details,
+      };
+      if (status === 'INFO' || status === 'FUTR') {
+        file.rejected.push({ line, row: index, field: 'Sts', message: `status ${status}: information only, not booked` });
+        continue;
+      }
+      if (amt.currency !== accountCurrency) {
+        file.rejected.push({ line, row: index, field: 'Amt', message: `in ${amt.currency}, but the account holds ${accountCurrency}` });
+        continue;
+      }
+      file.rows.push(row);
+    }
+    for (const c of closing) file.balances.push({ ...c, afterIndex: lastBefore() });
+  }
+  if (file.rows.length === 0 && file.rejected.length === 0 && file.errors.length === 0) {
+    file.warnings.push('The statement holds no entries');
+  }
+  return file;
+}

@@ -1,0 +1,511 @@
+import { parse } from 'csv-parse/sync';
+import type { CsvColumn, CsvMapping } from '../../../src-shared/contract/import-mapping';
+import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import-dates';
+import { inferDecimal, parseAmount } from '../amounts';
+import type { TextEncoding } from '../encoding';
+import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../types';
+
+/**
+ * CSV bank exports (docs/decisions/0060, 0061): csv-parse reads the records (quotes, embedded newlines, BOM); this
+ * module decides the dialect — delimiter, header row, column roles, date format, decimal separator, sign convention —
+ * from the whole file, and turns records into rows with exact amounts and line numbers.
+ */
+
+interface Record_ {
+  cells: string[];
+  /** 1-based line where the record starts. */
+  line: number;
+}
+
+const DELIMITERS = [';', ',', '\t', '|'] as const;
+
+function readRecords(text: string, delimiter: string): { records: Record_[]; error: Problem | null } {
+  try {
+    const out = parse(text, {
+      delimiter,
+      relax_column_count: true,
+      relax_quotes: true,
+      skip_empty_lines: true,
+      bom: true,
+      info: true,
+      raw: true,
+    }) as unknown as { record: string[]; info: { lines: number; raw?: string } }[];
+    return {
+      records: out.map(({ record, info }) => {
+        const raw = (info.raw ?? '').replace(/\r?\n$/, '');
+        const inner = raw.split('\n').length - 1;
+        return { cells: record.map((c) => c.trim()), line: info.lines - inner };
+      }),
+      error: null,
+    };
+  } catch (err) {
+    const e = err as { message?: string; lines?: number };
+    return { records: [], error: { line: e.lines ?? null, row: null, field: null, message: e.message ?? String(err) } };
+  }
+}
+
+/** The delimiter under which most records share one field count (of at least two). */
+export function sniffDelimiter(text: string): (typeof DELIMITERS)[number] {
+  const sample = text.split('\n').slice(0, 400).join('\n');
+  let best: { d: (typeof DELIMITERS)[number]; score: number; width: number } = { d: ',', score: -1, width: 0 };
+  for (const d of DELIMITERS) {
+    const { records } = readRecords(sample, d);
+    const counts = new Map<number, number>();
+    for (const r of records) counts.set(r.cells.length, (counts.get(r.cells.length) ?? 0) + 1);
+    let width = 0;
+    let score = 0;
+    for (const [w, n] of counts) {
+      if (w >= 2 && (n > score || (n === score && w > width))) {
+        width = w;
+        score = n;
+      }
+    }
+    if (score > best.score || (score === best.score && width > best.width)) best = { d, score, width };
+  }
+  return best.d;
+}
+
+const norm = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/\(.*?\)/g, ' ')
+    .replace(/[^a-z0-9/]+/g, ' ')
+    .trim();
+
+/** Header words per role, most specific first (German, English, French, Dutch, Spanish exports). */
+const ROLE_WORDS: Record<string, readonly string[]> = {
+  valueDate: ['wertstellung', 'valuta', 'value date', 'valutadatum', 'date de valeur', 'fecha valor'],
+  date: [
+    'buchungstag',
+    'buchungsdatum',
+    'booking date',
+    'posting date',
+    'posted date',
+    'transaction date',
+    'date operation',
+    'date',
+    'datum',
+    'fecha',
+    'data',
+  ],
+  debit: ['debit amount', 'debit', 'soll', 'withdrawals', 'withdrawal', 'paid out', 'money out', 'ausgang', 'cargo'],
+  credit: ['credit amount', 'credit', 'haben', 'deposits', 'deposit', 'paid in', 'money in', 'eingang', 'abono'],
+  indicator: ['af bij', 'soll/haben', 's/h', 'debit/credit', 'dr/cr', 'cr/dr', 'credit/debit'],
+  amount: ['betrag', 'amount', 'montant', 'importe', 'bedrag', 'umsatz', 'transaction amount'],
+  balance: ['saldo', 'balance', 'kontostand', 'solde', 'running balance'],
+  description: [
+    'verwendungszweck',
+    'transaction description',
+    'description',
+    'memo',
+    'narrative',
+    'libelle',
+    'omschrijving',
+    'mededelingen',
+    'purpose',
+    'payment details',
+    'concepto',
+    'buchungstext',
+    'reference',
+    'details',
+  ],
+  counterparty: [
+    'auftraggeber / begunstigter',
+    'auftraggeber/begunstigter',
+    'begunstigter',
+    'empfanger',
+    'zahlungsempfanger',
+    'auftraggeber',
+    'payee',
+    'counterparty',
+    'beneficiary',
+    'merchant',
+    'naam',
+    'name',
+    'tiers',
+  ],
+  reference: ['transaction id', 'transaktions id', 'transaktionsid', 'fitid', 'bank reference', 'unique id', 'id'],
+  currency: ['currency', 'wahrung', 'waehrung', 'devise', 'moneda'],
+  status: ['status', 'state'],
+};
+
+function roleMatch(header: string, words: readonly string[]): number {
+  const h = norm(header);
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (h === w) return 100 - i;
+    if (w.length > 2 && (h.startsWith(`${w} `) || h.endsWith(` ${w}`) || h.includes(` ${w} `))) return 50 - i;
+  }
+  return 0;
+}
+
+const col = (index: number, headers: readonly string[] | null): CsvColumn => ({ index, header: headers?.[index] ?? null });
+
+function looksLikeAmount(v: string): boolean {
+  return /^[(+\-\u2212]?\s*[€$£]?\s*\d[\d.,'\s\u00a0]*\)?\s*-?\s*([A-Z]{3}|[€$£])?$/.test(v.trim());
+}
+
+function anyDate(v: string): boolean {
+  return inferDateFormat([v]) !== null;
+}
+
+export interface CsvInference {
+  mapping: CsvMapping;
+  /** What the person should check: an ambiguous date format, a guessed column. */
+  notes: string[];
+}
+
+/** Infers a mapping from the whole file; throws a Problem list when no date or amount column can be found. */
+export function inferCsvMapping(text: string): CsvInference {
+  const delimiter = sniffDelimiter(text);
+  const { records, error } = readRecords(text, delimiter);
+  if (error) throw [error];
+  const notes: string[] = [];
+  const widthCounts = new Map<number, number>();
+  for (const r of records) widthCounts.set(r.cells.length, (widthCounts.get(r.cells.length) ?? 0) + 1);
+  const width = [...widthCounts].filter(([w]) => w >= 2).sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
+  if (width < 2) throw [{ line: 1, row: null, field: null, message: 'No columns found: the file is not a CSV export' }];
+
+  // The header: the first full-width record without dates or amounts, followed by one with a date.
+  let headerRow: number | null = null;
+  let firstDataRow = records.findIndex((r) => r.cells.length === width && r.cells.some(anyDate));
+  for (let i = 0; i < Math.min(records.length - 1, 40); i++) {
+    const r = records[i]!;
+    // A header may lack the empty cell a trailing delimiter gives every data line.
+    if (r.cells.length < width - 1) continue;
+    const textual = r.cells.filter((c) => c !== '' && !anyDate(c) && !looksLikeAmount(c)).length;
+    const next = records[i + 1]!;
+    if (textual >= Math.ceil(width / 2) && next.cells.length >= width - 1 && next.cells.some(anyDate)) {
+      headerRow = i;
+      firstDataRow = i + 1;
+      break;
+    }
+    if (r.cells.some(anyDate)) break;
+  }
+  if (firstDataRow < 0) throw [{ line: null, row: null, field: 'date', message: 'No column holds dates: cannot find the booking date' }];
+  const headers = headerRow === null ? null : records[headerRow]!.cells;
+  const data = records.slice(firstDataRow).filter((r) => r.cells.length === width);
+  const column = (i: number) => data.map((r) => r.cells[i] ?? '');
+
+  const roles: Partial<Record<keyof typeof ROLE_WORDS, number>> = {};
+  const descriptions: number[] = [];
+  if (headers) {
+    const taken = new Set<number>();
+    for (const role of [
+      'valueDate',
+      'date',
+      'indicator',
+      'debit',
+      'credit',
+      'amount',
+      'balance',
+      'counterparty',
+      'reference',
+      'currency',
+      'status',
+    ] as const) {
+      let best = -1;
+      let score = 0;
+      headers.forEach((h, i) => {
+        if (taken.has(i)) return;
+        const s = roleMatch(h, ROLE_WORDS[role]!);
+        if (s > score) {
+          score = s;
+          best = i;
+        }
+      });
+      if (best >= 0) {
+        roles[role] = best;
+        taken.add(best);
+      }
+    }
+    // The best description column, plus any other that names it just as plainly (exact, high on the list).
+    const scored = headers
+      .map((h, i) => ({ i, s: taken.has(i) ? 0 : roleMatch(h, ROLE_WORDS.description!) }))
+      .filter((d) => d.s > 0)
+      .sort((a, b) => b.s - a.s);
+    for (const d of scored) if (d === scored[0] || d.s >= 90) descriptions.push(d.i);
+    descriptions.sort((a, b) => a - b);
+  }
+
+  // Content decides where headers did not (or there is no header): dates, amounts, text.
+  const dateOk = (i: number) => inferDateFormat(column(i)) !== null;
+  if (roles.date === undefined || !dateOk(roles.date)) {
+    const found = [...Array(width).keys()].find((i) => i !== roles.valueDate && dateOk(i));
+    if (found === undefined) throw [{ line: null, row: null, field: 'date', message: 'No column holds dates in every row' }];
+    roles.date = found;
+    notes.push(`booking date taken from column ${found + 1} by its content`);
+  }
+  const numeric = (i: number) => {
+    const vals = column(i).filter((v) => v !== '');
+    return vals.length > 0 && vals.every(looksLikeAmount);
+  };
+  if (roles.indicator !== undefined && roles.amount === undefined) roles.indicator = undefined;
+  const split = roles.debit !== undefined && roles.credit !== undefined && roles.amount === undefined;
+  if (!split && (roles.amount === undefined || !numeric(roles.amount))) {
+    const used = new Set(Object.values(roles));
+    const found = [...Array(width).keys()].find((i) => !used.has(i) && numeric(i) && !dateOk(i));
+    if (found === undefined) throw [{ line: null, row: null, field: 'amount', message: 'No column holds amounts' }];
+    roles.amount = found;
+    notes.push(`amount taken from column ${found + 1} by its content`);
+  }
+  if (descriptions.length === 0) {
+    const used = new Set(Object.values(roles));
+    const textLength = (i: number) => column(i).reduce((s, v) => s + (looksLikeAmount(v) || anyDate(v) ? 0 : v.length), 0);
+    const candidates = [...Array(width).keys()].filter((i) => !used.has(i)).sort((a, b) => textLength(b) - textLength(a));
+    if (candidates[0] !== undefined && textLength(candidates[0]) > 0) descriptions.push(candidates[0]);
+  }
+
+  const amountColumns = split ? [roles.debit!, roles.credit!] : [roles.amount!];
+  const amountValues = amountColumns.flatMap(column);
+  if (roles.balance !== undefined) amountValues.push(...column(roles.balance));
+  const { decimal } = inferDecimal(amountValues);
+  const dates = inferDateFormat(column(roles.date))!;
+  if (dates.ambiguous) {
+    notes.push(
+      `dates read as ${dates.format} (the rows are in date order that way); ${dates.alternatives.join(', ')} would also fit: check`,
+    );
+  }
+
+  let amount: CsvMapping['amount'];
+  if (split) {
+    amount = { kind: 'split', debit: col(roles.debit!, headers), credit: col(roles.credit!, headers) };
+  } else if (roles.indicator !== undefined) {
+    const values = [...new Set(column(roles.indicator).map((v) => v.trim()))];
+    const debitValues = values.filter((v) => /^(af|s|soll|d|dr|debit|db|-)$/i.test(v));
+    amount = debitValues.length
+      ? { kind: 'indicator', column: col(roles.amount!, headers), indicator: col(roles.indicator, headers), debitValues }
+      : { kind: 'signed', column: col(roles.amount!, headers) };
+  } else {
+    amount = { kind: 'signed', column: col(roles.amount!, headers) };
+  }
+  const opt = (i: number | undefined) => (i === undefined ? null : col(i, headers));
+  return {
+    mapping: {
+      delimiter,
+      headerRow,
+      firstDataRow,
+      date: col(roles.date, headers),
+      dateFormat: dates.format,
+      valueDate: opt(roles.valueDate),
+      amount,
+      decimal,
+      invert: false,
+      description: descriptions.map((i) => col(i, headers)),
+      counterparty: opt(roles.counterparty),
+      reference: opt(roles.reference),
+      balance: opt(roles.balance),
+      currency: opt(roles.currency),
+      status: opt(roles.status),
+    },
+    notes,
+  };
+}
+
+/** A saved column found again in this file: by its header text when the file has it, else by position. */
+function resolve(c: CsvColumn, headers: readonly string[] | null): number {
+  if (c.header && headers) {
+    const at = headers.findIndex((h) => h === c.header);
+    if (at >= 0) return at;
+    const loose = headers.findIndex((h) => norm(h) === norm(c.header!));
+    if (loose >= 0) return loose;
+  }
+  return c.index;
+}
+
+export interface CsvParseOptions {
+  mapping: CsvMapping;
+  encoding: TextEncoding;
+  /** The account's currency: every row is in it unless a currency column says otherwise. */
+  currency: string;
+}
+
+export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
+  const { mapping: m, currency } = options;
+  const file: ParsedFile = {
+    format: 'csv',
+    encoding: options.encoding,
+    accountRef: null,
+    currency,
+    rows: [],
+    rejected: [],
+    errors: [],
+    warnings: [],
+    balances: [],
+    newestFirst: false,
+    mapping: m,
+  };
+  const { records, error } = readRecords(text, m.delimiter);
+  if (error) {
+    file.errors.push(error);
+    return file;
+  }
+  const headers = m.headerRow === null ? null : (records[m.headerRow]?.cells ?? null);
+  const at = (c: CsvColumn | null) => (c ? resolve(c, headers) : -1);
+  const idx = {
+    date: at(m.date),
+    valueDate: at(m.valueDate),
+    description: m.description.map((c) => at(c)),
+    counterparty: at(m.counterparty),
+    reference: at(m.reference),
+    balance: at(m.balance),
+    currency: at(m.currency),
+    status: at(m.status),
+  };
+  const amountIdx = {
+    split: m.amount.kind === 'split',
+    debit: m.amount.kind === 'split' ? at(m.amount.debit) : -1,
+    credit: m.amount.kind === 'split' ? at(m.amount.credit) : -1,
+    amount: m.amount.kind === 'split' ? -1 : at(m.amount.column),
+    indicator: m.amount.kind === 'indicator' ? at(m.amount.indicator) : -1,
+  };
+  const debitValues = new Set(m.amount.kind === 'indicator' ? m.amount.debitValues.map((v) => v.trim().toLowerCase()) : []);
+  const fmt = { decimal: m.decimal };
+  const width = headers?.length ?? Math.max(0, ...records.slice(m.firstDataRow, m.firstDataRow + 20).map((r) => r.cells.length));
+  const skipped: number[] = [];
+
+  for (let r = m.firstDataRow; r < records.length; r++) {
+    const rec = records[r]!;
+    const cell = (i: number) => (i >= 0 ? (rec.cells[i] ?? '') : '');
+    const dateText = cell(idx.date);
+    // Lines of another width (totals, "opening balance" notes, a footer) are not transactions.
+    if (rec.cells.length < Math.min(width, idx.date + 1) || (rec.cells.length !== width && !parseDate(dateText, m.dateFormat))) {
+      skipped.push(rec.line);
+      continue;
+    }
+    const index = file.rows.length + file.rejected.length;
+    const problem = (field: string, message: string) =>
+      file.errors.push({ line: rec.line, row: index, field, message });
+    const date = parseDate(dateText, m.dateFormat as DateFormat);
+    if (!date) {
+      if (dateText === '' && rec.cells.every((c, i) => i === idx.date || c === '' || !looksLikeAmount(c))) {
+        skipped.push(rec.line);
+        continue;
+      }
+      problem('date', `"${dateText}" is not a date in the format ${m.dateFormat}`);
+      continue;
+    }
+    const rowCurrency = idx.currency >= 0 && cell(idx.currency) ? cell(idx.currency).toUpperCase() : currency;
+    let amountMinor: number | null;
+    let amountText: string;
+    try {
+      if (amountIdx.split) {
+        const d = cell(amountIdx.debit);
+        const c = cell(amountIdx.credit);
+        amountText = `${d}|${c}`;
+        const dm = d === '' ? 0 : parseAmount(d, fmt, rowCurrency);
+        const cm = c === '' ? 0 : parseAmount(c, fmt, rowCurrency);
+        amountMinor = dm === null || cm === null || (d === '' && c === '') ? null : Math.abs(cm) - Math.abs(dm);
+      } else {
+        amountText = cell(amountIdx.amount);
+        amountMinor = parseAmount(amountText, fmt, rowCurrency);
+        if (amountMinor !== null && amountIdx.indicator >= 0) {
+          const debit = debitValues.has(cell(amountIdx.indicator).trim().toLowerCase());
+          amountMinor = debit ? -Math.abs(amountMinor) : Math.abs(amountMinor);
+        }
+      }
+    } catch {
+      file.rejected.push({ line: rec.line, row: index, field: 'currency', message: `unknown currency "${rowCurrency}"` });
+      continue;
+    }
+    if (amountMinor === null) {
+      problem('amount', `"${amountText}" is not an amount (decimal separator "${m.decimal}")`);
+      continue;
+    }
+    if (m.invert) amountMinor = -amountMinor;
+    const description =
+      idx.description
+        .map(cell)
+        .filter((s) => s !== '')
+        .join(' ')
+        .replace(/\s+/g, ' ')
+        .trim() || null;
+    const counterparty = cell(idx.counterparty) || null;
+    let balanceAfterMinor: number | null = null;
+    if (idx.balance >= 0 && cell(idx.balance) !== '') {
+      balanceAfterMinor = parseAmount(cell(idx.balance), fmt, rowCurrency);
+      if (balanceAfterMinor === null) {
+        problem('balance', `"${cell(idx.balance)}" is not a balance amount`);
+        continue;
+      }
+    }
+    const row: ParsedRow = {
+      index,
+      line: rec.line,
+      date,
+      valueDate: idx.valueDate >= 0 ? parseDate(cell(idx.valueDate), m.dateFormat) : null,
+      amountMinor,
+      currency: rowCurrency,
+      name: nameFrom(counterparty, description),
+      description,
+      counterparty,
+      externalId: idx.reference >= 0 && cell(idx.reference) ? `csv:${cell(idx.reference)}` : null,
+      status: idx.status >= 0 && /pend|vorgemerkt|en cours|pendiente|in behandeling/i.test(cell(idx.status)) ? 'pending' : 'posted',
+      balanceAfterMinor,
+      details: {},
+    };
+    if (rowCurrency !== currency) {
+      file.rejected.push({
+        line: rec.line,
+        row: index,
+        field: 'currency',
+        message: `in ${rowCurrency}, but the account holds ${currency}`,
+      });
+      continue;
+    }
+    file.rows.push(row);
+  }
+  if (skipped.length > 0) {
+    file.warnings.push(
+      `${skipped.length} line${skipped.length === 1 ? '' : 's'} that are not transactions skipped (line ${skipped.slice(0, 10).join(', ')}${skipped.length > 10 ? ', …' : ''})`,
+    );
+  }
+  if (file.rows.length === 0 && file.errors.length === 0) {
+    file.errors.push({ line: null, row: null, field: null, message: 'The file holds no transactions' });
+  }
+  file.balances = runningBalancePoints(file.rows);
+  file.newestFirst = file.balances.length > 1 && file.balances[1]!.afterIndex === file.rows[file.rows.length - 1]!.index && file.rows.length > 1;
+  return file;
+}
+
+/**
+ * A running-balance column as balance points. Exports run oldest-first or newest-first: the direction under which
+ * more rows agree with their neighbour is the file's; the points are then stated in that order.
+ */
+function runningBalancePoints(rows: readonly ParsedRow[]): BalancePoint[] {
+  const withBalance = rows.filter((r) => r.balanceAfterMinor !== null);
+  if (withBalance.length === 0 || withBalance.length !== rows.length) return [];
+  let forward = 0;
+  let backward = 0;
+  for (let i = 1; i < rows.length; i++) {
+    const prev = rows[i - 1]!;
+    const cur = rows[i]!;
+    if (prev.balanceAfterMinor! + cur.amountMinor === cur.balanceAfterMinor) forward++;
+    if (cur.balanceAfterMinor! + prev.amountMinor === prev.balanceAfterMinor) backward++;
+  }
+  const points: BalancePoint[] = [];
+  if (backward > forward) {
+    // Newest first: row i's balance is the balance after it, and the rows below it come before it in time.
+    const last = rows[rows.length - 1]!;
+    points.push({ kind: 'opening', afterIndex: -1, date: last.date, amountMinor: last.balanceAfterMinor! - last.amountMinor, line: last.line });
+    for (let i = rows.length - 1; i >= 0; i--) {
+      const r = rows[i]!;
+      points.push({ kind: i === 0 ? 'closing' : 'intermediate', afterIndex: r.index, date: r.date, amountMinor: r.balanceAfterMinor!, line: r.line });
+    }
+    return points;
+  }
+  const first = rows[0]!;
+  points.push({ kind: 'opening', afterIndex: -1, date: first.date, amountMinor: first.balanceAfterMinor! - first.amountMinor, line: first.line });
+  rows.forEach((r, i) => {
+    points.push({
+      kind: i === rows.length - 1 ? 'closing' : 'intermediate',
+      afterIndex: r.index,
+      date: r.date,
+      amountMinor: r.balanceAfterMinor!,
+      line: r.line,
+    });
+  });
+  return points;
+}
