@@ -6,6 +6,7 @@ import {
   transactionRoutes,
 } from '../../../src-shared/contract/transactions';
 import { MoneyError, toMinor } from '../../../src-shared/money';
+import { applyRules } from '../../rules/apply';
 import type { Db } from '../../store/db';
 import { InvalidReference } from '../../store/errors';
 import {
@@ -21,6 +22,7 @@ import {
   updateTransaction,
   updateTransactions,
 } from '../../store/transactions';
+import { write } from '../../store/write';
 import { registerRoute } from '../route';
 
 /** Major units from the API → minor units of the currency; a number with too many decimals is a 422 naming the field. */
@@ -102,13 +104,19 @@ export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: 
     forever,
   );
   registerRoute(app, transactionRoutes.get, ({ auth, params }) => getTransaction(db, auth.teamId, params.id), forever);
+  /** Manual creation runs the team's rules that apply on creation, in the same transaction as the create. */
+  const createWithRules = (teamId: string, inputs: NewTransaction[]) =>
+    write(db, teamId, () => {
+      const ids = createTransactions(db, teamId, inputs);
+      applyRules(db, teamId, ids, { trigger: 'create' });
+      return ids;
+    });
   registerRoute(app, transactionRoutes.create, ({ auth, body }) => {
-    const [id] = createTransactions(db, auth.teamId, [newTransaction(body)]);
+    const [id] = createWithRules(auth.teamId, [newTransaction(body)]);
     return getTransaction(db, auth.teamId, id!);
   });
   registerRoute(app, transactionRoutes.bulkCreate, ({ auth, body }) => {
-    const ids = createTransactions(
-      db,
+    const ids = createWithRules(
       auth.teamId,
       body.map((t, i) => {
         try {
