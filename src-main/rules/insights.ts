@@ -19,7 +19,7 @@ import { dryRunRules, MAX_SCOPE, type RuleRun } from './apply';
 
 /**
  * What the rules area learns and checks from history: the linter, rule suggestions, category suggestions, "apply to
- * similar", and recurring series. Decisions 0065–0067.
+ * similar", and recurring series. Decisions 0130–0132.
  */
 
 const DAY_MS = 86_400_000;

@@ -22,7 +22,7 @@ import { write } from './write';
 
 /**
  * Rules (CRUD, the facts they see, their run statistics and failures) and recurring series. Evaluation is pure
- * (src-shared/domain/rules.ts); running them is src-main/rules/engine.ts. Decisions 0065–0067.
+ * (src-shared/domain/rules.ts); running them is src-main/rules/apply.ts. Decisions 0130–0132.
  */
 
 interface RuleRow {

@@ -6,7 +6,7 @@ import { defineRoute } from './route';
 
 /**
  * Categorization rules, suggestions and recurring series: an extension of the transactions area under /v1 (scope
- * transactions.*; the hosted service has no rules). Semantics: src-shared/domain/rules.ts; decisions 0065–0067.
+ * transactions.*; the hosted service has no rules). Semantics: src-shared/domain/rules.ts; decisions 0130–0132.
  */
 
 const Day = z.iso.date();

@@ -1,7 +1,7 @@
 import { payeeKey } from './recurring';
 
 /**
- * Category suggestions that abstain when unsure (docs/decisions/0067-category-suggestions.md). Pure: trained on a
+ * Category suggestions that abstain when unsure (docs/decisions/0132-category-suggestions.md). Pure: trained on a
  * team's categorised history, asked about one transaction.
  *
  * - Payee evidence: the categories of earlier transactions with the same normalised payee (recurring.ts payeeKey),

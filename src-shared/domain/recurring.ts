@@ -1,5 +1,5 @@
 /**
- * Recurring series detected from history (docs/decisions/0066-recurring-detection.md): subscriptions, payroll,
+ * Recurring series detected from history (docs/decisions/0131-recurring-detection.md): subscriptions, payroll,
  * rent, tax prepayments. Pure: the store hands in a team's transactions, this returns the series.
  *
  * 1. Group by account, currency, direction (in/out) and payee: the counterparty, else the name, normalised

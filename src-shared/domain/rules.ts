@@ -1,5 +1,5 @@
 /**
- * Categorization rules (docs/decisions/0065-rules.md): a condition tree and a list of actions, evaluated purely
+ * Categorization rules (docs/decisions/0130-rules.md): a condition tree and a list of actions, evaluated purely
  * against a transaction's facts. No I/O here: the store loads rules and transactions, this module decides what
  * would change, and the store applies exactly that — so a dry run and the run it previews are the same function.
  *

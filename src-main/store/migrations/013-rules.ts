@@ -1,7 +1,7 @@
 import type { Migration } from './index';
 
 /**
- * Rules and recurring series (docs/decisions/0065–0067).
+ * Rules and recurring series (docs/decisions/0130–0132).
  * - rules: a team's categorization rules; `conditions` (a tree) and `actions` are JSON validated by the contract
  *   (src-shared/contract/rules.ts) and evaluated by src-shared/domain/rules.ts. `apply_on` says when a rule runs by
  *   itself (on import, on manual creation); any rule can be run on history on demand. `match_count` and
