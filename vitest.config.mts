@@ -9,6 +9,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A file whose docblock says `@module-tag slow`, or a test given `{ tags: ['slow'] }`, is left out of
+    // `npm run test:fast` (--tags-filter='!slow'); `npm test` runs everything.
+    tags: [
+      {
+        name: 'slow',
+        description: 'spawns processes (the CLI, finops serve, the desktop server host, a SIGKILL) or uses the OS keychain',
+      },
+    ],
     reporters: process.env.CI_REPORT ? ['default', ['json', { outputFile: 'reports/vitest.json' }]] : ['default'],
   },
 });

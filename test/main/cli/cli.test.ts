@@ -1,3 +1,4 @@
+// @module-tag slow (spawns processes; left out of `npm run test:fast`)
 import { describe, expect, it } from 'vitest';
 import { runCli, startServe } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';

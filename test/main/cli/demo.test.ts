@@ -1,3 +1,4 @@
+// @module-tag slow (spawns processes; left out of `npm run test:fast`)
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,8 @@
 /**
  * The keychain store against a real Secret Service: keytar + gnome-keyring in a private D-Bus session
  * (toolchain.md §2). Skipped, saying why, only when dbus-run-session or gnome-keyring-daemon is not installed.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -1,6 +1,8 @@
 /**
  * The supervisor against the real server host in real Node child processes (Electron's utility process cannot
  * run here; the host and the supervisor are the same code either way, behind LaunchServerChild).
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,8 @@
 /**
  * `finops user create` and `finops oauth-client create` through the real launcher, then the created user and
  * client used against a server on the same data dir.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';

@@ -35,13 +35,57 @@ beforeAll(() => {
       insertInvoice(db, teamId, id, { status: 'paid', currency: 'JPY', amountMinor: 500, issueDate: '2026-06-01' });
     }
   })();
-  // Counts every statement the store asks for (store code calls db.prepare at each use; the cache hands back the
-  // compiled statement).
-  const prepare = db.prepare.bind(db);
-  db.prepare = ((source: string) => {
-    statements++;
-    return prepare(source);
-  }) as typeof db.prepare;
+  countExecutions(db);
+});
+
+/** What runs a statement; everything else a statement has (pluck, raw, bind, columns…) only configures it. */
+const EXECUTIONS = new Set<string | symbol>(['run', 'get', 'all', 'iterate']);
+
+/**
+ * Counts statement executions, not prepares: each statement db.prepare hands out is wrapped so that every run, get,
+ * all or iterate adds one, however the statement was obtained or reused (a statement prepared once and run per row
+ * is N executions). Configuring calls that return the statement (`.pluck()`) hand back the wrapper.
+ */
+function countExecutions(target: Db): void {
+  const prepare = target.prepare.bind(target);
+  const wrapped = new WeakMap<object, object>();
+  target.prepare = ((source: string) => {
+    const statement = prepare(source);
+    let proxy = wrapped.get(statement);
+    if (!proxy) {
+      const p: object = new Proxy(statement, {
+        get(obj, prop) {
+          const value = Reflect.get(obj, prop, obj);
+          if (typeof value !== 'function') return value;
+          if (EXECUTIONS.has(prop)) {
+            return (...args: unknown[]) => {
+              statements++;
+              return value.apply(obj, args);
+            };
+          }
+          return (...args: unknown[]) => {
+            const out = value.apply(obj, args);
+            return out === obj ? p : out;
+          };
+        },
+      });
+      proxy = p;
+      wrapped.set(statement, proxy);
+    }
+    return proxy;
+  }) as typeof target.prepare;
+}
+
+describe('the execution counter', () => {
+  it('counts runs, not prepares: one statement run three times is three; prepared and not run is none', () => {
+    const statement = db.prepare('SELECT count(*) FROM customers WHERE team_id = ?');
+    expect(statementsFor(() => db.prepare('SELECT 1'))).toBe(0);
+    expect(
+      statementsFor(() => {
+        for (let i = 0; i < 3; i++) statement.pluck().get(teamId);
+      }),
+    ).toBe(3);
+  });
 });
 afterAll(() => db.close());
 

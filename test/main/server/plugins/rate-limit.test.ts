@@ -1,15 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createApp } from '../../../src-main/server/app';
-import { FixedWindowCounter, type RateLimitOptions } from '../../../src-main/server/plugins/rate-limit';
-import { registerRoute } from '../../../src-main/server/route';
-import { createApiKey } from '../../../src-main/store/api-keys';
-import { type Db, openDatabase } from '../../../src-main/store/db';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { defineRoute } from '../../../src-shared/contract/route';
-import { makeTestApi } from '../../helpers/api';
-import { tmpDir } from '../../helpers/tmp';
+import { createApp } from '../../../../src-main/server/app';
+import { FixedWindowCounter, type RateLimitOptions } from '../../../../src-main/server/plugins/rate-limit';
+import { registerRoute } from '../../../../src-main/server/route';
+import { createApiKey } from '../../../../src-main/store/api-keys';
+import { type Db, openDatabase } from '../../../../src-main/store/db';
+import { ensureTeam } from '../../../../src-main/store/teams';
+import { defineRoute } from '../../../../src-shared/contract/route';
+import { makeTestApi } from '../../../helpers/api';
+import { tmpDir } from '../../../helpers/tmp';
 
 const ping = defineRoute({
   method: 'GET',
@@ -227,7 +227,9 @@ describe('rate limits', () => {
     expect(counter.size).toBe(1);
   });
 
-  it('over real HTTP: finops serve --rate-limit N limits the public routes of the built app per IP', async () => {
+  it('over real HTTP: finops serve --rate-limit N limits the public routes of the built app per IP', {
+    tags: ['slow'],
+  }, async () => {
     const api = await makeTestApi({ rateLimitPerMinute: 2 });
     const base = await api.listen();
     const a = await fetch(`${base}/v1/health`);

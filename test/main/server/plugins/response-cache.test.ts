@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../../src-main/store/api-keys';
-import { updateCustomer } from '../../../src-main/store/customers';
-import { openDatabase } from '../../../src-main/store/db';
-import { beginIdempotentRequest } from '../../../src-main/store/idempotency';
-import { createTag } from '../../../src-main/store/tags';
-import { makeTestApi, type TestApi } from '../../helpers/api';
+import { revokeApiKey } from '../../../../src-main/store/api-keys';
+import { updateCustomer } from '../../../../src-main/store/customers';
+import { openDatabase } from '../../../../src-main/store/db';
+import { beginIdempotentRequest } from '../../../../src-main/store/idempotency';
+import { createTag } from '../../../../src-main/store/tags';
+import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 async function createCustomer(api: TestApi, token: string, name: string): Promise<string> {
   const res = await api.call('POST', '/v1/customers', { token, body: { name, email: `${name.toLowerCase()}@example.com` } });

@@ -1,6 +1,8 @@
 /**
  * Customers over real HTTP against `finops serve`: the Idempotency-Key guard under parallel retries of the same
  * create, and no acknowledged write lost when the server process is killed outright (SIGKILL) mid-load.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';

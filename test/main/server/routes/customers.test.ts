@@ -342,7 +342,7 @@ describe('list over HTTP', () => {
     const sorted = (await api.call('GET', '/v1/customers?sort=name&sort=asc', { token: t })).json();
     expect(sorted.data.map((c: { name: string }) => c.name)).toEqual(['alpha', 'Bravo', 'Charlie']);
     expect(sorted.meta).toEqual({ cursor: null, hasNextPage: false, hasPreviousPage: false });
-    expect(sorted).not.toHaveProperty('total');
+    expect(Object.keys(sorted).sort()).toEqual(['data', 'meta']); // no total count: a keyset page never counts
     const desc = (await api.call('GET', '/v1/customers?sort=name&sort=desc', { token: t })).json();
     expect(desc.data.map((c: { name: string }) => c.name)).toEqual(['Charlie', 'Bravo', 'alpha']);
     const single = (await api.call('GET', '/v1/customers?countries=de&sort=name', { token: t })).json();
