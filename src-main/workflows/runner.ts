@@ -65,6 +65,8 @@ export class WorkflowRunner {
   private timer: NodeJS.Timeout | undefined;
   private unsubscribe: (() => void) | undefined;
   private stopping = false;
+  /** Polling only after start(): a runner used through runUntilIdle/driveOne leaves nothing running behind it. */
+  private started = false;
   private crashed: SimulatedCrash | undefined;
   private ticking = false;
 
@@ -82,6 +84,7 @@ export class WorkflowRunner {
 
   /** Starts polling (and listening for in-process wake-ups). */
   start(): this {
+    this.started = true;
     this.unsubscribe = onWake(() => this.kick());
     this.kick();
     return this;
@@ -89,14 +92,14 @@ export class WorkflowRunner {
 
   /** Looks for work now. */
   kick(): void {
-    if (this.stopping || this.crashed) return;
+    if (!this.started || this.stopping || this.crashed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
     this.tick();
   }
 
   private schedule(): void {
-    if (this.stopping || this.crashed || this.timer) return;
+    if (!this.started || this.stopping || this.crashed || this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
       this.tick();

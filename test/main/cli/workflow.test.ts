@@ -1,10 +1,11 @@
 /**
  * `finops workflow …` through the real launcher on a real data dir, as a user would run it.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, runCli } from '../../helpers/cli';
+import { FINOPS_BIN, ROOT, runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -93,6 +94,48 @@ describe('finops workflow', () => {
     expect(runCli(['workflow', 'import', '--data-dir', dir, '--team', 'Acme', path.join(dir, 'missing.json')]).status).toBe(2);
     expect(runCli(['workflow', 'start', 'x', '--data-dir', dir, '--team', 'Acme', '--data', '[1]']).status).toBe(2);
     expect(runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Nobody']).status).toBe(2);
+  }, 60_000);
+
+  it('makes one execution when several processes start with one key at once', async () => {
+    const dir = tmpDir('finops-wf-cli-');
+    const id = runCli([
+      'workflow',
+      'import',
+      path.join(EXAMPLES, 'chat-assistant.json'),
+      '--promote',
+      '--data-dir',
+      dir,
+      '--team',
+      'Acme',
+    ]).stdout.trim();
+    const starts = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<string>((resolve, reject) => {
+            const child = spawn(FINOPS_BIN, [
+              'workflow',
+              'start',
+              id,
+              '--idempotency-key',
+              'same',
+              '--no-run',
+              '--data-dir',
+              dir,
+              '--team',
+              'Acme',
+            ]);
+            let out = '';
+            child.stdout.on('data', (c: Buffer) => {
+              out += c.toString();
+            });
+            child.once('exit', (code) => (code === 0 ? resolve(out.split('\t')[0] ?? '') : reject(new Error(`exit ${code}`))));
+          }),
+      ),
+    );
+    expect(new Set(starts).size).toBe(1);
+    const runs = runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Acme']).stdout.trim().split('\n');
+    expect(runs).toHaveLength(1);
   }, 60_000);
 
   it('prints and rotates the webhook secret of a workflow', () => {

@@ -185,12 +185,13 @@ describe('resources/workflows/webhook-only.json', () => {
     });
     expect(retry.json().executionId).toBe(ok.json().executionId);
 
-    for (const headers of [
+    const attempts: Record<string, string>[] = [
       {},
       { 'x-finops-timestamp': String(ts), 'x-finops-signature': signWebhook('wrong', ts, body) },
       { 'x-finops-timestamp': String(ts - 3600), 'x-finops-signature': signWebhook(secret, ts - 3600, body) },
       { 'x-finops-timestamp': String(ts), 'x-finops-signature': signWebhook(secret, ts, `${body} `) },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await post(headers);
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('Unauthorized');

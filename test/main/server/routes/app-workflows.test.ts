@@ -101,7 +101,9 @@ describe('/app/workflows', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page = (await api.call('GET', `/app/workflows?pageSize=2${cursor ? `&cursor=${cursor}` : ''}`, { token })).json();
+      const page: { data: { id: string }[]; meta: { cursor: string | null } } = (
+        await api.call('GET', `/app/workflows?pageSize=2${cursor ? `&cursor=${cursor}` : ''}`, { token })
+      ).json();
       expect(page.data.length).toBeLessThanOrEqual(2);
       seen.push(...page.data.map((w: { id: string }) => w.id));
       cursor = page.meta.cursor;
