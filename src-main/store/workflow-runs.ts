@@ -99,6 +99,12 @@ const READY = `status IN ('pending', 'running', 'waiting') AND (status <> 'waiti
  */
 export function claimNextRun(db: Db, owner: string, now: Date, leaseMs: number): Claim | undefined {
   const nowIso = now.toISOString();
+  // An idle poll is one indexed read: no write lock taken, nothing committed (caches keyed by the database's change
+  // stamp stay valid), so a server polling every second costs nothing while no run is ready.
+  const anyReady = db
+    .prepare(`SELECT 1 FROM workflow_runs INDEXED BY workflow_runs_ready WHERE ${READY} AND ${claimCondition} LIMIT 1`)
+    .get({ now: nowIso });
+  if (!anyReady) return undefined;
   return db
     .transaction(() => {
       const candidate = db

@@ -32,6 +32,8 @@ export function schedulesOf(definition: WorkflowDefinition, now: Date): Schedule
 /** Fires every due schedule once; returns the runs enqueued (none when another process holds the scheduler). */
 export function fireDueSchedules(db: Db, now: Date): RunRef[] {
   const fired: RunRef[] = [];
+  // Nothing due (the usual case): a read, no lease taken, nothing committed.
+  if (dueSchedules(db, now.toISOString(), 1).length === 0) return fired;
   withLease(
     db,
     SCHEDULER_LEASE,

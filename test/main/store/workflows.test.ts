@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Db } from '../../../src-main/store/db';
+import { type Db, openDatabase } from '../../../src-main/store/db';
 import { NotFound } from '../../../src-main/store/errors';
+import { FEED_READERS } from '../../../src-main/store/feed';
 import {
   beginStep,
   cancelRun,
@@ -9,6 +10,7 @@ import {
   getRun,
   getRunDetail,
   LeaseLost,
+  listRuns,
   loadRunState,
 } from '../../../src-main/store/workflow-runs';
 import { getWorkflowForStart, workflowsDeclaring } from '../../../src-main/store/workflows';
@@ -63,6 +65,10 @@ describe('workflow run store', () => {
     expect(() => getWorkflowForStart(db, otherTeamId, wf)).toThrow(NotFound);
     expect(() => start(db, otherTeamId, wf)).toThrow(NotFound);
     expect(workflowsDeclaring(db, teamId, 'manual')).toEqual([wf]);
+    // The change feed reads both records as the APIs show them.
+    expect(FEED_READERS.workflow_run?.(db, teamId, a.id)).toMatchObject({ executionId: a.id, workflowId: wf, status: 'pending' });
+    expect(FEED_READERS.workflow?.(db, teamId, wf)).toMatchObject({ id: wf, active: true, promotedVersion: 1 });
+    expect(() => FEED_READERS.workflow_run?.(db, otherTeamId, a.id)).toThrow(NotFound);
     setActive(db, teamId, wf, false);
     expect(workflowsDeclaring(db, teamId, 'manual')).toEqual([]);
   });
@@ -97,4 +103,27 @@ describe('workflow run store', () => {
     expect(detail.status).toBe('canceled');
     expect(detail.steps.map((s) => [s.nodeId, s.status])).toEqual([['one', 'completed']]);
   });
+
+  it('polls without committing anything while no run is ready and no schedule is due', async () => {
+    const { db, teamId, dataDir } = setup();
+    const wf = importActive(db, teamId, definition({ nodes: [{ id: 'ask', kind: 'approval', title: 'x' }] }));
+    importActive(db, teamId, definition({ triggers: [{ type: 'schedule', cron: '0 0 1 1 *' }] }));
+    start(db, teamId, wf);
+    const runner = new WorkflowRunner(db, { pollMs: 10 }).start();
+    await expect.poll(() => getRunDetail(db, teamId, getRunIds(db, teamId)[0]!).status).toBe('waiting');
+    const other = openDatabase(dataDir);
+    try {
+      const version = () => other.prepare('PRAGMA data_version').pluck().get();
+      const before = version();
+      await new Promise((r) => setTimeout(r, 200));
+      expect(version()).toBe(before);
+    } finally {
+      await runner.stop();
+      other.close();
+    }
+  });
 });
+
+function getRunIds(db: Db, teamId: string): string[] {
+  return listRuns(db, teamId, { pageSize: 10 }).data.map((r) => r.executionId);
+}
