@@ -3,7 +3,9 @@ import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
+import { ledgerCommand } from './commands/ledger';
 import { oauthClientCommand } from './commands/oauth-client';
+import { ratesCommand } from './commands/rates';
 import { serveCommand } from './commands/serve';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
   // [demo command registers here]
   program.addCommand(demoCommand());
+  // [ledger and exchange-rate commands register here]
+  program.addCommand(ledgerCommand()).addCommand(ratesCommand());
   // [workflow command registers here]
   program.addCommand(workflowCommand());
   const apply = (cmd: Command) => {

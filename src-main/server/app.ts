@@ -17,6 +17,7 @@ import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { invoiceRoutesPlugin } from './routes/invoices';
+import { ledgerRoutesPlugin } from './routes/ledger';
 import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
@@ -118,6 +119,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(customerRoutesPlugin, { db: options.db });
       // [transactions routes register here]
       await v1.register(transactionRoutesPlugin, { db: options.db });
+      // [ledger: bank accounts, balances, cash flow, institutions, exchange rates, categories, notifications]
+      await v1.register(ledgerRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
       // [tracker routes register here]

@@ -1,3 +1,5 @@
+import { getBankAccount } from './bank-accounts';
+import { getCategory } from './categories';
 import { getCustomer } from './customers';
 import type { Db } from './db';
 import { getDocument } from './documents';
@@ -5,6 +7,7 @@ import type { EntityName } from './entities';
 import { getInboxItem } from './inbox';
 import { getInvoicePayment } from './invoice-payments';
 import { getInvoice } from './invoices';
+import { getNotification } from './notifications';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
@@ -23,13 +26,13 @@ export type FeedReader = (db: Db, teamId: string, id: string) => unknown;
 export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   customer: getCustomer,
   tag: getTag,
-  transaction_category: null,
-  bank_account: null,
+  transaction_category: getCategory,
+  bank_account: getBankAccount,
   transaction: getTransaction,
   invoice: getInvoice,
   tracker_project: getTrackerProject,
   tracker_entry: getTrackerEntry,
-  notification: null,
+  notification: getNotification,
   document: getDocument,
   inbox_item: getInboxItem,
   invoice_payment: getInvoicePayment,

@@ -1,0 +1,87 @@
+import type { FastifyInstance } from 'fastify';
+import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
+import { MoneyError, toMinor } from '../../../src-shared/money';
+import { renderStatementPdf } from '../../pdf/statement';
+import {
+  accountBalance,
+  createBankAccount,
+  deleteBankAccount,
+  getBankAccount,
+  listBankAccounts,
+  statementData,
+  updateBankAccount,
+} from '../../store/bank-accounts';
+import type { Db } from '../../store/db';
+import { InvalidReference, NotFound } from '../../store/errors';
+import { getTeam } from '../../store/teams';
+import { getMe } from '../../store/teams-api';
+import { registerRoute } from '../route';
+
+/** Major units from the API → minor units; too many decimals is a 422 naming the field. */
+function minor(amount: number, currency: string, field: string): number {
+  try {
+    return toMinor(amount, currency);
+  } catch (err) {
+    if (err instanceof MoneyError) throw new InvalidReference(field, err.message);
+    throw err;
+  }
+}
+
+/** The reader's locale and date format (the acting user's; English and ISO days without one). */
+function readerFormat(db: Db, caller: { teamId: string; userId: string | null }): { locale: string; dateFormat: string } {
+  try {
+    const me = getMe(db, caller);
+    return { locale: me.locale, dateFormat: me.dateFormat };
+  } catch (err) {
+    if (err instanceof NotFound) return { locale: 'en', dateFormat: 'yyyy-MM-dd' };
+    throw err;
+  }
+}
+
+export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  // Accounts and balances depend on the team's data only (the institution list is bundled): cached until it changes.
+  const forever = { cacheUntil: () => Number.POSITIVE_INFINITY };
+  const r = bankAccountRoutes;
+  registerRoute(app, r.list, ({ auth, query }) => ({ data: listBankAccounts(db, auth.teamId, query) }), forever);
+  registerRoute(app, r.get, ({ auth, params }) => getBankAccount(db, auth.teamId, params.id), forever);
+  registerRoute(app, r.balance, ({ auth, params }) => ({ data: accountBalance(db, auth.teamId, params.id) }), forever);
+  registerRoute(app, r.create, ({ auth, body }) =>
+    createBankAccount(db, auth.teamId, {
+      name: body.name,
+      currency: body.currency,
+      type: body.type,
+      enabled: body.enabled,
+      openingBalanceMinor:
+        body.openingBalance === undefined ? undefined : minor(body.openingBalance, body.currency, 'openingBalance'),
+      openingDate: body.openingDate,
+    }),
+  );
+  registerRoute(app, r.update, ({ auth, params, body }) => {
+    const currency = body.currency ?? getBankAccount(db, auth.teamId, params.id).currency;
+    return updateBankAccount(db, auth.teamId, params.id, {
+      name: body.name,
+      type: body.type,
+      enabled: body.enabled,
+      currency: body.currency,
+      balanceMinor: body.balance === undefined ? undefined : minor(body.balance, currency, 'balance'),
+    });
+  });
+  registerRoute(app, r.delete, ({ auth, params, query }) => {
+    const { account, transactionsDeleted } = deleteBankAccount(db, auth.teamId, params.id, { cascade: query.cascade });
+    return { ...account, transactionsDeleted };
+  });
+  registerRoute(app, r.statement, async ({ auth, params, query, reply }) => {
+    const data = statementData(db, auth.teamId, params.id, query.from, query.to);
+    const bytes = await renderStatementPdf({
+      data,
+      teamName: getTeam(db, auth.teamId).name,
+      ...readerFormat(db, auth),
+    });
+    const safe = data.account.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'account';
+    reply
+      .type('application/pdf')
+      .header('Content-Disposition', `inline; filename="statement-${safe}-${query.from}-${query.to}.pdf"`);
+    return bytes;
+  });
+}
