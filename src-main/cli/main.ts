@@ -4,9 +4,11 @@ import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
 import { ledgerCommand } from './commands/ledger';
+import { invoicesCommand } from './commands/invoices';
 import { oauthClientCommand } from './commands/oauth-client';
 import { ratesCommand } from './commands/rates';
 import { serveCommand } from './commands/serve';
+import { smtpCommand } from './commands/smtp';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
 import { workflowCommand } from './commands/workflow';
@@ -21,6 +23,8 @@ export function buildProgram(): Command {
     .addCommand(tokenCommand());
   // [user / oauth-client commands register here]
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
+  // [invoices: smtp settings and background work]
+  program.addCommand(smtpCommand()).addCommand(invoicesCommand());
   // [demo command registers here]
   program.addCommand(demoCommand());
   // [ledger and exchange-rate commands register here]

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { startInvoiceJobs } from '../invoices/jobs';
 import { type Db, openDatabase } from '../store/db';
 import { type RunnerOptions, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
 import { buildApp } from './app';
@@ -14,6 +15,8 @@ export interface StartOptions {
   responseCacheBytes?: number;
   webRoot?: string;
   logLevel?: 'silent' | 'error' | 'warn' | 'info';
+  /** The invoices' scheduler and email sender started with the server (false: none). */
+  invoiceJobs?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
   /**
    * The workflow runner started with the server (false: none). Defaults come from the environment
    * (workflows/runner.ts runnerOptionsFromEnv: allowed HTTP hosts, concurrency, lease); no HTTP host by default.
@@ -48,6 +51,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
   try {
     app = await buildApp({
       db,
+      dataDir: options.dataDir,
       rateLimitPerMinute: options.rateLimitPerMinute,
       responseCacheBytes: options.responseCacheBytes,
       webRoot: options.webRoot ?? defaultWebRoot(),
@@ -68,6 +72,15 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
           ports: { ...runnerOptionsFromEnv().ports, ...options.workflows?.ports },
           onError: (err, runId) => app.log.error({ err, runId }, 'workflow runner failed'),
         }).start();
+  // Overdue moves (caught up at once for the time the app was closed), scheduled sends and the email queue.
+  const invoiceJobs =
+    options.invoiceJobs === false
+      ? undefined
+      : startInvoiceJobs(db, {
+          dataDir: options.dataDir,
+          ...options.invoiceJobs,
+          onError: (err) => app.log.error({ err }, 'invoice background work failed'),
+        });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
@@ -83,6 +96,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       await app.close();
       // A step in flight completes; the rest of each run is taken up by the next start.
       await runner?.stop();
+      await invoiceJobs?.stop();
       db.pragma('optimize');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

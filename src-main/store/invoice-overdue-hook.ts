@@ -1,18 +1,19 @@
+import { enqueueTriggeredRuns } from '../workflows/triggers';
 import type { Db } from './db';
 
 /**
- * Called inside the write that moves an invoice to overdue (by the scheduler, or by issuing an invoice whose due
- * date has passed), so the workflows engine's `invoice_overdue` trigger is enqueued in the same transaction: a
- * crash can never leave an overdue invoice whose trigger was lost, nor a trigger for a move that rolled back.
- *
- * NOT WIRED YET: src-main/workflows/triggers.ts (`enqueueTriggeredRuns`) is being built by the workflows work; when
- * it lands this calls `enqueueTriggeredRuns(db, teamId, 'invoice_overdue', { invoiceId })`. Until then the moves
- * are recorded in `overdueMovesSeen` for tests and status lines.
+ * Called inside the write that moves an invoice to overdue (the scheduler at the due date, or issuing an invoice
+ * whose due date has passed), so the workflows' `invoice_overdue` trigger is enqueued in the same transaction: a
+ * crash can never leave an overdue invoice whose trigger was lost, nor a trigger for a move that rolled back. The key
+ * names the invoice and its due date: the same overdue spell starts each workflow once; a new due date (the terms
+ * changed, it was paid and reopened later) may start it again.
  */
-export function invoiceBecameOverdue(_db: Db, teamId: string, invoiceId: string): void {
-  overdueMovesSeen.push({ teamId, invoiceId });
-  if (overdueMovesSeen.length > 1000) overdueMovesSeen.splice(0, overdueMovesSeen.length - 1000);
+export function invoiceBecameOverdue(db: Db, teamId: string, invoiceId: string, dueDate: string): void {
+  enqueueTriggeredRuns(
+    db,
+    teamId,
+    'invoice_overdue',
+    { invoiceId },
+    { idempotencyKey: `invoice_overdue:${invoiceId}:${dueDate}` },
+  );
 }
-
-/** The latest overdue moves this process made (bounded), newest last. */
-export const overdueMovesSeen: { teamId: string; invoiceId: string }[] = [];

@@ -329,13 +329,14 @@ export function applyMove(w: Writer, r: InvoiceRow, action: InvoiceAction, optio
       values.scheduled_at = null;
       break;
     case 'schedule':
-      values.scheduled_at = options.scheduledAt ?? null;
+      // Stored as the clock prints instants, so the scheduler's text comparison orders them correctly.
+      values.scheduled_at = options.scheduledAt ? new Date(options.scheduledAt).toISOString() : null;
       break;
     case 'unschedule':
       values.scheduled_at = null;
       break;
     case 'pay':
-      values.paid_at = options.paidAt ?? w.now;
+      values.paid_at = options.paidAt ? new Date(options.paidAt).toISOString() : w.now;
       break;
     case 'reopen':
       values.paid_at = null;
@@ -354,7 +355,7 @@ export function applyMove(w: Writer, r: InvoiceRow, action: InvoiceAction, optio
       break;
   }
   w.update('invoice', r.id, values);
-  if (t.status === 'overdue' && r.status !== 'overdue') invoiceBecameOverdue(db, w.teamId, r.id);
+  if (t.status === 'overdue' && r.status !== 'overdue') invoiceBecameOverdue(db, w.teamId, r.id, r.due_date);
   return t.status;
 }
 
@@ -557,7 +558,7 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
       if (action === 'pay') recordManualPayment(w, r, dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r)));
       if (action === 'reopen') undoAppliedPayment(w, id, restoreMatchedTransaction(db, teamId));
     } else if (patch.paidAt !== undefined && r.status === 'paid') {
-      w.update('invoice', id, { paid_at: patch.paidAt });
+      w.update('invoice', id, { paid_at: new Date(patch.paidAt).toISOString() });
     }
   });
   return getInvoice(db, teamId, id, now);
