@@ -17,6 +17,8 @@ import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { invoiceRoutesPlugin } from './routes/invoices';
+import { metricRoutesPlugin } from './routes/metrics';
+import { reportRoutesPlugin } from './routes/reports';
 import { ledgerRoutesPlugin } from './routes/ledger';
 import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
@@ -134,6 +136,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(documentRoutesPlugin, { db: options.db, documents: options.documents });
       // [search routes register here]
       await v1.register(searchRoutesPlugin, { db: options.db });
+      // [metrics and reports routes register here]
+      await v1.register(metricRoutesPlugin, { db: options.db });
+      await v1.register(reportRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

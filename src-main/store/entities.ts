@@ -184,6 +184,19 @@ export const ENTITIES = {
     synced: false,
     writable: [],
   },
+  // Modelled outputs with their inputs (spec rule 4): the app's own record, never pushed to a remote.
+  forecast: {
+    table: 'forecasts',
+    readScope: 'metrics.read',
+    synced: false,
+    writable: [],
+  },
+  stress_test: {
+    table: 'stress_tests',
+    readScope: 'metrics.read',
+    synced: false,
+    writable: [],
+  },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 

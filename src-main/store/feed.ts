@@ -4,10 +4,12 @@ import { getCustomer } from './customers';
 import type { Db } from './db';
 import { getDocument } from './documents';
 import type { EntityName } from './entities';
+import { getForecast } from './forecasts';
 import { getInboxItem } from './inbox';
 import { getInvoicePayment } from './invoice-payments';
 import { getInvoice } from './invoices';
 import { getNotification } from './notifications';
+import { getStressTest } from './stress-tests';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
@@ -38,5 +40,7 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   invoice_payment: getInvoicePayment,
   workflow: getWorkflowSummary,
   workflow_run: getRun,
+  forecast: getForecast,
+  stress_test: getStressTest,
   // [feed readers of later resources register here]
 };
