@@ -5,7 +5,8 @@
  *
  * Wire rules it applies:
  * - `:name` segments of the route path are filled from `params` (URI-encoded); a missing one is a programming
- *   error and throws before any request is made.
+ *   error and throws before any request is made. The path is under the route's `mount` (`/v1`, or `/app` for the
+ *   internal app API).
  * - Query arrays go as repeated keys (`?sort=name&sort=asc`, the hosted service's form); `undefined`/`null` values
  *   are left out; booleans as `true`/`false`.
  * - The bearer token, when there is one, goes in `Authorization`.
@@ -162,7 +163,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   async function send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>> {
     const path = fillPath(route.path, input?.params as Record<string, unknown> | undefined);
     const qs = serializeQuery(input?.query as Record<string, QueryValue> | undefined);
-    const url = `${baseUrl()}/v1${path}${qs ? `?${qs}` : ''}`;
+    const url = `${baseUrl()}${route.mount ?? '/v1'}${path}${qs ? `?${qs}` : ''}`;
     const headers: Record<string, string> = { accept: 'application/json', ...input?.headers };
     const token = options.token?.();
     if (token) headers.authorization = `Bearer ${token}`;

@@ -12,6 +12,7 @@ import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
+import { appSessionRoutesPlugin } from './routes/app-session';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
@@ -29,6 +30,7 @@ import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
 import { workflowRoutesPlugin } from './routes/workflows';
 import { contractSerializerCompiler } from './serializer';
+import { sessionAuthenticator } from './session/authenticator';
 import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
@@ -92,7 +94,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await installBodyParsing(app);
-  await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken] });
+  // The web UI's session cookie is a credential too (server/session/, docs/decisions/0110).
+  const sessions = sessionAuthenticator(options.db);
+  await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken], sessions });
   // [rate-limit plugin registers here]
   await app.register(rateLimitPlugin, { perMinute: options.rateLimitPerMinute, ...options.rateLimit });
   // [response cache registers here: its lookup runs after auth and rate limits]
@@ -144,6 +148,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   );
   // [internal routes the UI needs and the v1 contract lacks (/app) register here]
   await app.register(appEventsPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appSessionRoutesPlugin, { db: options.db, sessions, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });

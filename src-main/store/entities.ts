@@ -225,6 +225,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   tracker_project_tags: 'link table: part of the tracker project',
   team_members: 'membership: managed with users, not a synced record',
   api_keys: 'credentials: never leave this server',
+  web_sessions: 'credentials: never leave this server',
   oauth_clients: 'credentials: never leave this server',
   oauth_grants: 'credentials: never leave this server',
   oauth_codes: 'credentials: never leave this server',

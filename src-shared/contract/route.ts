@@ -52,6 +52,11 @@ export interface RouteContract {
   errorResponses?: Record<number, z.ZodType>;
   /** Left out of the OpenAPI document (a browser page, not an API operation). */
   hidden?: boolean;
+  /**
+   * Where the server mounts the route: `/v1` (default) or `/app`, the internal app API. The typed client builds the
+   * URL from it; the server registers the route under the prefix of the plugin that registers it.
+   */
+  mount?: '/v1' | '/app';
 }
 
 export function defineRoute<const T extends RouteContract>(route: T): T {

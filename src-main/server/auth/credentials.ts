@@ -3,10 +3,13 @@ import { findActiveApiKey, touchApiKey } from '../../store/api-keys';
 import { changeStamp, type Db } from '../../store/db';
 import { teamVersions } from '../../store/team-versions';
 
-/** Who is calling: an API key or an OAuth access token, always bound to exactly one team. */
+/**
+ * Who is calling: an API key, an OAuth access token or a signed-in web session (the session cookie,
+ * server/session/), always bound to exactly one team.
+ */
 export interface Credential {
-  kind: 'api_key' | 'oauth';
-  /** The api key id or the OAuth token id: the rate-limit and idempotency keys are scoped by it. */
+  kind: 'api_key' | 'oauth' | 'session';
+  /** The api key id, the OAuth token id or the session id: the rate-limit and idempotency keys are scoped by it. */
   id: string;
   teamId: string;
   userId: string | null;

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { grants, type Scope } from '../../../src-shared/contract/scopes';
 import type { Db } from '../../store/db';
 import { forbidden, unauthorized } from '../errors';
+import type { SessionAuth } from '../session/authenticator';
 import { type BearerResolver, type Credential, type CredentialLookup, credentialResolver } from './credentials';
 
 declare module 'fastify' {
@@ -12,6 +13,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** The server's credential lookup, for work that re-checks a credential after the request began (streams). */
     resolveBearer: CredentialLookup;
+    /**
+     * The request's credential as it stands now (bearer token or session cookie), for work that re-checks it after
+     * the request began (streams); undefined once it is revoked or expired.
+     */
+    recheckCredential(request: FastifyRequest): Credential | undefined;
   }
   interface FastifyContextConfig {
     /** Scopes the route requires; undefined on routes outside the contract (docs, static files). */
@@ -37,22 +43,40 @@ export interface AuthOptions {
   db: Db;
   /** How bearer tokens resolve, tried in order (API keys, OAuth access tokens): the app decides which kinds exist. */
   resolvers: readonly BearerResolver[];
+  /**
+   * The web UI's session cookie (server/session/), used only when no Authorization header is sent; writes made with
+   * it must carry its CSRF token. Without it only bearer credentials exist.
+   */
+  sessions?: SessionAuth;
 }
 
 export const authPlugin = fp(
   async (app: FastifyInstance, opts: AuthOptions) => {
     const resolveBearer = credentialResolver(opts.db, opts.resolvers);
     app.decorate('resolveBearer', resolveBearer);
+    app.decorate('recheckCredential', (request: FastifyRequest) => {
+      const token = bearerToken(request);
+      if (token !== undefined || request.headers.authorization) return token ? resolveBearer(token) : undefined;
+      return opts.sessions?.recheck(request);
+    });
     app.decorateRequest('credential', null);
     // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
     app.addHook('onRequest', (request, _reply, done) => {
       const config = request.routeOptions.config;
       if (!config.scopes || config.public) return done();
       const token = bearerToken(request);
-      if (!token)
-        return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
-      const credential = resolveBearer(token);
-      if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
+      let credential: Credential | undefined;
+      if (token) {
+        credential = resolveBearer(token);
+        if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
+      } else {
+        // The session cookie counts only when no Authorization header is sent: bearer auth is unchanged by it.
+        const session = request.headers.authorization ? undefined : opts.sessions?.authenticate(request);
+        if (!session)
+          return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
+        if (session instanceof Error) return done(session);
+        credential = session;
+      }
       if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
       if (!grants(credential.scopes, config.scopes)) {
         return done(

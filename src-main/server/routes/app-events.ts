@@ -22,8 +22,8 @@ import { unprocessable } from '../errors';
  *   last id is above `ready`'s is looking at another database and should refetch everything.
  * - A comment every `heartbeatMs` keeps proxies and idle timers from closing the connection and lets a client
  *   notice a dead one.
- * - The credential is checked when the stream opens, like any request's, and again before each batch of changes
- *   is sent (`app.resolveBearer`, cached by change stamp), so a revoked credential is sent nothing more: its
+ * - The credential (bearer token or the web UI's session cookie) is checked when the stream opens, like any
+ *   request's, and again before each batch of changes is sent (`app.recheckCredential`, cached by change stamp), so a revoked credential is sent nothing more: its
  *   stream ends. It also ends at the credential's expiry, when the client reads too slowly (it resumes with
  *   Last-Event-ID and loses nothing), and on server shutdown, so `app.close()` never waits on an open stream.
  */
@@ -49,10 +49,6 @@ function parseLastEventId(request: FastifyRequest): number | undefined {
     throw unprocessable('Last-Event-ID must be a change sequence number', 'header: last-event-id');
   }
   return Number(value.trim());
-}
-
-function bearerToken(request: FastifyRequest): string {
-  return /^Bearer[ ]+(\S+)/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
 }
 
 function frame(change: Change): string {
@@ -82,7 +78,6 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
     },
     (request: FastifyRequest<{ Querystring: z.infer<typeof StreamQuery> }>, reply: FastifyReply) => {
       const credential = request.credential!;
-      const token = bearerToken(request);
       const since = parseLastEventId(request) ?? request.query.since;
       const body = new PassThrough();
       let heartbeat: NodeJS.Timeout | undefined;
@@ -116,7 +111,7 @@ export async function appEventsPlugin(app: FastifyInstance, opts: AppEventsOptio
       };
 
       const subscription = changeWatcher(db, opts.pollMs ?? DEFAULT_POLL_MS).subscribe(credential.teamId, since, (changes) => {
-        if (app.resolveBearer(token)?.id !== credential.id) {
+        if (app.recheckCredential(request)?.id !== credential.id) {
           end();
           return;
         }
