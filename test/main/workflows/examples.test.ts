@@ -196,6 +196,11 @@ describe('resources/workflows/webhook-only.json', () => {
       expect(res.statusCode).toBe(401);
       expect(res.json().error).toBe('Unauthorized');
     }
+    const signed = (payload: string, extra: Record<string, string> = {}) =>
+      post({ 'x-finops-timestamp': String(ts), 'x-finops-signature': signWebhook(secret, ts, payload), ...extra }, payload);
+    expect((await signed('[1]')).statusCode).toBe(422);
+    expect((await signed('{"a":')).statusCode).toBe(400);
+    expect((await signed('{}', { 'idempotency-key': 'k'.repeat(256) })).statusCode).toBe(422);
     const unknown = await post(
       { 'x-finops-timestamp': String(ts), 'x-finops-signature': signWebhook(secret, ts, body) },
       body,
