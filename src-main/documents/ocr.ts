@@ -33,15 +33,19 @@ export class OcrEngine {
   constructor(private readonly options: OcrOptions = {}) {}
 
   private start(): Promise<Worker> {
-    this.worker ??= createWorker(OCR_LANG, OEM.LSTM_ONLY, {
-      langPath: this.options.langPath ?? OCR_LANG_PATH,
-      gzip: true,
-      cacheMethod: 'none',
-      workerPath: OCR_WORKER_PATH,
-      errorHandler: () => {},
+    // tesseract.js swallows a failure to load the language (its createWorker never settles) and reports it only to
+    // errorHandler: turn that into a rejection. Later errors of a job also reject that job's own promise.
+    this.worker ??= new Promise<Worker>((resolve, reject) => {
+      createWorker(OCR_LANG, OEM.LSTM_ONLY, {
+        langPath: this.options.langPath ?? OCR_LANG_PATH,
+        gzip: true,
+        cacheMethod: 'none',
+        workerPath: OCR_WORKER_PATH,
+        errorHandler: (err: unknown) => reject(err instanceof Error ? err : new Error(String(err))),
+      }).then(resolve, reject);
     }).catch((err: unknown) => {
       this.worker = undefined;
-      throw err instanceof Error ? err : new Error(String(err));
+      throw err;
     });
     return this.worker;
   }

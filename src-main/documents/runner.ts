@@ -40,6 +40,7 @@ export class DocumentRunner {
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
+  private started = false;
   private lastGc = 0;
   readonly ocr: OcrEngine;
   private readonly owner: string;
@@ -55,14 +56,15 @@ export class DocumentRunner {
 
   start(): void {
     this.stopped = false;
+    this.started = true;
     this.timer = setInterval(() => this.kick(), this.options.pollMs ?? 5000);
     this.timer.unref();
     this.kick();
   }
 
-  /** Runs a tick now (or right after the one in progress). */
+  /** Runs a tick now (or right after the one in progress); nothing before start() or after stop(). */
   kick(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
       return;

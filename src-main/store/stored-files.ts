@@ -124,6 +124,8 @@ export function unreferencedFiles(db: Db, limit = 100): string[] {
       `SELECT sha256 FROM stored_files f
        WHERE NOT EXISTS (SELECT 1 FROM stored_file_refs r WHERE r.sha256 = f.sha256)
          AND NOT EXISTS (SELECT 1 FROM transaction_attachments a WHERE a.sha256 = f.sha256)
+         AND NOT EXISTS (SELECT 1 FROM documents d WHERE d.sha256 = f.sha256)
+         AND NOT EXISTS (SELECT 1 FROM inbox_items i WHERE i.sha256 = f.sha256)
        LIMIT ?`,
     )
     .pluck()
