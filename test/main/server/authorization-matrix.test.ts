@@ -21,6 +21,7 @@ interface Operation {
 
 /** How to make a record of the owning team for each path with an {id}: returns the id. */
 const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/runs/{executionId}': (api, token) => matrixRun(api, token),
@@ -174,7 +175,19 @@ async function matrixRun(api: TestApi, token: string): Promise<string> {
   return id;
 }
 
+/** A saved stress test of the owner team (an empty ledger forecasts zeros: enough for access checks). */
+async function matrixStressTest(api: TestApi, token: string): Promise<string> {
+  return (await api.call('POST', '/v1/metrics/stress-test', { token, body: MATRIX_STRESS_TEST })).json().id;
+}
+
+const MATRIX_FORECAST = { from: '2025-01-01', to: '2025-12-31', horizonMonths: 3 };
+const MATRIX_FORECAST_QUERY = 'from=2025-01-01&to=2025-12-31&horizonMonths=3';
+const MATRIX_STRESS_TEST = { ...MATRIX_FORECAST, name: 'Matrix', drivers: [{ kind: 'ExpenseSurge', pct: 10 }] };
+
 const BODIES: Record<string, unknown> = {
+  'POST /v1/metrics/forecast/cash-flow': MATRIX_FORECAST,
+  'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
+  'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
   'POST /v1/workflows/{id}/chat': { message: 'matrix' },
   'POST /app/workflows': { definition: MATRIX_WORKFLOW },
   'POST /app/workflows/{id}/promote': { version: 1 },
@@ -221,6 +234,15 @@ const BODIES: Record<string, unknown> = {
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
 const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  // A forecast is read back by its inputs: compute one first (the GET itself has no body).
+  'GET /v1/metrics/forecast/cash-flow': async (api, token) => {
+    await api.call('POST', '/v1/metrics/forecast/cash-flow', { token, body: MATRIX_FORECAST });
+    return undefined;
+  },
+  'GET /v1/metrics/forecast/revenue': async (api, token) => {
+    await api.call('POST', '/v1/metrics/forecast/revenue', { token, body: MATRIX_FORECAST });
+    return undefined;
+  },
   'POST /v1/inbox/{id}/confirm': async (api, token) => ({ transactionId: await matrixTransaction(api, token) }),
   'POST /v1/inbox/{id}/decline': async () => ({ transactionId: matrixTx }),
   'POST /v1/transactions': async (api) => matrixTransactionBody(api),
@@ -250,6 +272,14 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
 
 /** Query strings of operations that need one. */
 const QUERIES: Record<string, string> = {
+  'GET /v1/metrics/forecast/cash-flow': `?${MATRIX_FORECAST_QUERY}`,
+  'GET /v1/metrics/forecast/revenue': `?${MATRIX_FORECAST_QUERY}`,
+  'GET /v1/reports/runway': '?from=2026-01-01&to=2026-03-31',
+  'GET /v1/reports/revenue': '?from=2026-01-01&to=2026-03-31',
+  'GET /v1/reports/profit': '?from=2026-01-01&to=2026-03-31',
+  'GET /v1/reports/burn-rate': '?from=2026-01-01&to=2026-03-31',
+  'GET /v1/reports/expenses': '?from=2026-01-01&to=2026-03-31',
+  'GET /v1/reports/spending': '?from=2026-01-01&to=2026-03-31',
   'GET /v1/bank-accounts/{id}/statement': '?from=2026-01-01&to=2026-01-31',
   'GET /v1/cash-flow': '?from=2026-01-01&to=2026-03-31',
   'GET /v1/exchange-rates/rate': '?base=USD&target=USD',
@@ -276,6 +306,12 @@ const REFUSED: Record<string, number> = {
 const PARAM = /\{[^}]+\}/;
 
 const UNRELATED_SCOPE: Scope = 'chat.read';
+
+/** Query strings that refer to records: made first (with the owner's full-access token). */
+const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  'GET /v1/metrics/stress-tests/compare': async (api, token) =>
+    `?ids=${await matrixStressTest(api, token)},${await matrixStressTest(api, token)}`,
+};
 
 async function operations(api: TestApi): Promise<Operation[]> {
   const doc = (await api.call('GET', '/v1/openapi.json')).json() as {
@@ -314,7 +350,7 @@ describe('authorization matrix', () => {
     for (const op of ops) {
       const label = `${op.method} ${op.path}`;
       const id = PARAM.test(op.path) ? await FIXTURES[op.path]!(api, owner) : undefined;
-      const url = op.path.replace(PARAM, id ?? '') + (QUERIES[label] ?? '');
+      const url = op.path.replace(PARAM, id ?? '') + (QUERIES[label] ?? (await MADE_QUERIES[label]?.(api, owner)) ?? '');
       const make = MADE_BODIES[label];
       // GET and DELETE carry no body, except a bulk DELETE (its ids).
       const body = make

@@ -45,6 +45,8 @@ const STRINGS = [
   'xx',
   '0088:123',
   'a@b.c',
+  '2025-01-01',
+  '2025-12-31',
 ];
 
 function randomValue(rand: () => number, depth = 0): unknown {
@@ -75,6 +77,12 @@ function randomValue(rand: () => number, depth = 0): unknown {
         'website',
         '__proto__',
         'constructor',
+        'from',
+        'to',
+        'horizonMonths',
+        'drivers',
+        'kind',
+        'pct',
       ];
       // Own properties even for "__proto__" (what JSON.parse on the server produces), not a prototype change.
       const o: Record<string, unknown> = Object.create(null);
@@ -103,7 +111,21 @@ describe('no 500 for client mistakes', () => {
           const id = STRINGS[Math.floor(rand() * STRINGS.length)]!;
           const url =
             path.replace('{id}', encodeURIComponent(id) || 'x') +
-            `?${['q', 'sort', 'cursor', 'pageSize', 'tags', 'countries', 'tab', 'sort']
+            `?${[
+              'q',
+              'sort',
+              'cursor',
+              'pageSize',
+              'tags',
+              'countries',
+              'tab',
+              'sort',
+              'from',
+              'to',
+              'horizonMonths',
+              'currency',
+              'ids',
+            ]
               .filter(() => rand() < 0.4)
               .map((k) => `${k}=${encodeURIComponent(asText(randomValue(rand)))}`)
               .join('&')}`;
