@@ -365,3 +365,35 @@ describe('timer', () => {
     expect(insert).toThrow(/UNIQUE/);
   });
 });
+
+describe('billed entries', () => {
+  it('entries drafted onto an invoice read as billed, are locked, and leave the unbilled totals', async () => {
+    const { api, token } = await setup();
+    const customer = (
+      await api.call('POST', '/v1/customers', { token, body: { name: 'Client', email: 'ap@client.test' } })
+    ).json();
+    const p = await project(api, token, { name: 'Billable', rate: 100, customerId: customer.id });
+    const add = async (start: string) =>
+      (await api.call('POST', '/v1/tracker-entries', { token, body: { projectId: p.id, start, duration: 3600 } })).json();
+    const first = await add('2025-05-01T09:00:00Z');
+    const drafted = await api.call('POST', '/v1/invoices/from-tracker', { token, body: { projectId: p.id } });
+    expect(drafted.statusCode, drafted.body).toBe(201);
+    const later = await add('2025-05-02T09:00:00Z');
+
+    const billed = (await api.call('GET', `/v1/tracker-entries/${first.id}`, { token })).json();
+    expect(billed).toMatchObject({ billed: true, invoiceId: drafted.json().id });
+    expect((await api.call('GET', `/v1/tracker-entries/${later.id}`, { token })).json()).toMatchObject({
+      billed: false,
+      invoiceId: null,
+    });
+    expect((await api.call('PATCH', `/v1/tracker-entries/${first.id}`, { token, body: { duration: 60 } })).statusCode).toBe(409);
+    // The description is not billed time: it may still change.
+    expect((await api.call('PATCH', `/v1/tracker-entries/${first.id}`, { token, body: { description: 'x' } })).statusCode).toBe(
+      200,
+    );
+    expect((await api.call('DELETE', `/v1/tracker-entries/${first.id}`, { token })).statusCode).toBe(409);
+    expect((await api.call('DELETE', `/v1/tracker-projects/${p.id}`, { token })).statusCode).toBe(409);
+    const totals = (await api.call('GET', `/v1/tracker-projects/${p.id}`, { token })).json();
+    expect(totals).toMatchObject({ totalDuration: 7200, totalAmount: 200, unbilledDuration: 3600, unbilledAmount: 100 });
+  });
+});
