@@ -28,7 +28,7 @@ export const ExchangeRatesQuery = z.object({
 export const SingleRate = z
   .object({
     date: z.string().describe('the day asked for'),
-    rate: z.number().describe('units of `target` per 1 unit of `base`, to 10 significant decimals'),
+    rate: z.number().describe('units of `target` per 1 unit of `base`, rounded to 12 decimals'),
   })
   .meta({ id: 'SingleRate' });
 

@@ -14,7 +14,8 @@ import { isCalendarDay } from './invoice-dates';
  *   currency, units of it per 1 unit of the base (EUR unless told otherwise). Empty and `N/A` cells are days the
  *   currency was not quoted and are skipped. Rebased to per-USD exactly: x per USD = (x per base) ÷ (USD per base)
  *   and the base itself = 1 ÷ (USD per base), computed on integers and rounded once, half away from zero, to 12
- *   decimals (the table's precision); a day without a USD rate cannot be rebased and is an error.
+ *   decimals (the table's precision); a day without a USD rate cannot be rebased and is an error. Columns of
+ *   withdrawn currencies (three letters, no longer in ISO 4217: CYP, LTL…) are skipped and reported.
  *
  * Every line is checked: a calendar date, an ISO 4217 code, a positive decimal rate with at most 12 decimals (no
  * exponents, no thousands separators), no currency twice for one day. Errors name their line; a file with any error
@@ -55,6 +56,11 @@ export interface ParsedRateFile {
   /** The currency the wide layout's rates are per unit of; USD for the long layout. */
   base: string;
   rows: RateRow[];
+  /**
+   * Columns of a wide file left out: three-letter codes that are no current ISO 4217 currency (the ECB's history
+   * keeps columns for withdrawn ones, such as CYP or LTL, empty in later years).
+   */
+  skipped: string[];
 }
 
 const DATE_NAMES = ['date', 'day'];
@@ -113,12 +119,14 @@ export function parseRateFile(text: string, options: { base?: string } = {}): Pa
         { line: header.info.lines, message: 'a date,currency,rate file holds rates per USD; --base applies to wide files only' },
       ]);
     }
-    return { layout: 'long', base: 'USD', rows: longRows(body) };
+    return { layout: 'long', base: 'USD', rows: longRows(body), skipped: [] };
   }
   if (DATE_NAMES.includes(names[0]!)) {
     const base = (options.base ?? 'EUR').toUpperCase();
     if (!isCurrencyCode(base)) throw new RateFileError([{ line: 0, message: `--base ${base} is not an ISO 4217 code` }]);
-    return { layout: 'wide', base, rows: wideRows(header, body, base) };
+    const skipped: string[] = [];
+    const rows = wideRows(header, body, base, skipped);
+    return { layout: 'wide', base, rows, skipped };
   }
   throw new RateFileError([
     {
@@ -174,6 +182,7 @@ function wideRows(
   header: { record: string[]; info: { lines: number } },
   body: readonly { record: string[]; info: { lines: number } }[],
   base: string,
+  skipped: string[],
 ): RateRow[] {
   const problems: RateFileProblem[] = [];
   const columns = header.record.slice(1).map((c) => c.toUpperCase());
@@ -181,9 +190,10 @@ function wideRows(
   while (columns.length && columns[columns.length - 1] === '') columns.pop();
   const seenColumns = new Set<string>();
   columns.forEach((c) => {
-    if (!isCurrencyCode(c)) problems.push({ line: header.info.lines, message: `column "${c}" is not an ISO 4217 code` });
+    if (!/^[A-Z]{3}$/.test(c)) problems.push({ line: header.info.lines, message: `column "${c}" is not a currency code` });
     else if (seenColumns.has(c)) problems.push({ line: header.info.lines, message: `column ${c} appears twice` });
     else if (c === base) problems.push({ line: header.info.lines, message: `column ${c} is the base currency itself` });
+    else if (!isCurrencyCode(c)) skipped.push(c);
     seenColumns.add(c);
   });
   if (problems.length) throw new RateFileError(problems);
@@ -216,7 +226,7 @@ function wideRows(
     const perBase = new Map<string, string>();
     let bad = false;
     cells.forEach((cell, i) => {
-      if (cell === '' || cell.toUpperCase() === 'N/A') return;
+      if (cell === '' || cell.toUpperCase() === 'N/A' || skipped.includes(columns[i]!)) return;
       try {
         perBase.set(columns[i]!, checkRate(cell));
       } catch (err) {

@@ -40,6 +40,9 @@ export function ratesCommand(): Command {
           `imported ${result.rows} rates of ${result.currencies.length} currencies (${quoted}), ` +
             `${result.firstDay ?? '-'} to ${result.lastDay ?? '-'}: ${result.written} written, ${result.unchanged} unchanged\n`,
         );
+        if (parsed.skipped.length) {
+          process.stdout.write(`skipped the columns of withdrawn currencies: ${parsed.skipped.join(', ')}\n`);
+        }
         if (result.rows === 0) return;
         const started = performance.now();
         const teams = recomputeAllTeams(db, result.firstDay, (t, i, total) => {
