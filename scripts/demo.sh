@@ -18,11 +18,13 @@ if [ ! -f "$DATA/demo-seeded" ]; then
   bin/finops demo --data-dir "$DATA" --team "$TEAM"
   touch "$DATA/demo-seeded"
 fi
-if [ ! -s "$DATA/demo-api-key" ]; then
-  (umask 077 && bin/finops token create --data-dir "$DATA" --team "$TEAM" --name demo > "$DATA/demo-api-key")
+# The web UI signs in with a local user: never an API key in the browser (docs/decisions/0110).
+EMAIL="demo@finops.local"
+if [ ! -s "$DATA/demo-password" ]; then
+  (umask 077 && node -e 'process.stdout.write(require("node:crypto").randomBytes(12).toString("base64url"))' > "$DATA/demo-password")
+  bin/finops user create --data-dir "$DATA" --team "$TEAM" --email "$EMAIL" --name "Demo Accountant" --password-stdin < "$DATA/demo-password" >/dev/null
 fi
-KEY=$(cat "$DATA/demo-api-key")
-echo "Web UI:   http://$HOST:$PORT/#key=$KEY"
-echo "API key:  $KEY   (also in $DATA/demo-api-key)"
+echo "Web UI:   http://$HOST:$PORT/"
+echo "Sign in:  $EMAIL   password: $(cat "$DATA/demo-password")   (also in $DATA/demo-password)"
 echo "API docs: http://$HOST:$PORT/v1/docs"
 exec bin/finops serve --data-dir "$DATA" --port "$PORT" --host "$HOST"

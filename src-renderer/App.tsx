@@ -1,13 +1,23 @@
-/** The app frame: navigation on the left, the current screen on the right, toasts on top. */
-import { useEffect } from 'react';
+/**
+ * The app frame: navigation on the left, a top bar (notifications, who is signed in), the current screen, toasts.
+ * The web build shows the sign-in form until someone is signed in (docs/decisions/0110); the desktop app is always
+ * connected through its own key.
+ */
+import { useEffect, useState } from 'react';
+import { userRoutes } from '../src-shared/contract/users';
+import { NotificationBell } from './components/NotificationBell';
 import { useChangeStream } from './data/use-change-stream';
+import { useRead } from './data/use-read';
+import { setFormatPreferences } from './lib/format';
 import { useRouter } from './lib/router';
 import { platform } from './platform/current';
 import { AboutScreen } from './screens/about/AboutScreen';
 import { CustomersScreen } from './screens/customers/CustomersScreen';
 import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
+import { SCREENS } from './screens/registry';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
-import { hasApiKey, useConnection } from './stores/connection';
+import { SignInScreen } from './screens/sign-in/SignInScreen';
+import { isConnected, useConnection } from './stores/connection';
 import { useToasts } from './stores/toasts';
 
 interface NavEntry {
@@ -19,23 +29,12 @@ interface NavEntry {
 
 const WORK: NavEntry[] = [
   { path: '/customers', label: 'Customers', built: true, render: () => <CustomersScreen /> },
+  ...SCREENS,
   {
-    path: '/transactions',
-    label: 'Transactions',
+    path: '/invoices',
+    label: 'Invoices',
     built: false,
-    render: () => <NotBuiltYet title="Transactions" what="Bank and card transactions with categories, tags and attachments." />,
-  },
-  {
-    path: '/runway',
-    label: 'Runway',
-    built: false,
-    render: () => <NotBuiltYet title="Runway" what="Cash runway, cash-flow and revenue forecasts and stress tests." />,
-  },
-  {
-    path: '/workflows',
-    label: 'Workflows',
-    built: false,
-    render: () => <NotBuiltYet title="Workflows" what="Starting published workflows and following their runs." />,
+    render: () => <NotBuiltYet title="Invoices" what="Drafting, sending and following up invoices." />,
   },
   {
     path: '/sync',
@@ -58,23 +57,26 @@ function findEntry(path: string): NavEntry {
 function NavItem({ entry, current }: { entry: NavEntry; current: boolean }) {
   const navigate = useRouter((r) => r.navigate);
   return (
-    <button type="button" className="nav-item" aria-current={current ? 'page' : undefined} onClick={() => navigate(entry.path)}>
+    <a
+      href={entry.path}
+      className="nav-item"
+      aria-current={current ? 'page' : undefined}
+      onClick={(e) => {
+        if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+        e.preventDefault();
+        navigate(entry.path);
+      }}
+    >
       <span>{entry.label}</span>
       {entry.built ? null : <span className="nav-badge">not built</span>}
-    </button>
+    </a>
   );
 }
 
 function ConnectionStatus() {
   const { health, healthError, connection } = useConnection();
   const state = health ? 'ok' : healthError ? 'bad' : 'wait';
-  const text = health
-    ? connection.apiKey
-      ? 'Connected'
-      : 'Server up, no API key'
-    : healthError
-      ? 'Server unreachable'
-      : 'Connecting…';
+  const text = health ? 'Connected' : healthError ? 'Server unreachable' : 'Connecting…';
   return (
     <div className="sidebar-footer" title={connection.baseUrl}>
       <span className={`dot ${state}`} aria-hidden="true" />
@@ -84,25 +86,119 @@ function ConnectionStatus() {
   );
 }
 
+function UserMenu() {
+  const session = useConnection((s) => s.session);
+  const signOut = useConnection((s) => s.signOut);
+  const toast = useToasts();
+  if (!session) return null;
+  return (
+    <div className="user-menu">
+      <span className="user-name" title={session.user.email}>
+        {session.user.fullName}
+        <span className="faint"> · {session.team.name}</span>
+      </span>
+      <button
+        type="button"
+        className="btn ghost small"
+        onClick={() => signOut().catch((err) => toast.error(err, 'Could not sign out'))}
+      >
+        Sign out
+      </button>
+    </div>
+  );
+}
+
+function Toasts() {
+  const { toasts, dismiss } = useToasts();
+  const info = toasts.filter((t) => t.kind === 'info');
+  const errors = toasts.filter((t) => t.kind === 'error');
+  return (
+    <div className="toast-stack">
+      <div role="status" aria-live="polite" className="toast-group">
+        {info.map((t) => (
+          <div key={t.id} className="toast">
+            <span>{t.text}</span>
+            {t.action ? (
+              <button
+                type="button"
+                className="toast-action"
+                onClick={() => {
+                  t.action?.run();
+                  dismiss(t.id);
+                }}
+              >
+                {t.action.label}
+              </button>
+            ) : null}
+          </div>
+        ))}
+      </div>
+      <div role="alert" aria-live="assertive" className="toast-group">
+        {errors.map((t) => (
+          <div key={t.id} className="toast error">
+            <div>
+              <strong>{t.text}</strong>
+              {t.detail ? <small>{t.detail}</small> : null}
+            </div>
+            <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+              ×
+            </button>
+          </div>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** The signed-in user's locale, date format and time zone, applied to every formatted number and date. */
+function usePreferences(enabled: boolean): number {
+  const me = useRead(userRoutes.me, undefined, { enabled });
+  const [version, setVersion] = useState(0);
+  useEffect(() => {
+    if (!me.data) return;
+    setFormatPreferences({
+      locale: me.data.locale,
+      dateFormat: me.data.dateFormat,
+      timezone: me.data.timezone,
+      timeFormat: me.data.timeFormat,
+    });
+    setVersion((v) => v + 1);
+  }, [me.data]);
+  return version;
+}
+
 export function App() {
   const path = useRouter((r) => r.path);
   const load = useConnection((s) => s.load);
-  const connected = useConnection(hasApiKey);
-  const connectionKey = useConnection((s) => `${s.connection.baseUrl} ${s.connection.apiKey}`);
-  const toasts = useToasts((s) => s.toasts);
+  const connected = useConnection(isConnected);
+  const sessionState = useConnection((s) => s.sessionState);
+  const connectionKey = useConnection((s) => `${s.connection.baseUrl} ${s.connection.apiKey} ${s.session?.id ?? ''}`);
   const entry = findEntry(path);
   // Every screen's data stays current with the server's changes, whoever makes them.
   useChangeStream(connected, connectionKey);
+  const prefsVersion = usePreferences(connected);
 
   useEffect(() => {
     void load();
   }, [load]);
   useEffect(() => {
-    document.title = `${entry.label} · Finops Desk`;
-  }, [entry]);
+    if (connected) document.title = `${entry.label} · Finops Desk`;
+  }, [entry, connected]);
+
+  if (platform.auth === 'session' && sessionState !== 'signed-in') {
+    return (
+      <>
+        {sessionState === 'checking' ? <div className="signin-page" aria-busy="true" /> : <SignInScreen />}
+        <Toasts />
+      </>
+    );
+  }
 
   return (
     <div className="shell">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <nav className="sidebar" aria-label="Main">
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
@@ -120,14 +216,17 @@ export function App() {
         ))}
         <ConnectionStatus />
       </nav>
-      <main className="main">{entry.render()}</main>
-      <div className="toast-stack" role="status" aria-live="polite">
-        {toasts.map((t) => (
-          <div key={t.id} className="toast">
-            {t.text}
-          </div>
-        ))}
+      <div className="main-col">
+        <header className="topbar">
+          <span className="spacer" />
+          <NotificationBell enabled={connected} />
+          <UserMenu />
+        </header>
+        <main className="main" id="main" tabIndex={-1} key={prefsVersion}>
+          {entry.render()}
+        </main>
       </div>
+      <Toasts />
     </div>
   );
 }

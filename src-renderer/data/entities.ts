@@ -13,11 +13,23 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   customers: 'customer',
   tags: 'tag',
   // [areas of later screens register here]
+  users: 'user',
+  'app: session': 'web_session',
+  notifications: 'notification',
+  transactions: 'transaction',
+  'transaction-categories': 'transaction_category',
+  'bank-accounts': 'bank_account',
+  rules: 'rule',
+  'app: workflows': 'workflow_run',
 };
 
 /** Entities whose records appear inside another entity's API shape. */
 const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   customer: ['tag'],
+  // A transaction shows its tags' names, its category's name and colour, its account's name.
+  transaction: ['tag', 'transaction_category', 'bank_account'],
+  // Run lists name their workflow; the workflows area's lists are keyed as runs too (one contract area).
+  workflow_run: ['workflow'],
 };
 
 export function entityOf(route: RouteContract): string {

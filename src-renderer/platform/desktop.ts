@@ -10,6 +10,7 @@ function bridge(): FinopsDesktopBridge {
 
 export const platform: Platform = {
   kind: 'desktop',
+  auth: 'key',
   async loadConnection() {
     const { baseUrl, apiKey } = await bridge().getConnection();
     return { baseUrl, apiKey };

@@ -2,21 +2,25 @@
  * What differs between the two builds of the UI, behind one interface. The implementation is chosen at build time
  * (never by a runtime `if (isElectron)`): `platform/current` is the web one; the desktop build aliases it to
  * `platform/desktop` (electron.vite.config.ts).
+ *
+ * - desktop: the shell's preload hands over the local server's address and a per-install key (`auth: 'key'`).
+ * - web: the page is served by the server it talks to; a person signs in with email and password and the browser
+ *   holds an HttpOnly session cookie (`auth: 'session'`, docs/decisions/0110). No key is ever in the page.
  */
 import type { DesktopAppInfo, DesktopConnection, ServerStatus } from '../../src-shared/desktop-bridge';
 
 export interface Connection {
   /** Origin of the server; the API is at `${baseUrl}/v1`. */
   baseUrl: string;
+  /** The bearer key (desktop only); empty in the web build, which authenticates by its session cookie. */
   apiKey: string;
 }
 
 export interface Platform {
   kind: 'web' | 'desktop';
+  /** How requests authenticate: a bearer key from the platform, or the signed-in session's cookie. */
+  auth: 'key' | 'session';
   loadConnection(): Promise<Connection>;
-  /** Web only: the person enters the server and key in Settings. The desktop app manages both itself. */
-  saveConnection?(connection: Connection): void;
-  clearConnection?(): void;
   /** Desktop only. */
   desktop?: {
     keyStorage(): Promise<DesktopConnection['keyStorage']>;

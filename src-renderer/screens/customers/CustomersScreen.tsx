@@ -8,7 +8,7 @@ import { ErrorBanner, PeopleIcon, SearchIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate } from '../../lib/format';
 import { useRouter } from '../../lib/router';
-import { hasApiKey, useConnection } from '../../stores/connection';
+import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
 import { CustomerForm } from './CustomerForm';
 
@@ -46,7 +46,7 @@ type Editing = { mode: 'new' } | { mode: 'edit'; customer: Customer } | null;
 
 export function CustomersScreen() {
   const s = useCustomersView();
-  const connected = useConnection(hasApiKey);
+  const connected = useConnection(isConnected);
   const list = useCursorList(customerRoutes.list, listQuery(s), { enabled: connected });
   const navigate = useRouter((r) => r.navigate);
   const [search, setSearch] = useState(s.q);

@@ -1,15 +1,17 @@
 /**
- * Settings. Web build: the server address and API key, kept in this browser's localStorage, with a check that
- * the key is accepted before saving. Desktop build: both are managed by the app (local server, key in the OS
- * keychain), shown read-only.
+ * Settings. Web build: who is signed in, the browser sessions of this account (each can be signed out), sign-out.
+ * Desktop build: the local server and key, managed by the app, shown read-only. Both: the theme. Team, category,
+ * rule and sync settings are not built yet and are listed as such.
  */
-import { type FormEvent, useEffect, useState } from 'react';
-import { ApiClientError, createApiClient } from '../../../src-shared/api-client';
-import { customerRoutes } from '../../../src-shared/contract/customers';
-import { ErrorBanner, Field } from '../../components/ui';
-import { checkApiKey, checkServerUrl } from '../../lib/server-url';
+import { useEffect, useState } from 'react';
+import { appSessionRoutes } from '../../../src-shared/contract/app-session';
+import { ErrorBanner } from '../../components/ui';
+import { useRead } from '../../data/use-read';
+import { useWrite } from '../../data/use-write';
+import { formatDateTime } from '../../lib/format';
 import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
+import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
 
 export function SettingsScreen() {
@@ -18,114 +20,152 @@ export function SettingsScreen() {
       <header className="page-header">
         <div>
           <h1>Settings</h1>
-          <p>How this window reaches your Finops Desk data.</p>
+          <p>Your account, this window’s connection and how the app looks.</p>
         </div>
       </header>
-      {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <WebConnectionPanel />}
+      {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
+      <AppearancePanel />
+      <section className="panel placeholder" aria-label="More settings (not built yet)">
+        <span className="tagline">Not built yet</span>
+        <p>Team, categories, rules, bank connections and sync settings come in a later release.</p>
+      </section>
     </div>
   );
 }
 
-function WebConnectionPanel() {
-  const { connection, save } = useConnection();
-  const toast = useToasts((s) => s.show);
-  const [serverUrl, setServerUrl] = useState(connection.baseUrl);
-  const [apiKey, setApiKey] = useState(connection.apiKey);
-  const [errors, setErrors] = useState<{ serverUrl?: string; apiKey?: string }>({});
-  const [failure, setFailure] = useState<unknown>(null);
-  const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    setServerUrl(connection.baseUrl);
-    setApiKey(connection.apiKey);
-  }, [connection]);
-
-  async function onSubmit(e: FormEvent) {
-    e.preventDefault();
-    const url = checkServerUrl(serverUrl);
-    const key = checkApiKey(apiKey);
-    setErrors({ serverUrl: url.ok ? undefined : url.message, apiKey: key.ok ? undefined : key.message });
-    if (!url.ok || !key.ok) return;
-    setBusy(true);
-    setFailure(null);
-    try {
-      // Prove the key works before keeping it: one customer, the cheapest authenticated read.
-      const client = createApiClient({ baseUrl: url.origin, token: () => key.key });
-      await client.call(customerRoutes.list, { query: { pageSize: 1 } });
-      save({ baseUrl: url.origin, apiKey: key.key });
-      toast('Connected. Settings saved in this browser.');
-    } catch (err) {
-      if (err instanceof ApiClientError && (err.status === 401 || err.status === 403)) {
-        setErrors({ apiKey: err.status === 401 ? 'This key is not valid on that server (unknown or revoked).' : err.message });
-      } else {
-        setFailure(err);
-      }
-    } finally {
-      setBusy(false);
-    }
-  }
-
+function AccountPanel() {
+  const session = useConnection((s) => s.session);
+  const signOut = useConnection((s) => s.signOut);
+  const sessions = useRead(appSessionRoutes.list);
+  const revoke = useWrite(appSessionRoutes.revoke);
+  const toast = useToasts();
+  if (!session) return null;
   return (
-    <form className="panel" onSubmit={onSubmit} noValidate aria-label="Server connection">
-      <h2>Server connection</h2>
-      <p className="muted">
-        Create a key on the server machine with <code>finops token create --team "Your team"</code>. It is stored only in this
-        browser.
-      </p>
-      {failure ? <ErrorBanner error={failure} /> : null}
-      <Field
-        label="Server address"
-        error={errors.serverUrl}
-        hint="The address this page is served from, unless you use another server"
-      >
-        {({ id, describedBy, invalid }) => (
-          <input
-            id={id}
-            name="serverUrl"
-            className="input"
-            value={serverUrl}
-            onChange={(e) => setServerUrl(e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            spellCheck={false}
-          />
-        )}
-      </Field>
-      <Field label="API key" error={errors.apiKey} hint="finops_ followed by 64 characters">
-        {({ id, describedBy, invalid }) => (
-          <input
-            id={id}
-            name="apiKey"
-            className="input"
-            type="password"
-            value={apiKey}
-            onChange={(e) => setApiKey(e.target.value)}
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            autoComplete="off"
-            spellCheck={false}
-          />
-        )}
-      </Field>
+    <section className="panel" aria-labelledby="account-title">
+      <h2 id="account-title">Account</h2>
+      <dl className="facts">
+        <dt>Signed in as</dt>
+        <dd>
+          {session.user.fullName} ({session.user.email})
+        </dd>
+        <dt>Team</dt>
+        <dd>
+          {session.team.name} <span className="faint">· {session.user.role}</span>
+        </dd>
+        <dt>Session ends</dt>
+        <dd>{formatDateTime(session.expiresAt)} at the latest, or after 12 hours without use</dd>
+      </dl>
       <div className="panel-actions">
-        <button type="submit" className="btn primary" disabled={busy}>
-          {busy ? 'Checking…' : 'Save and connect'}
+        <button type="button" className="btn" onClick={() => signOut().catch((err) => toast.error(err, 'Could not sign out'))}>
+          Sign out
         </button>
-        {connection.apiKey ? (
-          <button
-            type="button"
-            className="btn"
-            onClick={() => {
-              platform.clearConnection?.();
-              save({ baseUrl: globalThis.location.origin, apiKey: '' });
-              toast('Key removed from this browser');
-            }}
-          >
-            Forget key
-          </button>
-        ) : null}
       </div>
-    </form>
+      <h3>Signed-in browsers</h3>
+      {sessions.error ? <ErrorBanner error={sessions.error} onRetry={() => void sessions.refetch()} /> : null}
+      <table className="data compact" aria-label="Signed-in browsers">
+        <thead>
+          <tr>
+            <th scope="col">
+              <span>Browser</span>
+            </th>
+            <th scope="col">
+              <span>Address</span>
+            </th>
+            <th scope="col">
+              <span>Signed in</span>
+            </th>
+            <th scope="col">
+              <span>Last used</span>
+            </th>
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(sessions.data?.data ?? []).map((s) => (
+            <tr key={s.id}>
+              <td>
+                <div className="cell-text wide" title={s.userAgent ?? undefined}>
+                  {browserName(s.userAgent)}
+                </div>
+              </td>
+              <td>{s.ip ?? '—'}</td>
+              <td className="date">{formatDateTime(s.createdAt)}</td>
+              <td className="date">{formatDateTime(s.lastSeenAt)}</td>
+              <td className="num">
+                {s.current ? (
+                  <span className="status-pill ok">This browser</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="btn small"
+                    onClick={() =>
+                      revoke
+                        .mutateAsync({ params: { id: s.id } })
+                        .then(() => toast.show('That browser is signed out'))
+                        .catch((err) => toast.error(err, 'Could not sign that browser out'))
+                    }
+                  >
+                    Sign out
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function browserName(ua: string | null): string {
+  if (!ua) return 'Unknown browser';
+  const browser = /Edg\//.test(ua)
+    ? 'Edge'
+    : /Firefox\//.test(ua)
+      ? 'Firefox'
+      : /Chrom(e|ium)\//.test(ua)
+        ? 'Chrome'
+        : /Safari\//.test(ua)
+          ? 'Safari'
+          : ua.split(/[ /]/)[0] || 'Browser';
+  const os = /Windows/.test(ua)
+    ? 'Windows'
+    : /Mac OS X/.test(ua)
+      ? 'macOS'
+      : /Android/.test(ua)
+        ? 'Android'
+        : /Linux/.test(ua)
+          ? 'Linux'
+          : '';
+  return os ? `${browser} on ${os}` : browser;
+}
+
+const THEMES: { id: ThemeChoice; label: string }[] = [
+  { id: 'system', label: 'System' },
+  { id: 'light', label: 'Light' },
+  { id: 'dark', label: 'Dark' },
+];
+
+function AppearancePanel() {
+  const { choice, set } = useTheme();
+  return (
+    <section className="panel" aria-labelledby="appearance-title">
+      <h2 id="appearance-title">Appearance</h2>
+      <fieldset className="segmented" aria-describedby="theme-hint">
+        <legend>Theme</legend>
+        {THEMES.map((t) => (
+          <label key={t.id} className="segment">
+            <input type="radio" name="theme" value={t.id} checked={choice === t.id} onChange={() => set(t.id)} />
+            <span>{t.label}</span>
+          </label>
+        ))}
+      </fieldset>
+      <p id="theme-hint" className="faint">
+        System follows your computer’s light or dark setting. Kept in this browser.
+      </p>
+    </section>
   );
 }
 

@@ -10,6 +10,7 @@ import { build } from 'vite';
 import { type RunningServer, startServer } from '../../../src-main/server/start';
 import { createApiKey } from '../../../src-main/store/api-keys';
 import { ensureTeam } from '../../../src-main/store/teams';
+import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { ROOT } from '../../helpers/cli';
 
@@ -40,8 +41,12 @@ export interface UiServer {
   url: string;
   dataDir: string;
   key(team?: string, scopes?: Scope[]): string;
+  /** A local user of the team who signs in to the web UI (created once per email). */
+  user(team?: string, email?: string): Promise<{ email: string; password: string }>;
   close(): Promise<void>;
 }
+
+let passwordHash: string | undefined;
 
 export async function startUiServer(webRoot: string): Promise<UiServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-browser-data-'));
@@ -52,6 +57,14 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
     dataDir,
     key: (team = 'Browser Test Co', scopes = ['apis.all']) =>
       createApiKey(server.db, { teamId: ensureTeam(server.db, team).id, name: 'browser test', scopes }).key,
+    async user(team = 'Browser Test Co', email = 'accountant@example.com') {
+      const password = 'browser-test-password';
+      if (!findUserByEmail(server.db, email)) {
+        passwordHash ??= await hashPassword(password);
+        createUser(server.db, ensureTeam(server.db, team).id, { email, passwordHash, fullName: 'Alex Accountant' });
+      }
+      return { email, password };
+    },
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });

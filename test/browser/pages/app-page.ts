@@ -17,8 +17,17 @@ export class AppPage {
     page.on('pageerror', (e) => this.errors.push(e.message));
   }
 
-  nav(label: string): Locator {
-    return this.page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: label });
+  nav(label: string | RegExp): Locator {
+    return this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label });
+  }
+
+  /** Signs in on the sign-in form, as a person would, and waits for the app frame. */
+  async signIn(email: string, password: string): Promise<void> {
+    const form = this.page.getByRole('form', { name: 'Sign in' });
+    await form.getByLabel('Email').fill(email);
+    await form.getByLabel('Password').fill(password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await this.page.getByRole('navigation', { name: 'Main' }).waitFor();
   }
 
   async open(path = '/'): Promise<void> {
@@ -27,28 +36,6 @@ export class AppPage {
 
   toast(text: string | RegExp): Locator {
     return this.page.locator('.toast', { hasText: text });
-  }
-}
-
-export class SettingsPage {
-  constructor(readonly app: AppPage) {}
-
-  get form(): Locator {
-    return this.app.page.getByRole('form', { name: 'Server connection' });
-  }
-
-  async open(): Promise<void> {
-    await this.app.nav('Settings').click();
-  }
-
-  async connect(serverUrl: string, apiKey: string): Promise<void> {
-    await this.form.getByLabel('Server address').fill(serverUrl);
-    await this.form.getByLabel('API key').fill(apiKey);
-    await this.form.getByRole('button', { name: 'Save and connect' }).click();
-  }
-
-  fieldError(label: string): Locator {
-    return this.form.locator('.field', { has: this.app.page.getByLabel(label) }).locator('.error');
   }
 }
 

@@ -1,0 +1,184 @@
+/**
+ * The bell: the caller's unread notifications counted on it, the list in a popover, each markable as read, or all
+ * at once. Refreshed by the change stream (entity `notification`) like every list.
+ */
+import { useEffect, useId, useRef, useState } from 'react';
+import { type Notification, notificationRoutes } from '../../src-shared/contract/notifications';
+import { useCursorList } from '../data/use-cursor-list';
+import { useWrite } from '../data/use-write';
+import { formatDateTime } from '../lib/format';
+import { useToasts } from '../stores/toasts';
+
+const TITLES: Record<string, string> = {
+  transactions_created: 'New transactions',
+  transactions_imported: 'Transactions imported',
+  invoice_paid: 'Invoice paid',
+  invoice_overdue: 'Invoice overdue',
+  invoice_sent: 'Invoice sent',
+  workflow_waiting: 'A workflow run waits for approval',
+  workflow_failed: 'A workflow run failed',
+  inbox_new: 'New document in the inbox',
+};
+
+export function notificationTitle(n: Notification): string {
+  const m = n.metadata as Record<string, unknown>;
+  if (typeof m.title === 'string' && m.title) return m.title;
+  return TITLES[n.type] ?? n.type.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+}
+
+export function notificationDetail(n: Notification): string | null {
+  const m = n.metadata as Record<string, unknown>;
+  for (const key of ['message', 'description', 'body', 'summary'])
+    if (typeof m[key] === 'string' && m[key]) return m[key] as string;
+  const bits: string[] = [];
+  if (typeof m.count === 'number') bits.push(`${m.count} item${m.count === 1 ? '' : 's'}`);
+  for (const key of ['invoiceNumber', 'customerName', 'name', 'workflowName'])
+    if (typeof m[key] === 'string') bits.push(m[key] as string);
+  return bits.length ? bits.join(' · ') : null;
+}
+
+function BellIcon() {
+  return (
+    <svg width="18" height="18" viewBox="0 0 20 20" fill="none" aria-hidden="true">
+      <path
+        d="M10 2.5a5 5 0 0 0-5 5v3.2L3.6 13.4c-.3.5 0 1.1.6 1.1h11.6c.6 0 .9-.6.6-1.1L15 10.7V7.5a5 5 0 0 0-5-5Z"
+        stroke="currentColor"
+        strokeWidth="1.5"
+        strokeLinejoin="round"
+      />
+      <path d="M8 16.5a2 2 0 0 0 4 0" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
+    </svg>
+  );
+}
+
+export function NotificationBell({ enabled }: { enabled: boolean }) {
+  const [open, setOpen] = useState(false);
+  const unread = useCursorList(notificationRoutes.list, { status: ['unread'], pageSize: 100 }, { enabled });
+  const all = useCursorList(notificationRoutes.list, { status: ['unread', 'read'], pageSize: 30 }, { enabled: enabled && open });
+  const markOne = useWrite(notificationRoutes.updateStatus);
+  const markAll = useWrite(notificationRoutes.updateAllStatus);
+  const toast = useToasts();
+  const panelId = useId();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const panelRef = useRef<HTMLDivElement>(null);
+  const count = unread.items.length;
+  const countText = unread.hasNextPage ? '99+' : String(count);
+
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      const t = e.target as Node;
+      if (!panelRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [open]);
+
+  async function markRead(n: Notification) {
+    try {
+      await markOne.mutateAsync({ params: { id: n.id }, body: { status: 'read' } });
+    } catch (err) {
+      toast.error(err, 'Could not mark the notification as read');
+    }
+  }
+
+  async function markAllRead() {
+    try {
+      await markAll.mutateAsync({ body: { status: 'read' } });
+      toast.show('All notifications marked as read');
+    } catch (err) {
+      toast.error(err, 'Could not mark the notifications as read');
+    }
+  }
+
+  return (
+    <div className="bell">
+      <button
+        ref={buttonRef}
+        type="button"
+        className="btn ghost icon-btn"
+        aria-label={count ? `Notifications, ${countText} unread` : 'Notifications, none unread'}
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+        disabled={!enabled}
+      >
+        <BellIcon />
+        {count ? (
+          <span className="bell-count" aria-hidden="true">
+            {countText}
+          </span>
+        ) : null}
+      </button>
+      {open ? (
+        <div
+          ref={panelRef}
+          id={panelId}
+          className="popover bell-panel"
+          role="dialog"
+          aria-label="Notifications"
+          onKeyDown={(e) => {
+            if (e.key === 'Escape') {
+              setOpen(false);
+              buttonRef.current?.focus();
+            }
+          }}
+        >
+          <div className="popover-header">
+            <h2>Notifications</h2>
+            <button
+              type="button"
+              className="btn ghost small"
+              onClick={() => void markAllRead()}
+              disabled={!count || markAll.isPending}
+            >
+              Mark all as read
+            </button>
+          </div>
+          {all.isLoading ? (
+            <ul className="notif-list" aria-busy="true">
+              {[0, 1, 2].map((i) => (
+                <li key={i} className="notif skeleton-block" />
+              ))}
+            </ul>
+          ) : all.items.length === 0 ? (
+            <p className="popover-empty">You are all caught up. New notifications appear here.</p>
+          ) : (
+            <ul className="notif-list">
+              {all.items.map((n) => (
+                <li key={n.id} className={`notif ${n.status === 'unread' ? 'unread' : ''}`}>
+                  <span className="notif-dot" aria-hidden="true" />
+                  <div className="notif-body">
+                    <div className="notif-title">
+                      {n.status === 'unread' ? <span className="sr-only">Unread: </span> : null}
+                      {notificationTitle(n)}
+                    </div>
+                    {notificationDetail(n) ? <div className="notif-detail">{notificationDetail(n)}</div> : null}
+                    <div className="notif-time">{formatDateTime(n.createdAt)}</div>
+                  </div>
+                  {n.status === 'unread' ? (
+                    <button
+                      type="button"
+                      className="btn ghost small"
+                      onClick={() => void markRead(n)}
+                      aria-label={`Mark “${notificationTitle(n)}” as read`}
+                    >
+                      Mark read
+                    </button>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          )}
+          {all.hasNextPage ? (
+            <div className="popover-footer">
+              <button type="button" className="btn small" onClick={all.loadMore} disabled={all.isLoadingMore}>
+                {all.isLoadingMore ? 'Loading…' : 'Show older'}
+              </button>
+            </div>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,34 @@
+/**
+ * The work screens of this issue in navigation order. A screen whose API has not landed yet shows as "not built"
+ * (with no sample figures) until it does.
+ */
+import type { ReactNode } from 'react';
+import { NotBuiltYet } from './placeholder/NotBuiltYet';
+
+export interface ScreenEntry {
+  path: string;
+  label: string;
+  built: boolean;
+  render: () => ReactNode;
+}
+
+export const SCREENS: ScreenEntry[] = [
+  {
+    path: '/transactions',
+    label: 'Transactions',
+    built: false,
+    render: () => <NotBuiltYet title="Transactions" what="Bank and card transactions with categories, tags and attachments." />,
+  },
+  {
+    path: '/runway',
+    label: 'Runway',
+    built: false,
+    render: () => <NotBuiltYet title="Runway" what="Cash runway, cash-flow and revenue forecasts and stress tests." />,
+  },
+  {
+    path: '/workflows',
+    label: 'Workflows',
+    built: false,
+    render: () => <NotBuiltYet title="Workflows" what="Starting published workflows and following their runs." />,
+  },
+];
