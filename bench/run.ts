@@ -12,6 +12,7 @@ const SUITES = [
   'customer-list',
   'sqlite-durability',
   'transactions',
+  'metrics',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);

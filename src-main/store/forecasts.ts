@@ -15,7 +15,16 @@ import {
 import { toMajor } from '../../src-shared/money';
 import type { Db } from './db';
 import { InvalidReference, NotFound } from './errors';
-import { baseCurrency, cashAccounts, categoryMeta, dayBuckets, invoiceFacts, rateLookup, recurringOccurrences } from './metrics';
+import {
+  baseCurrency,
+  cashAccounts,
+  categoryMeta,
+  dayBuckets,
+  invoiceFacts,
+  type LedgerSource,
+  rateLookup,
+  recurringOccurrences,
+} from './metrics';
 import { write } from './write';
 
 /**
@@ -38,6 +47,10 @@ export interface ForecastOptions {
   model: ModelFit | null;
   /** Today (YYYY-MM-DD, UTC) for the as-of facts; default the clock. */
   today?: string;
+  /** Where ledger figures come from (metrics.ts LedgerSource); default the roll-up. */
+  source?: LedgerSource;
+  /** Run the backtest (default true; a stress test's baseline skips it). */
+  backtest?: boolean;
 }
 
 /** The calendar months wholly inside [from, to]. */
@@ -98,7 +111,7 @@ export function buildForecast(
   }
 
   const categories = kind === 'revenue' ? categoryMeta(db, teamId) : null;
-  let buckets: DayBucket[] = dayBuckets(db, teamId, window, kind === 'revenue' ? 'category' : 'total');
+  let buckets: DayBucket[] = dayBuckets(db, teamId, window, kind === 'revenue' ? 'category' : 'total', options.source);
   if (categories) buckets = netOfTax(buckets, categories);
   const occurrencesRaw = recurringOccurrences(db, teamId, window).filter(
     (o) => !categories || isRevenue(categories.get(o.categorySlug)),
@@ -183,6 +196,7 @@ export function buildForecast(
     collections,
     startingCashMinor: startingCash?.cashMinor ?? null,
     model: options.model,
+    backtest: options.backtest,
   });
   if (n < 24) warnings.push(`${n} complete months of history: no yearly seasonality (needs 24) and no backtest (needs 24).`);
 
@@ -228,7 +242,9 @@ export function buildForecast(
         : null,
       backtestNote: bt
         ? 'The same method trained on all but the last 12 training months, scored on those 12 against seasonal naive (open invoices are not replayed).'
-        : 'No backtest: it needs at least 24 complete training months (12 to learn a season, 12 to score).',
+        : options.backtest === false
+          ? 'No backtest was asked for.'
+          : 'No backtest: it needs at least 24 complete training months (12 to learn a season, 12 to score).',
     },
     startingCash: startingCash ? major(startingCash.cashMinor) : null,
     history: series.months.map((month, i) => ({

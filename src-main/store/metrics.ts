@@ -12,6 +12,12 @@ import type { Db } from './db';
  * needs no rebuild); internal and excluded transactions are not in the roll-up at all.
  */
 
+/**
+ * Where ledger figures come from: the daily roll-up (always, in the product), or a raw scan of the transactions (the
+ * benchmark's baseline, and a cross-check in tests). Both apply the same rule (transactions.ts `contributions`).
+ */
+export type LedgerSource = 'rollup' | 'scan';
+
 export type BucketMode =
   /** One key, `all`: cash flow and runway. */
   | 'total'
@@ -24,7 +30,17 @@ const EXCLUDED = `category_slug NOT IN (SELECT slug FROM transaction_categories 
  * Day buckets of the window, summed in SQL by (day, currency) — or (day, currency, category) — so a team with a
  * million transactions hands the math a few thousand rows.
  */
-export function dayBuckets(db: Db, teamId: string, window: Window, mode: BucketMode): DayBucket[] {
+export function dayBuckets(
+  db: Db,
+  teamId: string,
+  window: Window,
+  mode: BucketMode,
+  source: LedgerSource = 'rollup',
+): DayBucket[] {
+  if (source === 'scan') {
+    if (mode !== 'total') throw new Error('a raw scan answers totals only');
+    return dayBucketsFromTransactions(db, teamId, window);
+  }
   const key = mode === 'total' ? `'all'` : 'category_slug';
   return db
     .prepare(
@@ -225,15 +241,23 @@ export interface ExposureRow {
  * Money in and out of the window per currency, split into revenue categories and the rest: the shares a stress test
  * gives its revenue drivers and its currency shocks.
  */
-export function exposure(db: Db, teamId: string, window: Window): ExposureRow[] {
+export function exposure(db: Db, teamId: string, window: Window, source: LedgerSource = 'rollup'): ExposureRow[] {
+  const rows =
+    source === 'scan'
+      ? `(SELECT t.date AS day, t.currency, coalesce(CASE WHEN s.id IS NULL THEN t.category_slug ELSE s.category_slug END, 'uncategorized') AS category_slug,
+           CASE WHEN coalesce(s.amount_minor, t.amount_minor) >= 0 THEN coalesce(s.amount_minor, t.amount_minor) ELSE 0 END AS inflow_minor,
+           CASE WHEN coalesce(s.amount_minor, t.amount_minor) < 0 THEN -coalesce(s.amount_minor, t.amount_minor) ELSE 0 END AS outflow_minor
+         FROM transactions t LEFT JOIN transaction_splits s ON s.team_id = t.team_id AND s.transaction_id = t.id
+         WHERE t.team_id = @team AND t.date >= @from AND t.date <= @to AND coalesce(t.internal, 0) = 0 AND t.status <> 'excluded')`
+      : 'ledger_daily';
   return db
     .prepare(
       `SELECT currency,
          (category_slug IN (SELECT c.slug FROM transaction_categories c LEFT JOIN transaction_categories p ON p.id = c.parent_id
                             WHERE c.team_id = @team AND coalesce(p.slug, c.slug) = 'revenue')) AS revenue,
          sum(inflow_minor) AS inflowMinor, sum(outflow_minor) AS outflowMinor
-       FROM ledger_daily
-       WHERE team_id = @team AND day >= @from AND day <= @to AND ${EXCLUDED}
+       FROM ${rows}
+       WHERE ${source === 'scan' ? '' : 'team_id = @team AND day >= @from AND day <= @to AND '}${EXCLUDED}
        GROUP BY 1, 2`,
     )
     .all({ team: teamId, from: window.from, to: window.to }) as ExposureRow[];

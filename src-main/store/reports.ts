@@ -14,7 +14,15 @@ import {
 } from '../../src-shared/domain/series';
 import { toMajor } from '../../src-shared/money';
 import type { Db } from './db';
-import { baseCurrency, cashAccounts, categoryMeta, dayBuckets, rateLookup, recurringOccurrences } from './metrics';
+import {
+  baseCurrency,
+  cashAccounts,
+  categoryMeta,
+  dayBuckets,
+  type LedgerSource,
+  rateLookup,
+  recurringOccurrences,
+} from './metrics';
 
 /**
  * Runway and the hosted report family over the daily roll-up (metrics.ts). Formulas: src-shared/domain/runway.ts and
@@ -29,9 +37,9 @@ export interface ReportQuery {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export function runwayReport(db: Db, teamId: string, q: ReportQuery, asOf = today()): Runway {
+export function runwayReport(db: Db, teamId: string, q: ReportQuery, asOf = today(), source: LedgerSource = 'rollup'): Runway {
   const currency = q.currency ?? baseCurrency(db, teamId);
-  const buckets = dayBuckets(db, teamId, q, 'total');
+  const buckets = dayBuckets(db, teamId, q, 'total', source);
   const accounts = cashAccounts(db, teamId);
   const rate = rateLookup(
     db,

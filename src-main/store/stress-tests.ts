@@ -6,7 +6,7 @@ import { MoneyError, toMajor, toMinor } from '../../src-shared/money';
 import type { Db } from './db';
 import { InvalidReference, NotFound } from './errors';
 import { buildForecast, cashAt, completeMonths } from './forecasts';
-import { baseCurrency, exposure, rateLookup } from './metrics';
+import { baseCurrency, exposure, type LedgerSource, rateLookup } from './metrics';
 import { write } from './write';
 
 /**
@@ -18,6 +18,7 @@ import { write } from './write';
 export interface StressOptions {
   model: ModelFit | null;
   today?: string;
+  source?: LedgerSource;
 }
 
 function minor(amount: number, currency: string, field: string): number {
@@ -87,14 +88,14 @@ export function buildStressTest(
   options: StressOptions,
 ): Omit<StressTest, 'id' | 'createdAt'> {
   const currency = body.currency ?? baseCurrency(db, teamId);
-  const fc = buildForecast(db, teamId, 'cash_flow', { ...body, currency }, options);
+  const fc = buildForecast(db, teamId, 'cash_flow', { ...body, currency }, { ...options, backtest: false });
   const months = fc.forecast.map((f) => f.month);
   const drivers = domainDrivers(body.drivers ?? [], currency, months);
   const span = completeMonths(body.from, body.to)!;
   const window = { from: firstDayOf(span.first), to: lastDayOf(span.last) };
 
   // Shares of the window's history: revenue in money in, and each foreign currency in money in and out.
-  const rows = exposure(db, teamId, window);
+  const rows = exposure(db, teamId, window, options.source);
   const rate = rateLookup(db, [currency, ...rows.map((r) => r.currency)], window.to);
   let inTotal = 0;
   let outTotal = 0;

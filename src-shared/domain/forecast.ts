@@ -137,6 +137,8 @@ export interface ForecastInputs {
   collections: ExpectedCollections | null;
   startingCashMinor: number | null;
   model: ModelFit | null;
+  /** Skip the backtest (a stress test's baseline needs the path, not the method's error). Default true. */
+  backtest?: boolean;
 }
 
 export interface ForecastResult {
@@ -254,7 +256,7 @@ export function forecast(inputs: ForecastInputs): ForecastResult {
       return c;
     });
   }
-  return { ...result, cash, backtest: backtest(inputs) };
+  return { ...result, cash, backtest: inputs.backtest === false ? null : backtest(inputs) };
 }
 
 /** The first day of the forecast (for expected collections). */

@@ -1,0 +1,130 @@
+/**
+ * Metrics benchmark (the Metrics issue): on a team with 1,000,000 transactions (the demo data set), the server time of
+ * runway (GET /v1/reports/runway), a 24-month cash-flow forecast (POST /v1/metrics/forecast/cash-flow) and a stress
+ * test with all six drivers (POST /v1/metrics/stress-test), each the median of repeated requests through the real app
+ * (fastify inject: routing, validation, the handler, serialization; no network), and their sum against the target of
+ * 200 ms. Beside them, in the same run, the same three computations called directly on the store twice: reading the
+ * daily roll-up (what the routes do) and reading a raw scan of the transactions instead — what the roll-up saves.
+ *
+ *   node --import tsx bench/metrics.ts [--runs 7]      (BENCH_TRANSACTIONS to change the size)
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { planDemo } from '../src-main/demo/seed';
+import { augursModel } from '../src-main/metrics/augurs';
+import { buildApp } from '../src-main/server/app';
+import { createApiKey } from '../src-main/store/api-keys';
+import { openDatabase } from '../src-main/store/db';
+import { writeDemo } from '../src-main/store/demo-data';
+import { buildForecast } from '../src-main/store/forecasts';
+import type { LedgerSource } from '../src-main/store/metrics';
+import { runwayReport } from '../src-main/store/reports';
+import { buildStressTest } from '../src-main/store/stress-tests';
+import { ensureTeam } from '../src-main/store/teams';
+import { median } from './stats';
+
+const TRANSACTIONS = Number(process.env.BENCH_TRANSACTIONS ?? 1_000_000);
+const runsArg = process.argv.indexOf('--runs');
+const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 7;
+const AS_OF = '2026-11-20';
+const WINDOW = { from: '2024-11-01', to: '2026-10-31' };
+const DRIVERS = [
+  { kind: 'RevenueShock', pct: -25, months: 6, startOffset: 1 },
+  { kind: 'CollectionDelay', days: 45 },
+  { kind: 'ExpenseSurge', pct: 10, months: 12 },
+  { kind: 'OneTimeExpense', amount: 40_000, date: '2027-03-15' },
+  { kind: 'HiringPlan', headcountDelta: 3, monthlyCostPerHead: 7_500, startMonthOffset: 2, rampMonths: 3 },
+  { kind: 'FxShock', pairs: [{ base: 'USD', pct: -12 }], mode: 'flows_and_balances' },
+] as const;
+
+async function timed(fn: () => unknown | Promise<unknown>): Promise<number> {
+  await fn();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const t = performance.now();
+    await fn();
+    times.push(performance.now() - t);
+  }
+  return median(times);
+}
+
+const ms = (x: number) => `${x.toFixed(1).padStart(8)} ms`;
+
+async function main(): Promise<void> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-bench-metrics-'));
+  const db = openDatabase(dataDir);
+  try {
+    const team = ensureTeam(db, 'Bench', { baseCurrency: 'EUR', countryCode: 'DE' });
+    const t0 = performance.now();
+    const summary = writeDemo(db, team.id, planDemo({ asOf: AS_OF, transactions: TRANSACTIONS, baseCurrency: 'EUR' }));
+    const rollupRows = db.prepare('SELECT count(*) FROM ledger_daily WHERE team_id = ?').pluck().get(team.id);
+    console.log(
+      `seeded ${summary.transactions} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
+        `ledger_daily holds ${rollupRows} rows for the team`,
+    );
+
+    const app = await buildApp({ db, logLevel: 'silent', rateLimitPerMinute: 1_000_000, responseCacheBytes: 0 });
+    const key = createApiKey(db, { teamId: team.id, name: 'bench', scopes: ['apis.all'] }).key;
+    const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
+      const res = await app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { payload: JSON.stringify(body) } : {}),
+      });
+      if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+      return res;
+    };
+
+    const http = {
+      runway: await timed(() => call('GET', `/v1/reports/runway?from=${WINDOW.from}&to=${WINDOW.to}`)),
+      forecast: await timed(() => call('POST', '/v1/metrics/forecast/cash-flow', { ...WINDOW, horizonMonths: 24 })),
+      stress: await timed(() =>
+        call('POST', '/v1/metrics/stress-test', { ...WINDOW, horizonMonths: 24, name: 'bench', drivers: DRIVERS }),
+      ),
+    };
+    const direct = async (source: LedgerSource) => ({
+      runway: await timed(() => runwayReport(db, team.id, WINDOW, AS_OF, source)),
+      forecast: await timed(() =>
+        buildForecast(db, team.id, 'cash_flow', { ...WINDOW, horizonMonths: 24 }, { model: augursModel, today: AS_OF, source }),
+      ),
+      stress: await timed(() =>
+        buildStressTest(
+          db,
+          team.id,
+          { ...WINDOW, horizonMonths: 24, drivers: DRIVERS as never },
+          { model: augursModel, today: AS_OF, source },
+        ),
+      ),
+    });
+    const rollup = await direct('rollup');
+    const scan = await direct('scan');
+    // The two sources must agree, or the comparison means nothing.
+    const a = runwayReport(db, team.id, WINDOW, AS_OF, 'rollup');
+    const b = runwayReport(db, team.id, WINDOW, AS_OF, 'scan');
+    if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('roll-up and raw scan disagree on runway');
+
+    const total = (x: { runway: number; forecast: number; stress: number }) => x.runway + x.forecast + x.stress;
+    console.log(`\nmedian of ${RUNS} runs, ${summary.transactions} transactions, window ${WINDOW.from}..${WINDOW.to}`);
+    console.log('                                   HTTP (roll-up)   store (roll-up)   store (raw scan)');
+    for (const k of ['runway', 'forecast', 'stress'] as const) {
+      const label = { runway: 'runway', forecast: 'cash-flow forecast, 24 months', stress: 'stress test, 6 drivers, 24 mo' }[k];
+      console.log(`${label.padEnd(34)}${ms(http[k])}      ${ms(rollup[k])}       ${ms(scan[k])}`);
+    }
+    console.log(`${'total'.padEnd(34)}${ms(total(http))}      ${ms(total(rollup))}       ${ms(total(scan))}`);
+    console.log(
+      `\ntarget: total server time under 200 ms — ${total(http) < 200 ? 'met' : 'NOT met'} (${total(http).toFixed(1)} ms); ` +
+        `the raw scan takes ${(total(scan) / total(rollup)).toFixed(1)}× the roll-up's time`,
+    );
+    await app.close();
+  } finally {
+    db.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
