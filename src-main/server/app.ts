@@ -13,6 +13,7 @@ import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
 import { appSessionRoutesPlugin } from './routes/app-session';
+import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
@@ -149,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // [internal routes the UI needs and the v1 contract lacks (/app) register here]
   await app.register(appEventsPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSessionRoutesPlugin, { db: options.db, sessions, prefix: '/app' });
+  await app.register(appTransactionRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
