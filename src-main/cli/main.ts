@@ -4,6 +4,7 @@ import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
 import { ledgerCommand } from './commands/ledger';
+import { importCommand } from './commands/import';
 import { invoicesCommand } from './commands/invoices';
 import { oauthClientCommand } from './commands/oauth-client';
 import { ratesCommand } from './commands/rates';
@@ -25,6 +26,8 @@ export function buildProgram(): Command {
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
   // [invoices: smtp settings and background work]
   program.addCommand(smtpCommand()).addCommand(invoicesCommand());
+  // [import command registers here]
+  program.addCommand(importCommand());
   // [demo command registers here]
   program.addCommand(demoCommand());
   // [ledger and exchange-rate commands register here]

@@ -35,10 +35,7 @@ export function parseAmount(text: string, format: AmountFormat, currency: string
   s = s.replace(SPACES, '');
   const thousands = format.decimal === ',' ? '.' : ',';
   // Thousands separators must group by three; anything else is not the number it seems.
-  const pattern =
-    format.decimal === ','
-      ? /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$/
-      : /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
+  const pattern = format.decimal === ',' ? /^(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d+))?$/ : /^(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?$/;
   const m = pattern.exec(s);
   if (!m) return null;
   const int = m[1]!.split(thousands).join('');

@@ -1,3 +1,4 @@
+import { toMajor } from '../../src-shared/money';
 import { formatMinor } from './amounts';
 import type { BalancePoint, ParsedFile, ParsedRow } from './types';
 
@@ -52,7 +53,14 @@ export function checkBalances(
     if (!ledgerOpening) {
       return unchecked('The file states a closing balance only and the account has no earlier transactions to open from');
     }
-    points.unshift({ kind: 'opening', afterIndex: -1, date: null, amountMinor: ledgerOpening.amountMinor, line: null, source: 'ledger' });
+    points.unshift({
+      kind: 'opening',
+      afterIndex: -1,
+      date: null,
+      amountMinor: ledgerOpening.amountMinor,
+      line: null,
+      source: 'ledger',
+    });
   }
   const pos = (p: BalancePoint) => (p.afterIndex < 0 ? -1 : (positionOf.get(p.afterIndex) ?? -1));
   const opening = points[0]!;
@@ -112,3 +120,21 @@ export function checkBalances(
     message: `Opening ${formatMinor(opening.amountMinor, currency)} + ${ordered.length} rows = closing ${formatMinor(running, currency)}: the statement adds up`,
   };
 }
+
+/** The check as the API shows it: amounts in major units of the account's currency. */
+export function balanceForApi(b: BalanceCheck, currency: string) {
+  const m = (v: number | null) => (v === null ? null : toMajor(v, currency));
+  return {
+    status: b.status,
+    openingSource: b.openingSource,
+    opening: m(b.openingMinor),
+    closing: m(b.closingMinor),
+    computedClosing: m(b.computedClosingMinor),
+    difference: m(b.differenceMinor),
+    firstDivergingRow: b.firstDivergingRow,
+    segment: b.segment,
+    suspects: b.suspects.map((s) => ({ index: s.index, line: s.line, amount: toMajor(s.amountMinor, currency) })),
+    message: b.message,
+  };
+}
+export type ApiBalanceCheck = ReturnType<typeof balanceForApi>;

@@ -60,7 +60,12 @@ export function scoreCandidate(
   const days = Math.abs(daysBetween(row.date, c.date));
   const sim = nameSimilarity([row.counterparty, row.name, row.description], [c.name, c.counterpartyName, c.description]);
   const score = 0.5 * (1 - days / (MATCH_WINDOW_DAYS + 1)) + 0.5 * sim;
-  return { transactionId: c.transactionId, score: Math.round(score * 1000) / 1000, days, nameSimilarity: Math.round(sim * 1000) / 1000 };
+  return {
+    transactionId: c.transactionId,
+    score: Math.round(score * 1000) / 1000,
+    days,
+    nameSimilarity: Math.round(sim * 1000) / 1000,
+  };
 }
 
 export type MatchDecision =
@@ -74,7 +79,8 @@ export type MatchDecision =
  */
 export function decideMatches(candidatesPerRow: ReadonlyMap<number, ScoredCandidate[]>): Map<number, MatchDecision> {
   const claims = new Map<string, number>();
-  for (const list of candidatesPerRow.values()) for (const c of list) claims.set(c.transactionId, (claims.get(c.transactionId) ?? 0) + 1);
+  for (const list of candidatesPerRow.values())
+    for (const c of list) claims.set(c.transactionId, (claims.get(c.transactionId) ?? 0) + 1);
   const out = new Map<number, MatchDecision>();
   for (const [row, list] of candidatesPerRow) {
     if (list.length === 0) {
@@ -83,9 +89,17 @@ export function decideMatches(candidatesPerRow: ReadonlyMap<number, ScoredCandid
     }
     const sorted = [...list].sort((a, b) => b.score - a.score || a.days - b.days);
     if (sorted.length > 1) {
-      out.set(row, { kind: 'review', candidates: sorted, reason: `${sorted.length} hand-entered transactions could be this one` });
+      out.set(row, {
+        kind: 'review',
+        candidates: sorted,
+        reason: `${sorted.length} hand-entered transactions could be this one`,
+      });
     } else if ((claims.get(sorted[0]!.transactionId) ?? 0) > 1) {
-      out.set(row, { kind: 'review', candidates: sorted, reason: 'another row of the file could be the same hand-entered transaction' });
+      out.set(row, {
+        kind: 'review',
+        candidates: sorted,
+        reason: 'another row of the file could be the same hand-entered transaction',
+      });
     } else if (sorted[0]!.score < AUTO_LINK_MIN) {
       out.set(row, {
         kind: 'review',

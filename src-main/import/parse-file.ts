@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type CsvMapping, CsvMapping as CsvMappingSchema } from '../../src-shared/contract/import-mapping';
-import { decode, declaredEncoding, type TextEncoding } from './encoding';
-import { inferCsvMapping, parseCsv } from './parsers/csv';
+import { declaredEncoding, decode, type TextEncoding } from './encoding';
 import { parseCamt } from './parsers/camt';
+import { inferCsvMapping, parseCsv } from './parsers/csv';
 import { parseMt940 } from './parsers/mt940';
 import { parseOfx } from './parsers/ofx';
 import type { ImportFormat, ParsedFile, Problem } from './types';
@@ -80,7 +80,9 @@ export function parseBankFile(bytes: Uint8Array, options: ParseOptions): ParseRe
   if (format === 'ofx') {
     const charset = /^\s*CHARSET\s*:\s*(\S+)/im.exec(peek)?.[1];
     const enc = /^\s*ENCODING\s*:\s*(\S+)/im.exec(peek)?.[1];
-    declared = declaredEncoding(enc?.toUpperCase() === 'UTF-8' ? 'utf-8' : charset) ?? declaredEncoding(/encoding="([^"]+)"/i.exec(peek)?.[1]);
+    declared =
+      declaredEncoding(enc?.toUpperCase() === 'UTF-8' ? 'utf-8' : charset) ??
+      declaredEncoding(/encoding="([^"]+)"/i.exec(peek)?.[1]);
   } else if (format === 'camt') {
     declared = declaredEncoding(/<\?xml[^>]*encoding=["']([^"']+)["']/i.exec(peek)?.[1]);
   }
@@ -109,7 +111,12 @@ export function parseBankFile(bytes: Uint8Array, options: ParseOptions): ParseRe
       } else {
         mapping = CsvMappingSchema.parse(mapping);
       }
-      return { ...base, notes, inferred: !options.mapping, file: parseCsv(text, { mapping, encoding, currency: options.currency }) };
+      return {
+        ...base,
+        notes,
+        inferred: !options.mapping,
+        file: parseCsv(text, { mapping, encoding, currency: options.currency }),
+      };
     }
   }
 }

@@ -18,10 +18,12 @@ import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
+import { importRoutesPlugin } from './routes/import';
 import { invoiceRoutesPlugin } from './routes/invoices';
 import { metricRoutesPlugin } from './routes/metrics';
 import { reportRoutesPlugin } from './routes/reports';
 import { ledgerRoutesPlugin } from './routes/ledger';
+import { reconciliationRoutesPlugin } from './routes/reconciliation';
 import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
@@ -128,6 +130,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(transactionRoutesPlugin, { db: options.db });
       // [ledger: bank accounts, balances, cash flow, institutions, exchange rates, categories, notifications]
       await v1.register(ledgerRoutesPlugin, { db: options.db });
+      // [import and reconciliation routes register here]
+      await v1.register(importRoutesPlugin, { db: options.db });
+      await v1.register(reconciliationRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
       // [tracker routes register here]

@@ -197,6 +197,13 @@ export const ENTITIES = {
     synced: false,
     writable: [],
   },
+  // Import batches, their review queue, saved mappings, transfer pairs and reconciliations: the app's own records of
+  // bank-file work (decisions 0060–0066), in the feed for live screens, never pushed (the hosted service has none).
+  import_batch: { table: 'import_batches', readScope: 'transactions.read', synced: false, writable: [] },
+  import_review_item: { table: 'import_review_items', readScope: 'transactions.read', synced: false, writable: [] },
+  import_mapping: { table: 'import_mappings', readScope: 'transactions.read', synced: false, writable: ['name', 'mapping'] },
+  transfer_pair: { table: 'transfer_pairs', readScope: 'transactions.read', synced: false, writable: [] },
+  reconciliation: { table: 'reconciliations', readScope: 'transactions.read', synced: false, writable: [] },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 
@@ -253,5 +260,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   transaction_attachments: 'part of the transaction (its receipts)',
   transaction_field_sources: 'part of the transaction (who set each field)',
   ledger_daily: 'derived roll-up of transactions, rebuilt from them',
+  import_batch_rows: 'part of the import batch (the outcome of each row of its file)',
+  import_uploads: 'scratch copies of uploaded bank files between preview and commit (expire after a day)',
   // [tables that are not entities register here]
 };

@@ -4,12 +4,17 @@ import { getCustomer } from './customers';
 import type { Db } from './db';
 import { getDocument } from './documents';
 import type { EntityName } from './entities';
+import { getImportBatch } from './import-batches';
+import { getImportMapping } from './import-mappings';
+import { getReviewItem } from './import-review';
+import { getTransferPair } from './import-transfers';
 import { getForecast } from './forecasts';
 import { getInboxItem } from './inbox';
 import { getInvoicePayment } from './invoice-payments';
 import { getInvoice } from './invoices';
 import { getNotification } from './notifications';
 import { getStressTest } from './stress-tests';
+import { getReconciliation } from './reconciliation';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
@@ -42,5 +47,10 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   workflow_run: getRun,
   forecast: getForecast,
   stress_test: getStressTest,
+  import_batch: getImportBatch,
+  import_review_item: getReviewItem,
+  import_mapping: getImportMapping,
+  transfer_pair: getTransferPair,
+  reconciliation: getReconciliation,
   // [feed readers of later resources register here]
 };

@@ -21,10 +21,38 @@ export const DATE_FORMATS = [
 export type DateFormat = (typeof DATE_FORMATS)[number];
 
 const MONTHS: Record<string, number> = {
-  jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, oct: 10, nov: 11, dec: 12,
+  jan: 1,
+  feb: 2,
+  mar: 3,
+  apr: 4,
+  may: 5,
+  jun: 6,
+  jul: 7,
+  aug: 8,
+  sep: 9,
+  oct: 10,
+  nov: 11,
+  dec: 12,
   // German, French and Spanish abbreviations banks print.
-  mär: 3, mrz: 3, mai: 5, okt: 10, dez: 12, janv: 1, févr: 2, fevr: 2, mars: 3, avr: 4, juin: 6, juil: 7, août: 8,
-  sept: 9, déc: 12, ene: 1, abr: 4, ago: 8, dic: 12,
+  mär: 3,
+  mrz: 3,
+  mai: 5,
+  okt: 10,
+  dez: 12,
+  janv: 1,
+  févr: 2,
+  fevr: 2,
+  mars: 3,
+  avr: 4,
+  juin: 6,
+  juil: 7,
+  août: 8,
+  sept: 9,
+  déc: 12,
+  ene: 1,
+  abr: 4,
+  ago: 8,
+  dic: 12,
 };
 
 function iso(y: number, m: number, d: number): string | null {
@@ -38,7 +66,10 @@ const year2 = (yy: number) => (yy < 70 ? 2000 + yy : 1900 + yy);
 
 /** YYYY-MM-DD of `text` in `format`, or null. A trailing time ("2026-03-04 10:22", "…T10:22:00Z") is ignored. */
 export function parseDate(text: string, format: DateFormat): string | null {
-  const s = text.trim().replace(/[T\s]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|[AaPp][Mm])?$/, '').trim();
+  const s = text
+    .trim()
+    .replace(/[T\s]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|[AaPp][Mm])?$/, '')
+    .trim();
   let m: RegExpExecArray | null;
   switch (format) {
     case 'YYYY-MM-DD':
@@ -103,12 +134,18 @@ function inversions(days: readonly string[]): number {
   return Math.min(asc, desc);
 }
 
-/** The format that reads every non-empty value of the column; null when none does. */
-export function inferDateFormat(values: readonly string[]): DateInference | null {
-  const present = values.map((v) => v.trim()).filter((v) => v !== '');
-  if (present.length === 0) return null;
-  const fits = DATE_FORMATS.filter((f) => present.every((v) => parseDate(v, f) !== null));
-  if (fits.length === 0) return null;
+/**
+ * The format that reads the most non-empty values of the column — all of them, or at least `tolerance` of them
+ * (a file with a few broken dates still has a date column: its broken rows are reported by line); null when none.
+ */
+export function inferDateFormat(values: readonly string[], tolerance = 1): DateInference | null {
+  const all = values.map((v) => v.trim()).filter((v) => v !== '');
+  if (all.length === 0) return null;
+  const counts = DATE_FORMATS.map((f) => all.filter((v) => parseDate(v, f) !== null).length);
+  const most = Math.max(...counts);
+  if (most === 0 || most < Math.ceil(all.length * tolerance)) return null;
+  const fits = DATE_FORMATS.filter((_, i) => counts[i] === most);
+  const present = all.filter((v) => fits.some((f) => parseDate(v, f) !== null));
   if (fits.length === 1) return { format: fits[0]!, ambiguous: false, alternatives: [] };
   const scored = fits
     .map((f, i) => ({ f, i, inv: inversions(present.map((v) => parseDate(v, f)!)) }))

@@ -127,7 +127,12 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
   };
   const valid = XMLValidator.validate(content);
   if (valid !== true) {
-    file.errors.push({ line: valid.err.line, row: null, field: null, message: `Malformed XML: ${valid.err.msg} (column ${valid.err.col})` });
+    file.errors.push({
+      line: valid.err.line,
+      row: null,
+      field: null,
+      message: `Malformed XML: ${valid.err.msg} (column ${valid.err.col})`,
+    });
     return file;
   }
   const doc = node(parser.parse(content)?.Document);
@@ -137,13 +142,16 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
       line: 1,
       row: null,
       field: null,
-      message: 'Not an ISO 20022 camt.052, camt.053 or camt.054 document (no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
+      message:
+        'Not an ISO 20022 camt.052, camt.053 or camt.054 document (no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
     });
     return file;
   }
   const statements = [...arr(root.Stmt), ...arr(root.Rpt), ...arr(root.Ntfctn)];
   const accounts = [
-    ...new Set(statements.map((s) => text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'))).filter(Boolean)),
+    ...new Set(
+      statements.map((s) => text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'))).filter(Boolean),
+    ),
   ] as string[];
   if (accounts.length > 1) {
     file.errors.push({
@@ -226,14 +234,10 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
               .map((t) => [t.name, t.remittance].filter(Boolean).join(' '))
               .filter(Boolean)
               .join('; ')}`
-          : ([single?.remittance, additional].filter(Boolean).join(' ') || null);
+          : [single?.remittance, additional].filter(Boolean).join(' ') || null;
       const ref = text(entry.AcctSvcrRef) ?? single?.acctSvcrRef ?? null;
       const amountMinor = credit ? amt.minor : -amt.minor;
-      const externalId = ref
-        ? `ref:${ref}`
-        : single?.endToEndId
-          ? `e2e:${single.endToEndId}:${date}:${amountMinor}`
-          : null;
+      const externalId = ref ? `ref:${ref}` : single?.endToEndId ? `e2e:${single.endToEndId}:${date}:${amountMinor}` : null;
       const bankCode = [
         text(path(entry, 'BkTxCd', 'Domn', 'Cd')),
         text(path(entry, 'BkTxCd', 'Domn', 'Fmly', 'Cd')),
@@ -272,7 +276,12 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
         continue;
       }
       if (amt.currency !== accountCurrency) {
-        file.rejected.push({ line, row: index, field: 'Amt', message: `in ${amt.currency}, but the account holds ${accountCurrency}` });
+        file.rejected.push({
+          line,
+          row: index,
+          field: 'Amt',
+          message: `in ${amt.currency}, but the account holds ${accountCurrency}`,
+        });
         continue;
       }
       file.rows.push(row);

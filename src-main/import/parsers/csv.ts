@@ -184,7 +184,8 @@ export function inferCsvMapping(text: string): CsvInference {
     }
     if (r.cells.some(anyDate)) break;
   }
-  if (firstDataRow < 0) throw [{ line: null, row: null, field: 'date', message: 'No column holds dates: cannot find the booking date' }];
+  if (firstDataRow < 0)
+    throw [{ line: null, row: null, field: 'date', message: 'No column holds dates: cannot find the booking date' }];
   const headers = headerRow === null ? null : records[headerRow]!.cells;
   const data = records.slice(firstDataRow).filter((r) => r.cells.length === width);
   const column = (i: number) => data.map((r) => r.cells[i] ?? '');
@@ -231,7 +232,9 @@ export function inferCsvMapping(text: string): CsvInference {
   }
 
   // Content decides where headers did not (or there is no header): dates, amounts, text.
-  const dateOk = (i: number) => inferDateFormat(column(i)) !== null;
+  // A column is the date (or amount) column when at least 80 % of its values read as such: the rest are reported
+  // row by row instead of hiding the column.
+  const dateOk = (i: number) => inferDateFormat(column(i), 0.8) !== null;
   if (roles.date === undefined || !dateOk(roles.date)) {
     const found = [...Array(width).keys()].find((i) => i !== roles.valueDate && dateOk(i));
     if (found === undefined) throw [{ line: null, row: null, field: 'date', message: 'No column holds dates in every row' }];
@@ -240,7 +243,7 @@ export function inferCsvMapping(text: string): CsvInference {
   }
   const numeric = (i: number) => {
     const vals = column(i).filter((v) => v !== '');
-    return vals.length > 0 && vals.every(looksLikeAmount);
+    return vals.length > 0 && vals.filter(looksLikeAmount).length >= Math.ceil(vals.length * 0.8);
   };
   if (roles.indicator !== undefined && roles.amount === undefined) roles.indicator = undefined;
   const split = roles.debit !== undefined && roles.credit !== undefined && roles.amount === undefined;
@@ -262,7 +265,7 @@ export function inferCsvMapping(text: string): CsvInference {
   const amountValues = amountColumns.flatMap(column);
   if (roles.balance !== undefined) amountValues.push(...column(roles.balance));
   const { decimal } = inferDecimal(amountValues);
-  const dates = inferDateFormat(column(roles.date))!;
+  const dates = inferDateFormat(column(roles.date), 0.8)!;
   if (dates.ambiguous) {
     notes.push(
       `dates read as ${dates.format} (the rows are in date order that way); ${dates.alternatives.join(', ')} would also fit: check`,
@@ -307,7 +310,7 @@ export function inferCsvMapping(text: string): CsvInference {
 /** A saved column found again in this file: by its header text when the file has it, else by position. */
 function resolve(c: CsvColumn, headers: readonly string[] | null): number {
   if (c.header && headers) {
-    const at = headers.findIndex((h) => h === c.header);
+    const at = headers.indexOf(c.header);
     if (at >= 0) return at;
     const loose = headers.findIndex((h) => norm(h) === norm(c.header!));
     if (loose >= 0) return loose;
@@ -376,8 +379,7 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
       continue;
     }
     const index = file.rows.length + file.rejected.length;
-    const problem = (field: string, message: string) =>
-      file.errors.push({ line: rec.line, row: index, field, message });
+    const problem = (field: string, message: string) => file.errors.push({ line: rec.line, row: index, field, message });
     const date = parseDate(dateText, m.dateFormat as DateFormat);
     if (!date) {
       if (dateText === '' && rec.cells.every((c, i) => i === idx.date || c === '' || !looksLikeAmount(c))) {
@@ -442,7 +444,8 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
       description,
       counterparty,
       externalId: idx.reference >= 0 && cell(idx.reference) ? `csv:${cell(idx.reference)}` : null,
-      status: idx.status >= 0 && /pend|vorgemerkt|en cours|pendiente|in behandeling/i.test(cell(idx.status)) ? 'pending' : 'posted',
+      status:
+        idx.status >= 0 && /pend|vorgemerkt|en cours|pendiente|in behandeling/i.test(cell(idx.status)) ? 'pending' : 'posted',
       balanceAfterMinor,
       details: {},
     };
@@ -466,7 +469,8 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
     file.errors.push({ line: null, row: null, field: null, message: 'The file holds no transactions' });
   }
   file.balances = runningBalancePoints(file.rows);
-  file.newestFirst = file.balances.length > 1 && file.balances[1]!.afterIndex === file.rows[file.rows.length - 1]!.index && file.rows.length > 1;
+  file.newestFirst =
+    file.balances.length > 1 && file.balances[1]!.afterIndex === file.rows[file.rows.length - 1]!.index && file.rows.length > 1;
   return file;
 }
 
@@ -489,15 +493,33 @@ function runningBalancePoints(rows: readonly ParsedRow[]): BalancePoint[] {
   if (backward > forward) {
     // Newest first: row i's balance is the balance after it, and the rows below it come before it in time.
     const last = rows[rows.length - 1]!;
-    points.push({ kind: 'opening', afterIndex: -1, date: last.date, amountMinor: last.balanceAfterMinor! - last.amountMinor, line: last.line });
+    points.push({
+      kind: 'opening',
+      afterIndex: -1,
+      date: last.date,
+      amountMinor: last.balanceAfterMinor! - last.amountMinor,
+      line: last.line,
+    });
     for (let i = rows.length - 1; i >= 0; i--) {
       const r = rows[i]!;
-      points.push({ kind: i === 0 ? 'closing' : 'intermediate', afterIndex: r.index, date: r.date, amountMinor: r.balanceAfterMinor!, line: r.line });
+      points.push({
+        kind: i === 0 ? 'closing' : 'intermediate',
+        afterIndex: r.index,
+        date: r.date,
+        amountMinor: r.balanceAfterMinor!,
+        line: r.line,
+      });
     }
     return points;
   }
   const first = rows[0]!;
-  points.push({ kind: 'opening', afterIndex: -1, date: first.date, amountMinor: first.balanceAfterMinor! - first.amountMinor, line: first.line });
+  points.push({
+    kind: 'opening',
+    afterIndex: -1,
+    date: first.date,
+    amountMinor: first.balanceAfterMinor! - first.amountMinor,
+    line: first.line,
+  });
   rows.forEach((r, i) => {
     points.push({
       kind: i === rows.length - 1 ? 'closing' : 'intermediate',

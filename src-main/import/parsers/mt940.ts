@@ -94,7 +94,9 @@ export function parseField86(lines: readonly string[]): Info {
     const details: Record<string, string> = { gvc: german[1]! };
     // SEPA keywords inside the purpose: SVWZ+ is the remittance text, EREF+ the end-to-end id, MREF+ the mandate.
     const sepa = new Map<string, string>();
-    for (const m of purpose.matchAll(/(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+(.*?)(?=(?:EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+|$)/g)) {
+    for (const m of purpose.matchAll(
+      /(EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+(.*?)(?=(?:EREF|KREF|MREF|CRED|DEBT|SVWZ|ABWA|ABWE|IBAN|BIC)\+|$)/g,
+    )) {
       sepa.set(m[1]!, m[2]!.trim());
     }
     if (sepa.get('EREF') && sepa.get('EREF') !== 'NOTPROVIDED') details.EREF = sepa.get('EREF')!;
@@ -126,8 +128,7 @@ function balance(value: string, currencyHint: string): { minor: number; date: st
   return { minor: m[1] === 'D' ? -amount : amount, date, currency: m[3]! };
 }
 
-const LINE_61 =
-  /^(\d{6})(\d{4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9]{3})([^/]{0,16}?)(?:\/\/(.{0,16}))?$/;
+const LINE_61 = /^(\d{6})(\d{4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9]{3})([^/]{0,16}?)(?:\/\/(.{0,16}))?$/;
 
 export function parseMt940(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
   const file: ParsedFile = {
@@ -191,7 +192,12 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
         flush();
         const b = balance(value, accountCurrency);
         if (!b) {
-          file.errors.push({ line: t.line, row: null, field: t.tag, message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)` });
+          file.errors.push({
+            line: t.line,
+            row: null,
+            field: t.tag,
+            message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)`,
+          });
           break;
         }
         statementCurrency = b.currency;
@@ -255,10 +261,21 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
         flush();
         const b = balance(value, accountCurrency);
         if (!b) {
-          file.errors.push({ line: t.line, row: null, field: t.tag, message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)` });
+          file.errors.push({
+            line: t.line,
+            row: null,
+            field: t.tag,
+            message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)`,
+          });
           break;
         }
-        const point: BalancePoint = { kind: 'closing', afterIndex: lastIndex(), date: b.date, amountMinor: b.minor, line: t.line };
+        const point: BalancePoint = {
+          kind: 'closing',
+          afterIndex: lastIndex(),
+          date: b.date,
+          amountMinor: b.minor,
+          line: t.line,
+        };
         file.balances.push(point);
         break;
       }
@@ -276,6 +293,7 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
     });
   }
   file.accountRef = [...accounts][0] ?? null;
-  if (parsed.tags.length === 0) file.errors.push({ line: 1, row: null, field: null, message: 'No MT940 fields (:20:, :61:…) found' });
+  if (parsed.tags.length === 0)
+    file.errors.push({ line: 1, row: null, field: null, message: 'No MT940 fields (:20:, :61:…) found' });
   return file;
 }

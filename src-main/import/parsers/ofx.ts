@@ -104,7 +104,11 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
       }
       const amountText = str(t.TRNAMT) ?? '';
       // The specification's decimal point; some European banks write a comma.
-      const amountMinor = parseAmount(amountText, { decimal: amountText.includes(',') && !amountText.includes('.') ? ',' : '.' }, currency);
+      const amountMinor = parseAmount(
+        amountText,
+        { decimal: amountText.includes(',') && !amountText.includes('.') ? ',' : '.' },
+        currency,
+      );
       if (amountMinor === null) {
         file.errors.push({ line, row: index, field: 'TRNAMT', message: `"${amountText}" is not an amount in ${currency}` });
         continue;
@@ -133,7 +137,12 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
         ),
       };
       if (currency !== accountCurrency) {
-        file.rejected.push({ line, row: index, field: 'CURDEF', message: `in ${currency}, but the account holds ${accountCurrency}` });
+        file.rejected.push({
+          line,
+          row: index,
+          field: 'CURDEF',
+          message: `in ${currency}, but the account holds ${accountCurrency}`,
+        });
         continue;
       }
       file.rows.push(row);

@@ -11,6 +11,7 @@ import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
+import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 import { documentsSettled } from '../../helpers/documents';
 
 interface Operation {
@@ -21,6 +22,7 @@ interface Operation {
 
 /** How to make a record of the owning team for each path with an {id}: returns the id. */
 const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  ...IMPORT_FIXTURES,
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
@@ -234,6 +236,7 @@ const BODIES: Record<string, unknown> = {
 
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
 const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  ...IMPORT_MADE_BODIES,
   // A forecast is read back by its inputs: compute one first (the GET itself has no body).
   'GET /v1/metrics/forecast/cash-flow': async (api, token) => {
     await api.call('POST', '/v1/metrics/forecast/cash-flow', { token, body: MATRIX_FORECAST });
@@ -309,6 +312,7 @@ const UNRELATED_SCOPE: Scope = 'chat.read';
 
 /** Query strings that refer to records: made first (with the owner's full-access token). */
 const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  ...IMPORT_MADE_QUERIES,
   'GET /v1/metrics/stress-tests/compare': async (api, token) =>
     `?ids=${await matrixStressTest(api, token)},${await matrixStressTest(api, token)}`,
 };

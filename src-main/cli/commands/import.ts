@@ -1,0 +1,260 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { commitFile, previewFile } from '../../import/service';
+import { ImportRefused } from '../../import/types';
+import type { Db } from '../../store/db';
+import { NotFound } from '../../store/errors';
+import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches, undoImportBatch } from '../../store/import-batches';
+import { listReviewItems } from '../../store/import-review';
+import { findTeamByName, getTeam, type Team } from '../../store/teams';
+import { dataDirOption, parsePositiveInt, teamOption, UsageError, withDatabase } from '../program';
+
+/**
+ * `finops import`: a bank file into an account (docs/decisions/0060–0066). Progress goes to stderr (a bar when it is
+ * a terminal, else a line per step), the summary to stdout; `--dry-run` previews and writes nothing. Subcommands list,
+ * show and undo batches and list the review queue.
+ */
+function findTeam(db: Db, nameOrId: string): Team {
+  try {
+    return getTeam(db, nameOrId);
+  } catch {
+    const team = findTeamByName(db, nameOrId);
+    if (!team) throw new NotFound('team', nameOrId);
+    return team;
+  }
+}
+
+/** A progress bar on stderr: redrawn in place on a terminal, a line every 10 % otherwise. */
+export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr) {
+  let lastTenth = -1;
+  return (done: number, total: number) => {
+    const share = total === 0 ? 1 : done / total;
+    if (stream.isTTY) {
+      const width = 30;
+      const full = Math.round(share * width);
+      stream.write(`\r${label} [${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${total}${done >= total ? '\n' : ''}`);
+      return;
+    }
+    const tenth = Math.floor(share * 10);
+    if (tenth !== lastTenth) {
+      lastTenth = tenth;
+      stream.write(`${label}: ${done}/${total} (${Math.round(share * 100)} %)\n`);
+    }
+  };
+}
+
+function batchLine(b: ImportBatch): string {
+  const c = b.counts;
+  return `${b.id}  ${b.createdAt.slice(0, 19)}  ${b.status.padEnd(9)} ${b.format.padEnd(5)} ${String(c.rows).padStart(6)} rows: ${c.created} new, ${c.duplicate} duplicate, ${c.linked} linked, ${c.review} review, ${c.rejected} rejected, ${c.transfers} transfers  ${b.fileName ?? ''}`;
+}
+
+function problems(err: ImportRefused): string {
+  return [
+    err.message,
+    ...err.problems
+      .slice(0, 50)
+      .map((p) => `  ${p.line !== null ? `line ${p.line}` : 'file'}${p.field ? ` (${p.field})` : ''}: ${p.message}`),
+  ].join('\n');
+}
+
+export function importCommand(): Command {
+  const cmd = new Command('import')
+    .description('import a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) into an account; subcommands manage batches')
+    .argument('[file]', 'the bank file')
+    .addOption(dataDirOption())
+    .addOption(teamOption(false))
+    .addOption(new Option('--account <id>', 'the bank account the file is a statement of'))
+    .addOption(new Option('--mapping <name>', "CSV: use this saved mapping of the account (default: the account's last used)"))
+    .addOption(new Option('--save-mapping <name>', 'CSV: save the mapping used under this name for the account'))
+    .addOption(new Option('--dry-run', 'preview only: parse, plan and check; write nothing'))
+    .addOption(new Option('--accept-balance-mismatch', "import although the file's balances do not add up"))
+    .addOption(new Option('--allow-reimport', 'import although the same file was imported before'))
+    .addOption(new Option('--json', 'print the summary as JSON'))
+    .action(
+      (
+        file: string | undefined,
+        opts: {
+          dataDir?: string;
+          team?: string;
+          account?: string;
+          mapping?: string;
+          saveMapping?: string;
+          dryRun?: boolean;
+          acceptBalanceMismatch?: boolean;
+          allowReimport?: boolean;
+          json?: boolean;
+        },
+      ) => {
+        if (!file) throw new UsageError('missing the bank file (finops import --team TEAM --account ID FILE)');
+        if (!opts.team) throw new UsageError('--team is required');
+        if (!opts.account) throw new UsageError('--account is required');
+        if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
+        const bytes = fs.readFileSync(file);
+        const fileName = path.basename(file);
+        withDatabase(opts, (db) => {
+          const team = findTeam(db, opts.team!);
+          const out = (s: string) => process.stdout.write(`${s}\n`);
+          try {
+            process.stderr.write(`import: reading ${fileName} (${bytes.length} bytes)\n`);
+            const { preview, plan } = previewFile(db, team.id, opts.account!, bytes, {
+              fileName,
+              mappingName: opts.mapping,
+              rows: 0,
+            });
+            process.stderr.write(
+              `import: ${preview.format} (${preview.encoding}), ${preview.counts.rows} rows: ${preview.counts.new} new, ${preview.counts.duplicate} duplicate, ${preview.counts.link} to link, ${preview.counts.review} for review, ${preview.counts.rejected} rejected\n`,
+            );
+            for (const n of preview.notes) process.stderr.write(`import: note: ${n}\n`);
+            for (const w of preview.warnings) process.stderr.write(`import: warning: ${w}\n`);
+            if (preview.alreadyImported) {
+              process.stderr.write(
+                `import: this file was already imported (batch ${preview.alreadyImported.batchId}, ${preview.alreadyImported.createdAt})\n`,
+              );
+            }
+            if (opts.dryRun) {
+              if (opts.json) out(JSON.stringify(preview, null, 2));
+              else {
+                out(
+                  `dry run: ${preview.counts.rows} rows: ${preview.counts.new} new, ${preview.counts.duplicate} duplicate, ${preview.counts.link} linked, ${preview.counts.review} review, ${preview.counts.rejected} rejected; nothing written`,
+                );
+                out(`balance: ${preview.balance.status}: ${preview.balance.message}`);
+                for (const r of preview.rows.filter((x) => x.outcome === 'rejected'))
+                  out(`  rejected line ${r.line}: ${r.reason}`);
+                for (const r of preview.rows.filter((x) => x.outcome === 'link'))
+                  out(`  link line ${r.line} → ${r.transactionId} (score ${r.score})`);
+                for (const r of preview.rows.filter((x) => x.outcome === 'review'))
+                  out(`  review line ${r.line}: ${r.reason} (${r.candidates.map((c) => c.transactionId).join(', ')})`);
+              }
+              return;
+            }
+            const toWrite = plan.counts.new + plan.counts.link + plan.counts.review;
+            const bar = progressBar('import');
+            const r = commitFile(db, team.id, opts.account!, bytes, {
+              fileName,
+              mappingName: opts.mapping,
+              saveMappingAs: opts.saveMapping,
+              acceptBalanceMismatch: opts.acceptBalanceMismatch,
+              allowReimport: opts.allowReimport,
+              onProgress: toWrite > 0 ? bar : undefined,
+            });
+            if (opts.json) {
+              out(
+                JSON.stringify(
+                  { batch: r.batch, links: r.links, review: r.review, rejected: r.rejected, transfers: r.transfers },
+                  null,
+                  2,
+                ),
+              );
+              return;
+            }
+            const c = r.batch.counts;
+            out(
+              `imported ${fileName} as batch ${r.batch.id}: ${c.rows} rows: ${c.created} new, ${c.duplicate} duplicate, ${c.linked} linked, ${c.review} for review, ${c.rejected} rejected; ${r.transfers.paired} transfers paired, ${r.transfers.suggested} suggested`,
+            );
+            if (r.batch.balance) out(`balance: ${r.batch.balance.status}: ${r.batch.balance.message}`);
+            for (const l of r.links) out(`  linked line ${l.line} → transaction ${l.transactionId} (score ${l.score})`);
+            for (const v of r.review) out(`  review line ${v.line}: item ${v.itemId} (candidates ${v.candidates.join(', ')})`);
+            for (const x of r.rejected) out(`  rejected line ${x.line}: ${x.reason}`);
+            for (const w of r.batch.warnings) out(`  warning: ${w}`);
+          } catch (err) {
+            if (err instanceof ImportRefused) throw new Error(problems(err));
+            throw err;
+          }
+        });
+      },
+    );
+
+  cmd.addCommand(
+    new Command('batches')
+      .description("list import batches (an account's with --account), newest first")
+      .addOption(dataDirOption())
+      .addOption(teamOption())
+      .addOption(new Option('--account <id>', 'only this account'))
+      .addOption(new Option('--limit <n>', 'how many').argParser(parsePositiveInt).default(50))
+      .action((opts: { dataDir?: string; team: string; account?: string; limit: number }) => {
+        withDatabase(opts, (db) => {
+          const team = findTeam(db, opts.team);
+          const page = listImportBatches(db, team.id, { bankAccountId: opts.account, pageSize: Math.min(opts.limit, 100) });
+          if (page.data.length === 0) process.stdout.write('no import batches\n');
+          for (const b of page.data) process.stdout.write(`${batchLine(b)}\n`);
+        });
+      }),
+  );
+  cmd.addCommand(
+    new Command('show')
+      .description('show a batch: file, counts, balance check and every row that was not simply created')
+      .argument('<batch>', 'batch id')
+      .addOption(dataDirOption())
+      .addOption(teamOption())
+      .addOption(new Option('--all', 'list every row'))
+      .action((id: string, opts: { dataDir?: string; team: string; all?: boolean }) => {
+        withDatabase(opts, (db) => {
+          const team = findTeam(db, opts.team);
+          const b = getImportBatch(db, team.id, id);
+          const out = (s: string) => process.stdout.write(`${s}\n`);
+          out(batchLine(b));
+          out(
+            `file: ${b.fileName ?? '-'} sha256 ${b.fileSha256} (${b.fileSize} bytes, ${b.encoding})${b.mappingName ? `, mapping "${b.mappingName}"` : ''}`,
+          );
+          if (b.balance) out(`balance: ${b.balance.status}: ${b.balance.message}`);
+          for (const w of b.warnings) out(`warning: ${w}`);
+          let after = -1;
+          for (;;) {
+            const page = listBatchRows(db, team.id, id, { after, limit: 1000 });
+            for (const r of page.data) {
+              if (!opts.all && r.outcome === 'created') continue;
+              const amount = r.amount === null ? '' : String(r.amount);
+              out(
+                `  line ${String(r.line ?? '?').padStart(5)} ${r.outcome.padEnd(9)} ${r.date ?? ''} ${amount.padStart(12)} ${r.description ?? ''}${r.transactionId ? ` → ${r.transactionId}` : ''}${r.match ? ` (${r.match.slice(0, 60)})` : ''}${r.reason ? `: ${r.reason}` : ''}`,
+              );
+            }
+            if (page.next === null) break;
+            after = page.next;
+          }
+        });
+      }),
+  );
+  cmd.addCommand(
+    new Command('undo')
+      .description('undo a batch in one transaction (refused, naming the rows, when any was reconciled since)')
+      .argument('<batch>', 'batch id')
+      .addOption(dataDirOption())
+      .addOption(teamOption())
+      .action((id: string, opts: { dataDir?: string; team: string }) => {
+        withDatabase(opts, (db) => {
+          const team = findTeam(db, opts.team);
+          const b = undoImportBatch(db, team.id, id);
+          process.stdout.write(
+            `undone batch ${b.id}: ${b.counts.created} created rows removed, ${b.counts.linked} links restored\n`,
+          );
+        });
+      }),
+  );
+  cmd.addCommand(
+    new Command('review')
+      .description('list the review queue: bank rows held because their hand-entered match was ambiguous or weak')
+      .addOption(dataDirOption())
+      .addOption(teamOption())
+      .addOption(new Option('--account <id>', 'only this account'))
+      .action((opts: { dataDir?: string; team: string; account?: string }) => {
+        withDatabase(opts, (db) => {
+          const team = findTeam(db, opts.team);
+          let cursor: string | undefined;
+          let count = 0;
+          do {
+            const page = listReviewItems(db, team.id, { bankAccountId: opts.account, cursor, pageSize: 100 });
+            for (const i of page.data) {
+              count++;
+              process.stdout.write(
+                `${i.id}  ${i.date} ${String(i.amount).padStart(10)} ${i.currency} ${i.name}  (batch ${i.batchId}, line ${i.line}); candidates: ${i.candidates.map((c) => `${c.transactionId} score ${c.score}`).join(', ')}\n`,
+              );
+            }
+            cursor = page.meta.cursor ?? undefined;
+          } while (cursor);
+          if (count === 0) process.stdout.write('the review queue is empty\n');
+        });
+      }),
+  );
+  return cmd;
+}

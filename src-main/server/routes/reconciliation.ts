@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
+import { MoneyError, toMinor } from '../../../src-shared/money';
+import type { Db } from '../../store/db';
+import { InvalidReference } from '../../store/errors';
+import {
+  getReconciliation,
+  listReconciliations,
+  previewReconciliation,
+  reconcile,
+  unreconcile,
+} from '../../store/reconciliation';
+import { registerRoute } from '../route';
+
+/** Statement reconciliation (extension under /v1, docs/decisions/0066). */
+function input(db: Db, teamId: string, body: { bankAccountId: string; statementDate: string; closingBalance: number }) {
+  const currency = db
+    .prepare('SELECT currency FROM bank_accounts WHERE team_id = ? AND id = ?')
+    .pluck()
+    .get(teamId, body.bankAccountId) as string | undefined;
+  if (!currency) throw new InvalidReference('bankAccountId', `Unknown bank account ${body.bankAccountId}`);
+  try {
+    return {
+      bankAccountId: body.bankAccountId,
+      statementDate: body.statementDate,
+      statementBalanceMinor: toMinor(body.closingBalance, currency),
+    };
+  } catch (err) {
+    if (err instanceof MoneyError) throw new InvalidReference('closingBalance', err.message);
+    throw err;
+  }
+}
+
+export async function reconciliationRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  registerRoute(app, reconciliationRoutes.preview, ({ auth, body }) =>
+    previewReconciliation(db, auth.teamId, input(db, auth.teamId, body)),
+  );
+  registerRoute(app, reconciliationRoutes.create, ({ auth, body }) => reconcile(db, auth.teamId, input(db, auth.teamId, body)));
+  registerRoute(app, reconciliationRoutes.list, ({ auth, query }) => listReconciliations(db, auth.teamId, query));
+  registerRoute(app, reconciliationRoutes.get, ({ auth, params }) => getReconciliation(db, auth.teamId, params.id));
+  registerRoute(app, reconciliationRoutes.undo, ({ auth, params }) => unreconcile(db, auth.teamId, params.id));
+}
