@@ -1,9 +1,10 @@
 import type { Db } from '../store/db';
-import { runInvoiceSchedule, type SchedulerResult } from '../store/invoice-scheduling';
+import { type MatchResult, matchInvoicePayments } from '../store/invoice-matching';
+import { runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoice-scheduling';
 import { type LeaseOptions, withLease } from '../store/leases';
 
 /**
- * The invoice scheduler (docs/decisions/0072): overdue moves and scheduled sends, run once at start-up — which
+ * The invoice scheduler (docs/decisions/0072): overdue moves, scheduled sends and payment matching, run once at start-up — which
  * catches up on everything missed while the app was closed — and then every `intervalMs`. Each run holds the named
  * lease `invoices.scheduler`, so two processes on one data dir (the server and `finops invoices run`) never run it at
  * once; a process that finds the lease taken skips that run.
@@ -12,14 +13,50 @@ import { type LeaseOptions, withLease } from '../store/leases';
 export const SCHEDULER_LEASE = 'invoices.scheduler';
 const LEASE_TTL_MS = 5 * 60_000;
 
+export interface SchedulerRun extends SchedulerResult {
+  /** Payments applied by the matcher in this run. */
+  matched: MatchResult['applied'];
+}
+
+/** Per database: the change sequence of each team when its payments were last matched. */
+const matchedAt = new WeakMap<Db, Map<string, number>>();
+
+/**
+ * Payment matching for every team whose records changed since its last matching in this process (and for every
+ * team on the first run): new transactions or newly issued invoices are matched within one scheduler interval.
+ */
+function matchChangedTeams(db: Db, now: Date): MatchResult['applied'] {
+  let seen = matchedAt.get(db);
+  if (!seen) {
+    seen = new Map();
+    matchedAt.set(db, seen);
+  }
+  const applied: MatchResult['applied'] = [];
+  for (const team of teamSequences(db)) {
+    if (seen.get(team.id) === team.seq) continue;
+    applied.push(...matchInvoicePayments(db, team.id, { now }).applied);
+    seen.set(team.id, teamSequences(db, team.id)[0]?.seq ?? team.seq);
+  }
+  return applied;
+}
+
 /** One run under the lease; undefined when another process holds it. */
-export function runSchedulerOnce(db: Db, now = new Date(), lease: LeaseOptions = {}): SchedulerResult | undefined {
-  return withLease(db, SCHEDULER_LEASE, LEASE_TTL_MS, () => runInvoiceSchedule(db, now), { ...lease, now });
+export function runSchedulerOnce(db: Db, now = new Date(), lease: LeaseOptions = {}): SchedulerRun | undefined {
+  return withLease(
+    db,
+    SCHEDULER_LEASE,
+    LEASE_TTL_MS,
+    () => {
+      const schedule = runInvoiceSchedule(db, now);
+      return { ...schedule, matched: matchChangedTeams(db, now) };
+    },
+    { ...lease, now },
+  );
 }
 
 export interface SchedulerHandle {
   /** Runs now (tests, and after writes that may have made something due). */
-  runNow(): SchedulerResult | undefined;
+  runNow(): SchedulerRun | undefined;
   stop(): void;
 }
 

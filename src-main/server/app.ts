@@ -19,6 +19,7 @@ import { customerRoutesPlugin } from './routes/customers';
 import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
+import { invoicePaymentRoutesPlugin } from './routes/invoice-payments';
 import { invoiceRoutesPlugin } from './routes/invoices';
 import { metricRoutesPlugin } from './routes/metrics';
 import { reportRoutesPlugin } from './routes/reports';
@@ -135,6 +136,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reconciliationRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
+      await v1.register(invoicePaymentRoutesPlugin, { db: options.db });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });
       // [workflows routes register here]

@@ -74,9 +74,9 @@ export function releaseInvoicePayments(w: Writer, invoiceId: string, options: { 
 }
 
 /**
- * The invoice was reopened (no longer paid): its applied payment is undone. A payment marked by hand goes; a matched
- * transaction's link becomes dismissed (so the matcher does not apply it again) and `restoreTransaction` puts back
- * what applying changed on the transaction.
+ * The invoice was reopened (no longer paid): its applied payment is undone. The link becomes dismissed (kept as
+ * history; the matcher never applies a dismissed pair again) and `restoreTransaction` puts back what applying
+ * changed on a matched transaction.
  */
 export function undoAppliedPayment(
   w: Writer,
@@ -87,10 +87,7 @@ export function undoAppliedPayment(
     .prepare(`SELECT * FROM invoice_payments WHERE team_id = ? AND invoice_id = ? AND state = 'applied'`)
     .get(w.teamId, invoiceId) as PaymentRow | undefined;
   if (!row) return undefined;
-  if (row.transaction_id === null) w.remove('invoice_payment', row.id);
-  else {
-    restoreTransaction(row);
-    w.update('invoice_payment', row.id, { state: 'dismissed', restore_invoice: null, restore_transaction: null });
-  }
+  restoreTransaction(row);
+  w.update('invoice_payment', row.id, { state: 'dismissed', restore_invoice: null, restore_transaction: null });
   return row;
 }

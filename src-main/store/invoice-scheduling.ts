@@ -83,3 +83,10 @@ export function issueScheduledInvoices(db: Db, now = new Date()): SchedulerResul
 export function runInvoiceSchedule(db: Db, now = new Date()): SchedulerResult {
   return { issued: issueScheduledInvoices(db, now), overdue: markOverdueInvoices(db, now) };
 }
+
+/** Each team's change sequence (all teams, or one). */
+export function teamSequences(db: Db, teamId?: string): { id: string; seq: number }[] {
+  return db
+    .prepare(`SELECT id, change_seq AS seq FROM teams ${teamId ? 'WHERE id = ?' : ''} ORDER BY id`)
+    .all(...(teamId ? [teamId] : [])) as { id: string; seq: number }[];
+}

@@ -14,7 +14,9 @@ export function invoicesCommand(): Command {
   const invoices = new Command('invoices').description('invoice background work');
   invoices
     .command('run')
-    .description('run the invoice scheduler once and send the queued emails; prints a JSON summary')
+    .description(
+      'run the invoice scheduler once (overdue, scheduled sends, payment matching) and send the queued emails; prints a JSON summary',
+    )
     .addOption(dataDirOption())
     .addOption(
       new Option(
@@ -33,7 +35,7 @@ export function invoicesCommand(): Command {
         process.stdout.write(
           `${JSON.stringify({
             scheduler: schedule
-              ? { overdue: schedule.overdue.length, issued: schedule.issued.length }
+              ? { overdue: schedule.overdue.length, issued: schedule.issued.length, paymentsMatched: schedule.matched.length }
               : 'skipped: another process holds it',
             emails: sent,
             queue: deliveryCounts(db),

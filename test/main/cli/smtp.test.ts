@@ -112,7 +112,7 @@ describe('finops smtp', () => {
     const r = await runCliAsync(['invoices', 'run', '--data-dir', dataDir]);
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({
-      scheduler: { overdue: 0, issued: 0 },
+      scheduler: { overdue: 0, issued: 0, paymentsMatched: 0 },
       emails: { sent: 1, retried: 0, failed: 0, awaitingSync: 0 },
       queue: { sent: 1 },
     });
