@@ -3,11 +3,12 @@ import { SERVER_VERSION } from '../server/version';
 import { DatabaseTooNew } from '../store/db';
 import { NotFound } from '../store/errors';
 import { demoCommand } from './commands/demo';
-import { ledgerCommand } from './commands/ledger';
 import { importCommand } from './commands/import';
 import { invoicesCommand } from './commands/invoices';
+import { ledgerCommand } from './commands/ledger';
 import { oauthClientCommand } from './commands/oauth-client';
 import { ratesCommand } from './commands/rates';
+import { recurringCommand, rulesCommand } from './commands/rules';
 import { serveCommand } from './commands/serve';
 import { smtpCommand } from './commands/smtp';
 import { tokenCommand } from './commands/token';
@@ -32,6 +33,8 @@ export function buildProgram(): Command {
   program.addCommand(demoCommand());
   // [ledger and exchange-rate commands register here]
   program.addCommand(ledgerCommand()).addCommand(ratesCommand());
+  // [rules and recurring commands register here]
+  program.addCommand(rulesCommand()).addCommand(recurringCommand());
   // [workflow command registers here]
   program.addCommand(workflowCommand());
   const apply = (cmd: Command) => {

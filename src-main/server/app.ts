@@ -29,6 +29,7 @@ import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { ruleRoutesPlugin } from './routes/rules';
 import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
@@ -131,6 +132,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(transactionRoutesPlugin, { db: options.db });
       // [ledger: bank accounts, balances, cash flow, institutions, exchange rates, categories, notifications]
       await v1.register(ledgerRoutesPlugin, { db: options.db });
+      // [rules routes register here]
+      await v1.register(ruleRoutesPlugin, { db: options.db });
       // [import and reconciliation routes register here]
       await v1.register(importRoutesPlugin, { db: options.db });
       await v1.register(reconciliationRoutesPlugin, { db: options.db });

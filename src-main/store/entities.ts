@@ -184,6 +184,19 @@ export const ENTITIES = {
     synced: false,
     writable: [],
   },
+  rule: {
+    table: 'rules',
+    readScope: 'transactions.read',
+    // A team's own automation: the hosted service has no rules to sync them with.
+    synced: false,
+    writable: ['name', 'stage', 'enabled', 'conditions', 'actions', 'applyOn'],
+  },
+  recurring_series: {
+    table: 'recurring_series',
+    readScope: 'transactions.read',
+    synced: false,
+    writable: [],
+  },
   // Modelled outputs with their inputs (spec rule 4): the app's own record, never pushed to a remote.
   forecast: {
     table: 'forecasts',
@@ -260,6 +273,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   transaction_attachments: 'part of the transaction (its receipts)',
   transaction_field_sources: 'part of the transaction (who set each field)',
   ledger_daily: 'derived roll-up of transactions, rebuilt from them',
+  rule_failures: 'run log of rules (reported over the API), not a record',
   import_batch_rows: 'part of the import batch (the outcome of each row of its file)',
   import_uploads: 'scratch copies of uploaded bank files between preview and commit (expire after a day)',
   // [tables that are not entities register here]

@@ -4,17 +4,18 @@ import { getCustomer } from './customers';
 import type { Db } from './db';
 import { getDocument } from './documents';
 import type { EntityName } from './entities';
+import { getForecast } from './forecasts';
 import { getImportBatch } from './import-batches';
 import { getImportMapping } from './import-mappings';
 import { getReviewItem } from './import-review';
 import { getTransferPair } from './import-transfers';
-import { getForecast } from './forecasts';
 import { getInboxItem } from './inbox';
 import { getInvoicePayment } from './invoice-payments';
 import { getInvoice } from './invoices';
 import { getNotification } from './notifications';
-import { getStressTest } from './stress-tests';
 import { getReconciliation } from './reconciliation';
+import { getRecurringSeries, getRule } from './rules';
+import { getStressTest } from './stress-tests';
 import { getTag } from './tags';
 import { getTrackerProject } from './tracker';
 import { getTrackerEntry } from './tracker-entries';
@@ -52,5 +53,7 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   import_mapping: getImportMapping,
   transfer_pair: getTransferPair,
   reconciliation: getReconciliation,
+  rule: getRule,
+  recurring_series: getRecurringSeries,
   // [feed readers of later resources register here]
 };

@@ -357,6 +357,12 @@ function toSeries(r: SeriesRow): RecurringSeries {
   };
 }
 
+export function getRecurringSeries(db: Db, teamId: string, id: string): RecurringSeries {
+  const row = db.prepare('SELECT * FROM recurring_series WHERE team_id = ? AND id = ?').get(teamId, id) as SeriesRow | undefined;
+  if (!row) throw new NotFound('recurring series', id);
+  return toSeries(row);
+}
+
 export function listRecurringSeries(db: Db, teamId: string): RecurringSeries[] {
   return (
     db

@@ -11,8 +11,8 @@ import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
-import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 import { documentsSettled } from '../../helpers/documents';
+import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 
 interface Operation {
   method: string;
@@ -36,6 +36,9 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/app/workflow-runs/{id}/approve': (api, token) => matrixRun(api, token),
   '/app/workflow-runs/{id}/reject': (api, token) => matrixRun(api, token),
   '/app/workflow-runs/{id}/cancel': (api, token) => matrixRun(api, token),
+  '/v1/rules/{id}': (api, token) => matrixRule(api, token),
+  '/v1/rules/{id}/run': (api, token) => matrixRule(api, token),
+  '/v1/rules/{id}/failures': (api, token) => matrixRule(api, token),
   '/v1/customers/{id}': async (api, token) =>
     (await api.call('POST', '/v1/customers', { token, body: { name: 'Matrix Customer', email: 'matrix@example.com' } })).json()
       .id,
@@ -121,24 +124,37 @@ async function matrixBankAccount(api: TestApi, token: string): Promise<string> {
     .id;
 }
 
-/** A manual EUR account of the owner team (made through the store: the matrix must not depend on other routes). */
-function matrixAccount(api: TestApi): string {
-  const teamId = api.team('Owner Team').id;
+/**
+ * A manual EUR account of the token's team, made through the store (the transactions fixtures must not depend on
+ * the bank-accounts routes); the team is the one GET /v1/teams answers for the token.
+ */
+async function matrixAccount(api: TestApi, token: string): Promise<string> {
+  const teamId = (await api.call('GET', '/v1/teams', { token })).json().data[0].id as string;
   return write(api.db, teamId, (w) =>
     w.insert('bank_account', { name: 'Matrix Account', type: 'depository', currency: 'EUR', manual: 1 }),
   );
 }
 
-const matrixTransactionBody = (api: TestApi) => ({
+const matrixTransactionBody = async (api: TestApi, token: string) => ({
   name: 'Matrix Transaction',
   amount: -12.5,
   currency: 'EUR',
   date: '2026-01-15',
-  bankAccountId: matrixAccount(api),
+  bankAccountId: await matrixAccount(api, token),
 });
 
 async function matrixTransaction(api: TestApi, token: string): Promise<string> {
-  return (await api.call('POST', '/v1/transactions', { token, body: matrixTransactionBody(api) })).json().id;
+  return (await api.call('POST', '/v1/transactions', { token, body: await matrixTransactionBody(api, token) })).json().id;
+}
+
+const MATRIX_RULE = {
+  name: 'Matrix rule',
+  conditions: { field: 'name', op: 'contains', value: 'matrix' },
+  actions: [{ type: 'set_note', note: 'matrix' }],
+};
+
+async function matrixRule(api: TestApi, token: string): Promise<string> {
+  return (await api.call('POST', '/v1/rules', { token, body: MATRIX_RULE })).json().id;
 }
 
 /** A 1×1 PNG: the smallest file the upload routes take. */
@@ -196,6 +212,9 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'PATCH /v1/transactions/{id}': { note: 'patched' },
+  'POST /v1/rules': MATRIX_RULE,
+  'PATCH /v1/rules/{id}': { name: 'renamed' },
+  'POST /v1/rules/dry-run': { rule: MATRIX_RULE },
   'POST /v1/tags': { name: 'body-tag' },
   'PATCH /v1/tags/{id}': { name: 'renamed-tag' },
   'POST /v1/tracker-projects': { name: 'Body Project' },
@@ -248,8 +267,8 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
   },
   'POST /v1/inbox/{id}/confirm': async (api, token) => ({ transactionId: await matrixTransaction(api, token) }),
   'POST /v1/inbox/{id}/decline': async () => ({ transactionId: matrixTx }),
-  'POST /v1/transactions': async (api) => matrixTransactionBody(api),
-  'POST /v1/transactions/bulk': async (api) => [matrixTransactionBody(api)],
+  'POST /v1/transactions': (api, token) => matrixTransactionBody(api, token),
+  'POST /v1/transactions/bulk': async (api, token) => [await matrixTransactionBody(api, token)],
   'PATCH /v1/transactions/bulk': async (api, token) => ({ ids: [await matrixTransaction(api, token)], note: 'bulk' }),
   'DELETE /v1/transactions/bulk': async (api, token) => [await matrixTransaction(api, token)],
   'POST /v1/tracker-entries': async (api, token) => ({
@@ -270,7 +289,7 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
     const invoiceId = await matrixInvoice(api, token, 'unpaid');
     const tx = await api.call('POST', '/v1/transactions', {
       token,
-      body: { ...matrixTransactionBody(api), name: 'Matrix payment', amount: 100, date: '2099-01-05' },
+      body: { ...(await matrixTransactionBody(api, token)), name: 'Matrix payment', amount: 100, date: '2099-01-05' },
     });
     return { invoiceId, transactionId: tx.json().id };
   },
@@ -321,6 +340,8 @@ const UNRELATED_SCOPE: Scope = 'chat.read';
 /** Query strings that refer to records: made first (with the owner's full-access token). */
 const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
   ...IMPORT_MADE_QUERIES,
+  'GET /v1/rules/category-suggestions': async (api, token) => `?ids=${await matrixTransaction(api, token)}`,
+  'GET /v1/rules/similar': async (api, token) => `?transactionId=${await matrixTransaction(api, token)}`,
   'GET /v1/metrics/stress-tests/compare': async (api, token) =>
     `?ids=${await matrixStressTest(api, token)},${await matrixStressTest(api, token)}`,
 };
