@@ -40,11 +40,12 @@ function readerFormat(db: Db, caller: { teamId: string; userId: string | null })
 
 export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
-  // Accounts and balances depend on the team's data only (the institution list is bundled): cached until it changes.
+  // A balance depends on the team's recorded records only: cached until they change. Accounts are not cached: their
+  // institution falls back to the team's country, and a team's own row records no change (decision 0012).
   const forever = { cacheUntil: () => Number.POSITIVE_INFINITY };
   const r = bankAccountRoutes;
-  registerRoute(app, r.list, ({ auth, query }) => ({ data: listBankAccounts(db, auth.teamId, query) }), forever);
-  registerRoute(app, r.get, ({ auth, params }) => getBankAccount(db, auth.teamId, params.id), forever);
+  registerRoute(app, r.list, ({ auth, query }) => ({ data: listBankAccounts(db, auth.teamId, query) }));
+  registerRoute(app, r.get, ({ auth, params }) => getBankAccount(db, auth.teamId, params.id));
   registerRoute(app, r.balance, ({ auth, params }) => ({ data: accountBalance(db, auth.teamId, params.id) }), forever);
   registerRoute(app, r.create, ({ auth, body }) =>
     createBankAccount(db, auth.teamId, {
