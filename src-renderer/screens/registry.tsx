@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { NotBuiltYet } from './placeholder/NotBuiltYet';
+import { TransactionsScreen } from './transactions/TransactionsScreen';
 
 export interface ScreenEntry {
   path: string;
@@ -13,12 +14,7 @@ export interface ScreenEntry {
 }
 
 export const SCREENS: ScreenEntry[] = [
-  {
-    path: '/transactions',
-    label: 'Transactions',
-    built: false,
-    render: () => <NotBuiltYet title="Transactions" what="Bank and card transactions with categories, tags and attachments." />,
-  },
+  { path: '/transactions', label: 'Transactions', built: true, render: () => <TransactionsScreen /> },
   {
     path: '/runway',
     label: 'Runway',

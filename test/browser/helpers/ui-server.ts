@@ -7,8 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { build } from 'vite';
+import { planDemo } from '../../../src-main/demo/seed';
 import { type RunningServer, startServer } from '../../../src-main/server/start';
 import { createApiKey } from '../../../src-main/store/api-keys';
+import { writeDemo } from '../../../src-main/store/demo-data';
 import { ensureTeam } from '../../../src-main/store/teams';
 import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
@@ -41,6 +43,8 @@ export interface UiServer {
   url: string;
   dataDir: string;
   key(team?: string, scopes?: Scope[]): string;
+  /** Seeds the deterministic demo data set (~3,000 transactions, customers, invoices…) into the team. */
+  seedDemo(team?: string, transactions?: number): void;
   /** A local user of the team who signs in to the web UI (created once per email). */
   user(team?: string, email?: string): Promise<{ email: string; password: string }>;
   close(): Promise<void>;
@@ -57,6 +61,12 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
     dataDir,
     key: (team = 'Browser Test Co', scopes = ['apis.all']) =>
       createApiKey(server.db, { teamId: ensureTeam(server.db, team).id, name: 'browser test', scopes }).key,
+    seedDemo(team = 'Browser Test Co', transactions?: number) {
+      const t = ensureTeam(server.db, team, { baseCurrency: 'EUR', countryCode: 'DE' });
+      const data = planDemo({ seed: '1', transactions });
+      data.baseCurrency = t.baseCurrency;
+      writeDemo(server.db, t.id, data);
+    },
     async user(team = 'Browser Test Co', email = 'accountant@example.com') {
       const password = 'browser-test-password';
       if (!findUserByEmail(server.db, email)) {

@@ -1,0 +1,208 @@
+/**
+ * Pickers opened by the review shortcuts: a category picker (type to filter, arrows, Enter) and a tag picker, and
+ * a note dialog. Each is a small modal dialog that returns focus to the table when it closes.
+ */
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import type { TransactionCategory } from '../../../src-shared/contract/categories';
+
+interface Option {
+  id: string;
+  label: string;
+  group?: string;
+  color?: string;
+}
+
+function ListPicker(props: {
+  title: string;
+  placeholder: string;
+  options: Option[];
+  onPick: (id: string) => void;
+  onClose: () => void;
+  extra?: React.ReactNode;
+}) {
+  const [q, setQ] = useState('');
+  const [active, setActive] = useState(0);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const listId = useId();
+  const titleId = useId();
+  const shown = useMemo(() => {
+    const needle = q.trim().toLowerCase();
+    return needle
+      ? props.options.filter((o) => o.label.toLowerCase().includes(needle) || o.group?.toLowerCase().includes(needle))
+      : props.options;
+  }, [q, props.options]);
+  useEffect(() => inputRef.current?.focus(), []);
+  useEffect(() => {
+    document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
+  }, [active, listId]);
+
+  function onKey(e: KeyboardEvent) {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setActive((a) => Math.min(shown.length - 1, a + 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setActive((a) => Math.max(0, a - 1));
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      const o = shown[active];
+      if (o) props.onPick(o.id);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      e.stopPropagation();
+      props.onClose();
+    }
+  }
+
+  return (
+    <>
+      <div className="overlay top" onClick={props.onClose} aria-hidden="true" />
+      <div className="dialog picker" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+        <h2 id={titleId}>{props.title}</h2>
+        <input
+          ref={inputRef}
+          className="input"
+          placeholder={props.placeholder}
+          aria-label={props.placeholder}
+          role="combobox"
+          aria-expanded="true"
+          aria-controls={listId}
+          aria-activedescendant={shown[active] ? `${listId}-${active}` : undefined}
+          value={q}
+          onChange={(e) => {
+            setQ(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={onKey}
+        />
+        <div className="picker-list" id={listId} role="listbox" aria-label={props.title}>
+          {shown.length === 0 ? <div className="picker-empty">Nothing matches “{q}”.</div> : null}
+          {shown.map((o, i) => (
+            <div
+              key={o.id}
+              id={`${listId}-${i}`}
+              role="option"
+              tabIndex={-1}
+              aria-selected={i === active}
+              className="picker-option"
+              onMouseEnter={() => setActive(i)}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                props.onPick(o.id);
+              }}
+            >
+              {o.color ? <span className="cat-dot" style={{ background: o.color }} aria-hidden="true" /> : null}
+              <span className="grow">{o.label}</span>
+              {o.group ? <span className="faint small">{o.group}</span> : null}
+            </div>
+          ))}
+        </div>
+        {props.extra}
+        <p className="faint small">
+          <kbd>↑</kbd> <kbd>↓</kbd> to move, <kbd>↵</kbd> to choose, <kbd>Esc</kbd> to cancel
+        </p>
+      </div>
+    </>
+  );
+}
+
+/** Categories as options: each category under its group's name; groups themselves are choosable too. */
+export function categoryOptions(categories: readonly TransactionCategory[]): Option[] {
+  const byId = new Map(categories.map((c) => [c.id, c]));
+  return categories.map((c) => ({
+    id: c.slug,
+    label: c.name,
+    group: c.parentId ? byId.get(c.parentId)?.name : 'Group',
+    color: c.color,
+  }));
+}
+
+export function CategoryPicker(props: {
+  categories: readonly TransactionCategory[];
+  count: number;
+  onPick: (slug: string | null) => void;
+  onClose: () => void;
+}) {
+  const options = useMemo(
+    () => [{ id: '__none', label: 'Uncategorised', group: 'Remove the category' }, ...categoryOptions(props.categories)],
+    [props.categories],
+  );
+  return (
+    <ListPicker
+      title={`Categorise ${props.count === 1 ? 'transaction' : `${props.count} transactions`}`}
+      placeholder="Type a category"
+      options={options}
+      onPick={(id) => props.onPick(id === '__none' ? null : id)}
+      onClose={props.onClose}
+    />
+  );
+}
+
+export function TagPicker(props: {
+  tags: readonly { id: string; name: string }[];
+  count: number;
+  onPick: (id: string) => void;
+  onClose: () => void;
+}) {
+  const options = useMemo(() => props.tags.map((t) => ({ id: t.id, label: t.name })), [props.tags]);
+  return (
+    <ListPicker
+      title={`Add a tag to ${props.count === 1 ? 'the transaction' : `${props.count} transactions`}`}
+      placeholder="Type a tag"
+      options={options}
+      onPick={props.onPick}
+      onClose={props.onClose}
+      extra={options.length === 0 ? <p className="faint">No tags yet. Create tags through the API (POST /v1/tags).</p> : null}
+    />
+  );
+}
+
+export function NoteDialog(props: {
+  initial: string;
+  count: number;
+  onSave: (note: string | null) => void;
+  onClose: () => void;
+}) {
+  const [note, setNote] = useState(props.initial);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  const titleId = useId();
+  useEffect(() => ref.current?.focus(), []);
+  return (
+    <>
+      <div className="overlay top" onClick={props.onClose} aria-hidden="true" />
+      <form
+        className="dialog"
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby={titleId}
+        onSubmit={(e) => {
+          e.preventDefault();
+          props.onSave(note.trim() ? note.trim() : null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') {
+            e.stopPropagation();
+            props.onClose();
+          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+            e.preventDefault();
+            props.onSave(note.trim() ? note.trim() : null);
+          }
+        }}
+      >
+        <h2 id={titleId}>{props.count === 1 ? 'Note' : `Note on ${props.count} transactions`}</h2>
+        <label className="field">
+          <span className="sr-only">Note</span>
+          <textarea ref={ref} className="textarea" value={note} onChange={(e) => setNote(e.target.value)} maxLength={10000} />
+        </label>
+        <div className="dialog-actions">
+          <button type="button" className="btn" onClick={props.onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="btn primary">
+            Save note <kbd>Ctrl ↵</kbd>
+          </button>
+        </div>
+      </form>
+    </>
+  );
+}
