@@ -7,6 +7,10 @@
  * daily roll-up (what the routes do) and reading a raw scan of the transactions instead — what the roll-up saves.
  *
  *   node --import tsx bench/metrics.ts [--runs 7]      (BENCH_TRANSACTIONS to change the size)
+ *
+ * Each figure is printed as median / minimum of the runs: on a shared, loaded machine the median carries other
+ * processes' time slices, the minimum is the closest to the work itself. BENCH_DATA_DIR keeps the seeded data dir
+ * (and reuses it on the next run) instead of a fresh temporary one: seeding a million rows takes minutes.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,7 +42,12 @@ const DRIVERS = [
   { kind: 'FxShock', pairs: [{ base: 'USD', pct: -12 }], mode: 'flows_and_balances' },
 ] as const;
 
-async function timed(fn: () => unknown | Promise<unknown>): Promise<number> {
+interface Timing {
+  median: number;
+  min: number;
+}
+
+async function timed(fn: () => unknown | Promise<unknown>): Promise<Timing> {
   await fn();
   const times: number[] = [];
   for (let i = 0; i < RUNS; i++) {
@@ -46,18 +55,27 @@ async function timed(fn: () => unknown | Promise<unknown>): Promise<number> {
     await fn();
     times.push(performance.now() - t);
   }
-  return median(times);
+  return { median: median(times), min: Math.min(...times) };
 }
 
-const ms = (x: number) => `${x.toFixed(1).padStart(8)} ms`;
+const ms = (x: Timing) => `${x.median.toFixed(1).padStart(7)} / ${x.min.toFixed(1).padStart(6)} ms`;
+const sum = (xs: Timing[]): Timing => ({ median: xs.reduce((a, x) => a + x.median, 0), min: xs.reduce((a, x) => a + x.min, 0) });
 
 async function main(): Promise<void> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-bench-metrics-'));
+  const keep = process.env.BENCH_DATA_DIR;
+  const dataDir = keep ?? fs.mkdtempSync(path.join(os.tmpdir(), 'finops-bench-metrics-'));
+  fs.mkdirSync(dataDir, { recursive: true });
   const db = openDatabase(dataDir);
   try {
     const team = ensureTeam(db, 'Bench', { baseCurrency: 'EUR', countryCode: 'DE' });
     const t0 = performance.now();
-    const summary = writeDemo(db, team.id, planDemo({ asOf: AS_OF, transactions: TRANSACTIONS, baseCurrency: 'EUR' }));
+    const existing = db.prepare('SELECT count(*) FROM transactions WHERE team_id = ?').pluck().get(team.id) as number;
+    const summary =
+      existing > 0
+        ? { transactions: existing }
+        : writeDemo(db, team.id, planDemo({ asOf: AS_OF, transactions: TRANSACTIONS, baseCurrency: 'EUR' }));
+    // The seed's WAL is folded into the database first: its checkpoint is the load's cost, not the metrics'.
+    db.pragma('wal_checkpoint(TRUNCATE)');
     const rollupRows = db.prepare('SELECT count(*) FROM ledger_daily WHERE team_id = ?').pluck().get(team.id);
     console.log(
       `seeded ${summary.transactions} transactions in ${((performance.now() - t0) / 1000).toFixed(1)} s; ` +
@@ -105,22 +123,27 @@ async function main(): Promise<void> {
     const b = runwayReport(db, team.id, WINDOW, AS_OF, 'scan');
     if (JSON.stringify(a) !== JSON.stringify(b)) throw new Error('roll-up and raw scan disagree on runway');
 
-    const total = (x: { runway: number; forecast: number; stress: number }) => x.runway + x.forecast + x.stress;
-    console.log(`\nmedian of ${RUNS} runs, ${summary.transactions} transactions, window ${WINDOW.from}..${WINDOW.to}`);
-    console.log('                                   HTTP (roll-up)   store (roll-up)   store (raw scan)');
+    const total = (x: { runway: Timing; forecast: Timing; stress: Timing }) => sum([x.runway, x.forecast, x.stress]);
+    console.log(
+      `\n${RUNS} runs each (median / min), ${summary.transactions} transactions, window ${WINDOW.from}..${WINDOW.to}, ` +
+        `load average ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`,
+    );
+    console.log('                                  HTTP (roll-up)        store (roll-up)       store (raw scan)');
     for (const k of ['runway', 'forecast', 'stress'] as const) {
       const label = { runway: 'runway', forecast: 'cash-flow forecast, 24 months', stress: 'stress test, 6 drivers, 24 mo' }[k];
-      console.log(`${label.padEnd(34)}${ms(http[k])}      ${ms(rollup[k])}       ${ms(scan[k])}`);
+      console.log(`${label.padEnd(32)}${ms(http[k])}   ${ms(rollup[k])}   ${ms(scan[k])}`);
     }
-    console.log(`${'total'.padEnd(34)}${ms(total(http))}      ${ms(total(rollup))}       ${ms(total(scan))}`);
+    console.log(`${'total'.padEnd(32)}${ms(total(http))}   ${ms(total(rollup))}   ${ms(total(scan))}`);
+    const t = total(http);
     console.log(
-      `\ntarget: total server time under 200 ms — ${total(http) < 200 ? 'met' : 'NOT met'} (${total(http).toFixed(1)} ms); ` +
-        `the raw scan takes ${(total(scan) / total(rollup)).toFixed(1)}× the roll-up's time`,
+      `\ntarget: total server time under 200 ms — median ${t.median.toFixed(1)} ms (${t.median < 200 ? 'met' : 'NOT met'}), ` +
+        `minimum ${t.min.toFixed(1)} ms (${t.min < 200 ? 'met' : 'NOT met'}); ` +
+        `the raw scan takes ${(total(scan).median / total(rollup).median).toFixed(1)}× the roll-up's time`,
     );
     await app.close();
   } finally {
     db.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!keep) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
