@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
 import { type MatchResult, matchInvoicePayments } from '../store/invoice-matching';
-import { runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoice-scheduling';
+import { entitiesChangedSince, runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoice-scheduling';
 import { type LeaseOptions, withLease } from '../store/leases';
 
 /**
@@ -18,12 +18,15 @@ export interface SchedulerRun extends SchedulerResult {
   matched: MatchResult['applied'];
 }
 
+/** The records whose changes can change a match. */
+const MATCH_INPUTS = ['transaction', 'invoice', 'customer'] as const;
 /** Per database: the change sequence of each team when its payments were last matched. */
 const matchedAt = new WeakMap<Db, Map<string, number>>();
 
 /**
- * Payment matching for every team whose records changed since its last matching in this process (and for every
- * team on the first run): new transactions or newly issued invoices are matched within one scheduler interval.
+ * Payment matching for every team whose transactions, invoices or customers changed since its last matching in this
+ * process (and for every team on the first run): new transactions or newly issued invoices are matched within one
+ * scheduler interval. The scoring reads without the write lock; a pass that finds nothing new writes nothing.
  */
 function matchChangedTeams(db: Db, now: Date): MatchResult['applied'] {
   let seen = matchedAt.get(db);
@@ -33,8 +36,11 @@ function matchChangedTeams(db: Db, now: Date): MatchResult['applied'] {
   }
   const applied: MatchResult['applied'] = [];
   for (const team of teamSequences(db)) {
-    if (seen.get(team.id) === team.seq) continue;
-    applied.push(...matchInvoicePayments(db, team.id, { now }).applied);
+    const last = seen.get(team.id);
+    if (last === team.seq) continue;
+    if (last === undefined || entitiesChangedSince(db, team.id, last, MATCH_INPUTS)) {
+      applied.push(...matchInvoicePayments(db, team.id, { now }).applied);
+    }
     seen.set(team.id, teamSequences(db, team.id)[0]?.seq ?? team.seq);
   }
   return applied;

@@ -86,41 +86,48 @@ export interface MatchResult {
  * Scores the team's open invoices against its incoming transactions: new suggestions are stored (an existing
  * suggestion's confidence is updated), unambiguous strong pairs applied. Dismissed pairs and transactions already
  * paying an invoice are left alone. `invoiceId` limits it to one invoice.
+ *
+ * The scoring reads without the write lock (it scans the ledger); only when something is to be stored does a write
+ * begin, which checks each pair again (a person may have paid or dismissed it meanwhile).
  */
 export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Date; invoiceId?: string } = {}): MatchResult {
   const now = options.now ?? new Date();
+  const pairs: Pair<OpenInvoice, Transaction>[] = [];
+  for (const inv of openInvoices(db, teamId, options.invoiceId)) {
+    for (const t of candidatesFor(db, teamId, inv)) {
+      if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) continue;
+      const score = scorePayment(
+        {
+          invoiceNumber: inv.invoice_number,
+          customerName: inv.customer_display,
+          amountMinor: inv.amount_minor,
+          currency: inv.currency,
+          issueDate: inv.issue_date,
+          dueDate: inv.due_date,
+        },
+        txSide(t),
+      );
+      if (score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
+    }
+  }
+  const { apply, suggest } = decide(pairs);
+  const pending = suggest.filter((p) => pairRow(db, teamId, p.invoice.id, p.transaction.id)?.confidence !== p.score.confidence);
+  if (pending.length === 0 && apply.length === 0) return { suggested: 0, applied: [] };
   return write(
     db,
     teamId,
     (w) => {
-      type I = OpenInvoice;
-      const pairs: Pair<I, Transaction>[] = [];
-      for (const inv of openInvoices(db, teamId, options.invoiceId)) {
-        for (const t of candidatesFor(db, teamId, inv)) {
-          const existing = pairRow(db, teamId, inv.id, t.id);
-          if (existing?.state === 'dismissed') continue;
-          if (appliedTransaction(db, teamId, t.id)) continue;
-          const score = scorePayment(
-            {
-              invoiceNumber: inv.invoice_number,
-              customerName: inv.customer_display,
-              amountMinor: inv.amount_minor,
-              currency: inv.currency,
-              issueDate: inv.issue_date,
-              dueDate: inv.due_date,
-            },
-            txSide(t),
-          );
-          if (score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
-        }
-      }
-      const { apply, suggest } = decide(pairs);
+      const stillOpen = (id: string) => openInvoices(db, teamId, id).length === 1;
+      const stillFree = (p: Pair<OpenInvoice, Transaction>) =>
+        stillOpen(p.invoice.id) &&
+        pairRow(db, teamId, p.invoice.id, p.transaction.id)?.state !== 'dismissed' &&
+        !appliedTransaction(db, teamId, p.transaction.id);
       let suggested = 0;
-      for (const p of suggest) {
+      for (const p of pending) {
+        if (!stillFree(p)) continue;
         const existing = pairRow(db, teamId, p.invoice.id, p.transaction.id);
         if (existing) {
-          if (existing.confidence !== p.score.confidence)
-            w.update('invoice_payment', existing.id, { confidence: p.score.confidence });
+          w.update('invoice_payment', existing.id, { confidence: p.score.confidence });
           continue;
         }
         w.insert('invoice_payment', {
@@ -137,7 +144,9 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
       }
       const applied: MatchResult['applied'] = [];
       for (const p of apply) {
-        applyPair(w, p.invoice, p.transaction, { matchedBy: 'auto', confidence: p.score.confidence, now });
+        if (!stillFree(p)) continue;
+        const inv = getInvoiceRow(db, teamId, p.invoice.id)!;
+        applyPair(w, inv, p.transaction, { matchedBy: 'auto', confidence: p.score.confidence, now });
         applied.push({ invoiceId: p.invoice.id, transactionId: p.transaction.id, confidence: p.score.confidence });
       }
       return { suggested, applied };

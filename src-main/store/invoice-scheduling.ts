@@ -90,3 +90,14 @@ export function teamSequences(db: Db, teamId?: string): { id: string; seq: numbe
     .prepare(`SELECT id, change_seq AS seq FROM teams ${teamId ? 'WHERE id = ?' : ''} ORDER BY id`)
     .all(...(teamId ? [teamId] : [])) as { id: string; seq: number }[];
 }
+
+/** Whether any record of these entities changed in the team after change sequence `sinceSeq`. */
+export function entitiesChangedSince(db: Db, teamId: string, sinceSeq: number, entities: readonly string[]): boolean {
+  return (
+    db
+      .prepare(
+        `SELECT 1 FROM changes WHERE team_id = ? AND seq > ? AND entity IN (${entities.map(() => '?').join(', ')}) LIMIT 1`,
+      )
+      .get(teamId, sinceSeq, ...entities) !== undefined
+  );
+}

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runSchedulerOnce } from '../../../../src-main/invoices/scheduler';
+import { currentSeq } from '../../../../src-main/store/changes';
 import { matchInvoicePayments } from '../../../../src-main/store/invoice-matching';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
@@ -122,8 +123,12 @@ describe('invoice payments', () => {
     );
     for (const id of [a.id, b.id, c.id])
       expect((await api.call('GET', `/v1/invoices/${id}`, { token })).json().status).toBe('unpaid');
-    // Running again changes nothing.
+    // Running again changes nothing, and writes nothing (no write lock taken, no change recorded).
+    const seq = currentSeq(api.db, teamId);
+    const totalChanges = api.db.prepare('SELECT total_changes()').pluck().get();
     expect(matchInvoicePayments(api.db, teamId, { now: new Date('2099-03-21T00:00:00Z') }).suggested).toBe(0);
+    expect(currentSeq(api.db, teamId)).toBe(seq);
+    expect(api.db.prepare('SELECT total_changes()').pluck().get()).toBe(totalChanges);
 
     // A person confirms tx1 for invoice b: b is paid; a's suggestion of tx1 goes away.
     const confirm = await api.call('POST', '/v1/invoice-payments', { token, body: { invoiceId: b.id, transactionId: tx1 } });
