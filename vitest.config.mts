@@ -9,8 +9,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // A file whose docblock says `@module-tag slow`, or a test given `{ tags: ['slow'] }`, is left out of
-    // `npm run test:fast` (--tags-filter='!slow'); `npm test` runs everything.
+    // A file named *.slow.test.ts or whose docblock says `@module-tag slow`, or a test given `{ tags: ['slow'] }`,
+    // is left out of `npm run test:fast` (--tags-filter=!slow, --exclude); `npm test` runs everything.
     tags: [
       {
         name: 'slow',
