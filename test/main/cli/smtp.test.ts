@@ -1,6 +1,8 @@
 /**
  * `finops smtp set|show|clear` and `finops invoices run` through the real launcher: the password goes to a 0600
  * secret file and is never printed; queued emails waiting for sync are handed to SMTP; a run sends them.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +20,7 @@ afterEach(async () => {
   smtp = undefined;
 });
 
-describe('finops smtp', () => {
+describe('finops smtp', { timeout: 120_000 }, () => {
   it('stores the password in a 0600 secret file, never prints it, and hands waiting emails to SMTP', async () => {
     const { db, dataDir, teamId, customerId } = seedTeam('Mail Team');
     invoice(db, teamId, { customerId, issueDate: '2099-01-01', deliveryType: 'create_and_send' });
