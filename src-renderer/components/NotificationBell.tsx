@@ -157,13 +157,8 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
                     <div className="notif-time">{formatDateTime(n.createdAt)}</div>
                   </div>
                   {n.status === 'unread' ? (
-                    <button
-                      type="button"
-                      className="btn ghost small"
-                      onClick={() => void markRead(n)}
-                      aria-label={`Mark “${notificationTitle(n)}” as read`}
-                    >
-                      Mark read
+                    <button type="button" className="btn ghost small" onClick={() => void markRead(n)}>
+                      Mark read<span className="sr-only">: {notificationTitle(n)}</span>
                     </button>
                   ) : null}
                 </li>

@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { NotBuiltYet } from './placeholder/NotBuiltYet';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
+import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
 export interface ScreenEntry {
   path: string;
@@ -21,10 +22,5 @@ export const SCREENS: ScreenEntry[] = [
     built: false,
     render: () => <NotBuiltYet title="Runway" what="Cash runway, cash-flow and revenue forecasts and stress tests." />,
   },
-  {
-    path: '/workflows',
-    label: 'Workflows',
-    built: false,
-    render: () => <NotBuiltYet title="Workflows" what="Starting published workflows and following their runs." />,
-  },
+  { path: '/workflows', label: 'Workflows', built: true, render: () => <WorkflowsScreen /> },
 ];

@@ -72,12 +72,7 @@ export function TransactionPanel(props: {
   return (
     <>
       <div className="overlay" onClick={props.onClose} aria-hidden="true" />
-      <aside
-        className="drawer tx-panel"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-      >
+      <aside className="drawer tx-panel" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <div className="drawer-header">
           <h2 id={titleId} className="ellipsis">
             {t ? t.name : 'Transaction'}

@@ -45,6 +45,7 @@ import { type RevertCall, recordUndo, revertCalls, type UndoEntry, type UndoFiel
 
 const PAGE_SIZE = 500;
 const ROW_HEIGHT = 40;
+const HEADER_HEIGHT = 34;
 const MAX_UNDO = 20;
 
 const TAB_LABELS: Record<Tab, string> = {
@@ -55,6 +56,13 @@ const TAB_LABELS: Record<Tab, string> = {
   exported: 'Exported',
   excluded: 'Excluded',
 };
+
+/** The second line of a row: the counterparty or description when it says more than the name. */
+function subline(r: ReviewRow): string {
+  for (const text of [r.counterpartyName, r.description])
+    if (text && text.trim().toLowerCase() !== r.name.trim().toLowerCase()) return text;
+  return r.manual ? 'Added by hand' : '';
+}
 
 type Dialog = 'category' | 'tag' | 'note' | 'shortcuts' | null;
 
@@ -107,6 +115,8 @@ export function TransactionsScreen() {
     getScrollElement: () => gridRef.current,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
+    // The column header sticks at the top of the scrolling grid: rows scrolled to must not hide under it.
+    scrollPaddingStart: HEADER_HEIGHT,
   });
   const virtualRows = virtualizer.getVirtualItems();
   const lastVisible = virtualRows[virtualRows.length - 1]?.index ?? 0;
@@ -279,7 +289,8 @@ export function TransactionsScreen() {
   }
 
   function onGridKey(e: KeyboardEvent<HTMLDivElement>) {
-    if (e.altKey) return;
+    // Keys typed into the header's checkbox are its own.
+    if (e.altKey || e.target !== e.currentTarget) return;
     const mod = e.ctrlKey || e.metaKey;
     const page = Math.max(1, Math.floor((gridRef.current?.clientHeight ?? 400) / ROW_HEIGHT) - 1);
     const key = e.key;
@@ -445,8 +456,7 @@ export function TransactionsScreen() {
             aria-selected={filters.tab === t}
             onClick={() => setFilter({ tab: t })}
           >
-            {TAB_LABELS[t]}
-            <span className="tab-count">{counts.data ? formatNumber(tabCount(t, counts.data.data)) : '…'}</span>
+            {TAB_LABELS[t]} <span className="tab-count">{counts.data ? formatNumber(tabCount(t, counts.data.data)) : '…'}</span>
           </button>
         ))}
       </div>
@@ -623,30 +633,6 @@ export function TransactionsScreen() {
             </span>
           )}
         </div>
-        <div className="tx-head" role="presentation">
-          <div className="tx-row header" role="row" aria-rowindex={1}>
-            <span role="columnheader" className="c-check">
-              <input
-                type="checkbox"
-                aria-label="Select all loaded transactions"
-                checked={rows.length > 0 && selected.size === rows.length}
-                onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
-              />
-            </span>
-            <span role="columnheader">Date</span>
-            <span role="columnheader">Description</span>
-            <span role="columnheader">Account</span>
-            <span role="columnheader">Category</span>
-            <span role="columnheader">Tags</span>
-            <span role="columnheader" className="num">
-              Amount
-            </span>
-            <span role="columnheader">State</span>
-            <span role="columnheader">
-              <span className="sr-only">Receipt, note, split</span>
-            </span>
-          </div>
-        </div>
         <div
           ref={gridRef}
           className="tx-grid"
@@ -659,7 +645,31 @@ export function TransactionsScreen() {
           aria-activedescendant={current ? `tx-${current.id}` : undefined}
           onKeyDown={onGridKey}
         >
-          <div className="tx-sizer" style={{ height: virtualizer.getTotalSize() }}>
+          <div className="tx-head" role="rowgroup">
+            <div className="tx-row header" role="row" aria-rowindex={1}>
+              <span role="columnheader" className="c-check">
+                <input
+                  type="checkbox"
+                  aria-label="Select all loaded transactions"
+                  checked={rows.length > 0 && selected.size === rows.length}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(rows.map((r) => r.id)) : new Set())}
+                />
+              </span>
+              <span role="columnheader">Date</span>
+              <span role="columnheader">Description</span>
+              <span role="columnheader">Account</span>
+              <span role="columnheader">Category</span>
+              <span role="columnheader">Tags</span>
+              <span role="columnheader" className="num">
+                Amount
+              </span>
+              <span role="columnheader">State</span>
+              <span role="columnheader">
+                <span className="sr-only">Receipt, note, split</span>
+              </span>
+            </div>
+          </div>
+          <div className="tx-sizer" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
             {virtualRows.map((v) => {
               const r = rows[v.index];
               const top = v.start;
@@ -716,7 +726,7 @@ export function TransactionsScreen() {
                     <span className="cell-name" title={r.name}>
                       {r.name}
                     </span>
-                    <span className="cell-sub">{r.counterpartyName ?? r.description ?? ''}</span>
+                    <span className="cell-sub">{subline(r)}</span>
                   </span>
                   <span role="gridcell" className="c-account" title={r.accountName}>
                     {r.accountName}

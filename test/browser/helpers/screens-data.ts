@@ -1,0 +1,34 @@
+/**
+ * What the screens need on top of the demo data for realistic pictures and journeys: notifications for the bell
+ * (the demo data set may bring its own), made through the store like every other fixture, and a published workflow
+ * with a run waiting for its approval.
+ */
+
+import { ensureTeam } from '../../../src-main/store/teams';
+import { write } from '../../../src-main/store/write';
+import type { UiServer } from './ui-server';
+import { importApprovalWorkflow, startRun } from './workflows-data';
+
+export async function seedScreensData(ui: UiServer, team = 'Browser Test Co'): Promise<void> {
+  const teamId = ensureTeam(ui.server.db, team).id;
+  const key = ui.key(team);
+  await startRun(ui, key, await importApprovalWorkflow(ui, key));
+  const existing = ui.server.db.prepare('SELECT count(*) AS n FROM notifications WHERE team_id = ?').get(teamId) as { n: number };
+  if (existing.n > 0) return;
+  write(ui.server.db, teamId, (w) => {
+    w.insert('notification', {
+      type: 'transactions_created',
+      priority: 2,
+      source: 'system',
+      status: 'unread',
+      metadata: JSON.stringify({ count: 24 }),
+    });
+    w.insert('notification', {
+      type: 'invoice_overdue',
+      priority: 1,
+      source: 'system',
+      status: 'unread',
+      metadata: JSON.stringify({ invoiceNumber: 'INV-0042', customerName: 'Nordlicht Design GmbH' }),
+    });
+  });
+}

@@ -1,0 +1,97 @@
+/**
+ * Workflow runs in the web build against a real server whose runner executes runs: a run started from the screen
+ * appears, waits for its approval (highlighted, counted on the Waiting tab), is approved with a comment in the
+ * detail panel and completes — the list and the step timeline follow live from the change stream, no reload.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createApiClient } from '../../src-shared/api-client';
+import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { importApprovalWorkflow, startRun, workflowAppRoutes } from './helpers/workflows-data';
+import { AppPage } from './pages/app-page';
+
+let webRoot: string;
+let ui: UiServer;
+let browser: Browser;
+let context: BrowserContext;
+let app: AppPage;
+let page: Page;
+let key: string;
+
+beforeAll(async () => {
+  webRoot = await buildWebUi();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  ui = await startUiServer(webRoot);
+  key = ui.key();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+  app = new AppPage(page, ui.url);
+  return async () => {
+    await context.close();
+    await ui.close();
+  };
+});
+
+const runsTable = () => page.getByRole('table', { name: 'Workflow runs' });
+
+describe('workflow runs in the web UI', () => {
+  it('starts a run, sees it wait, approves it and watches it complete without a reload', async () => {
+    const workflowId = await importApprovalWorkflow(ui, key);
+    const { email, password } = await ui.user();
+    await app.open('/workflows');
+    await app.signIn(email, password);
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    await page.getByRole('button', { name: 'Start a run' }).click();
+    await app.toast(/Run .* started/).waitFor();
+    const row = runsTable().locator('tbody tr[data-run-id]').first();
+    await row.getByText('Waiting').waitFor({ timeout: 20_000 });
+    await row.getByText('Needs approval').waitFor();
+    expect(await row.getAttribute('class')).toContain('attention');
+    await page.getByRole('tab', { name: /Waiting\s*1/ }).waitFor();
+
+    const detail = page.getByRole('region', { name: 'Run detail' });
+    await detail.getByText('Supplier payment approval').waitFor();
+    await detail.getByText(/Waiting for your approval/).waitFor();
+    await detail.getByLabel('Comment (optional)').fill('Invoice checked');
+    await detail.getByRole('button', { name: 'Approve' }).click();
+    await app.toast(/Approved: Pay Kestrel/).waitFor();
+    await row.getByText('Completed').waitFor({ timeout: 20_000 });
+    await detail.getByText('tell', { exact: true }).waitFor();
+    await detail.getByText(/approved by user:/).waitFor();
+
+    const id = (await row.getAttribute('data-run-id')) as string;
+    const run = await createApiClient({ baseUrl: ui.url, token: () => key }).call(workflowAppRoutes.getRun, { params: { id } });
+    expect(run.status).toBe('completed');
+    expect(run.approvals[0]).toMatchObject({ status: 'approved', comment: 'Invoice checked' });
+    expect(run.workflowId).toBe(workflowId);
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  });
+
+  it('shows a run started elsewhere (the API) as it arrives, and rejects a waiting run', async () => {
+    const workflowId = await importApprovalWorkflow(ui, key);
+    const { email, password } = await ui.user();
+    await app.open('/workflows');
+    await app.signIn(email, password);
+    await page.getByRole('heading', { name: 'No runs yet' }).waitFor();
+    await startRun(ui, key, workflowId);
+    const row = runsTable().locator('tbody tr[data-run-id]').first();
+    await row.getByText('Waiting').waitFor({ timeout: 20_000 });
+    await row.click();
+    const detail = page.getByRole('region', { name: 'Run detail' });
+    await detail.getByRole('button', { name: 'Reject' }).click();
+    await row.getByText('Completed').waitFor({ timeout: 20_000 });
+    await detail.getByText(/rejected by user:/).waitFor();
+  });
+});
