@@ -117,7 +117,7 @@ export function checkBalances(
     firstDivergingRow: null,
     segment: null,
     suspects: [],
-    message: `Opening ${formatMinor(opening.amountMinor, currency)} + ${ordered.length} rows = closing ${formatMinor(running, currency)}: the statement adds up`,
+    message: `Opening ${formatMinor(opening.amountMinor, currency)} + ${ordered.filter((r) => r.status === 'posted').length} booked rows = closing ${formatMinor(running, currency)}: the statement adds up`,
   };
 }
 

@@ -116,6 +116,12 @@ export function planImport(db: Db, teamId: string, accountId: string, parsed: Pa
       file.errors,
     );
   }
+  if (file.rows.length === 0 && file.rejected.length > 0) {
+    throw new ImportRefused(
+      `None of the file's ${file.rejected.length} rows can be imported into ${account.name}: nothing was written`,
+      file.rejected,
+    );
+  }
   const fps = fingerprints(accountId, file.rows);
   const warnings = [...file.warnings];
   // A bank id that repeats within one file does not identify a line: those rows fall back to their fingerprint.

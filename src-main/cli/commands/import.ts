@@ -58,6 +58,13 @@ function problems(err: ImportRefused): string {
   ].join('\n');
 }
 
+/** A subcommand's options with the parent's (--data-dir, --team, --account are the import command's own). */
+function globals<T>(command: Command): T & { dataDir?: string; team: string } {
+  const opts = command.optsWithGlobals() as T & { dataDir?: string; team?: string };
+  if (!opts.team) throw new UsageError('--team is required');
+  return opts as T & { dataDir?: string; team: string };
+}
+
 export function importCommand(): Command {
   const cmd = new Command('import')
     .description('import a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) into an account; subcommands manage batches')
@@ -168,11 +175,9 @@ export function importCommand(): Command {
   cmd.addCommand(
     new Command('batches')
       .description("list import batches (an account's with --account), newest first")
-      .addOption(dataDirOption())
-      .addOption(teamOption())
-      .addOption(new Option('--account <id>', 'only this account'))
       .addOption(new Option('--limit <n>', 'how many').argParser(parsePositiveInt).default(50))
-      .action((opts: { dataDir?: string; team: string; account?: string; limit: number }) => {
+      .action((_o: unknown, command: Command) => {
+        const opts = globals<{ account?: string; limit: number }>(command);
         withDatabase(opts, (db) => {
           const team = findTeam(db, opts.team);
           const page = listImportBatches(db, team.id, { bankAccountId: opts.account, pageSize: Math.min(opts.limit, 100) });
@@ -185,10 +190,9 @@ export function importCommand(): Command {
     new Command('show')
       .description('show a batch: file, counts, balance check and every row that was not simply created')
       .argument('<batch>', 'batch id')
-      .addOption(dataDirOption())
-      .addOption(teamOption())
       .addOption(new Option('--all', 'list every row'))
-      .action((id: string, opts: { dataDir?: string; team: string; all?: boolean }) => {
+      .action((id: string, _o: unknown, command: Command) => {
+        const opts = globals<{ all?: boolean }>(command);
         withDatabase(opts, (db) => {
           const team = findTeam(db, opts.team);
           const b = getImportBatch(db, team.id, id);
@@ -219,9 +223,8 @@ export function importCommand(): Command {
     new Command('undo')
       .description('undo a batch in one transaction (refused, naming the rows, when any was reconciled since)')
       .argument('<batch>', 'batch id')
-      .addOption(dataDirOption())
-      .addOption(teamOption())
-      .action((id: string, opts: { dataDir?: string; team: string }) => {
+      .action((id: string, _o: unknown, command: Command) => {
+        const opts = globals<object>(command);
         withDatabase(opts, (db) => {
           const team = findTeam(db, opts.team);
           const b = undoImportBatch(db, team.id, id);
@@ -233,11 +236,9 @@ export function importCommand(): Command {
   );
   cmd.addCommand(
     new Command('review')
-      .description('list the review queue: bank rows held because their hand-entered match was ambiguous or weak')
-      .addOption(dataDirOption())
-      .addOption(teamOption())
-      .addOption(new Option('--account <id>', 'only this account'))
-      .action((opts: { dataDir?: string; team: string; account?: string }) => {
+      .description('list the review queue (an account’s with --account): bank rows held for a person to decide')
+      .action((_o: unknown, command: Command) => {
+        const opts = globals<{ account?: string }>(command);
         withDatabase(opts, (db) => {
           const team = findTeam(db, opts.team);
           let cursor: string | undefined;

@@ -366,7 +366,10 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
   };
   const debitValues = new Set(m.amount.kind === 'indicator' ? m.amount.debitValues.map((v) => v.trim().toLowerCase()) : []);
   const fmt = { decimal: m.decimal };
-  const width = headers?.length ?? Math.max(0, ...records.slice(m.firstDataRow, m.firstDataRow + 20).map((r) => r.cells.length));
+  // The data lines' own width (a header may lack the empty cell of a trailing delimiter).
+  const widths = new Map<number, number>();
+  for (const r of records.slice(m.firstDataRow)) widths.set(r.cells.length, (widths.get(r.cells.length) ?? 0) + 1);
+  const width = [...widths].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? headers?.length ?? 0;
   const skipped: number[] = [];
 
   for (let r = m.firstDataRow; r < records.length; r++) {

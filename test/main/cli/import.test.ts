@@ -1,0 +1,87 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { openDatabase } from '../../../src-main/store/db';
+import { createTeam } from '../../../src-main/store/teams';
+import { write } from '../../../src-main/store/write';
+import { runCli } from '../../helpers/cli';
+import { tmpDir } from '../../helpers/tmp';
+
+/** `finops import` through the real launcher: progress on stderr, the summary on stdout, batches and the queue. */
+const FIXTURES = path.resolve(__dirname, '../../fixtures/import');
+
+function dataDir(): { dir: string; account: string } {
+  const dir = tmpDir('finops-cli-import-');
+  const db = openDatabase(dir);
+  const team = createTeam(db, { name: 'Cli Import', baseCurrency: 'EUR', countryCode: 'DE' }).id;
+  ensureDefaultCategories(db, team, { countryCode: 'DE' });
+  const account = write(db, team, (w) =>
+    w.insert('bank_account', { name: 'Giro', type: 'depository', currency: 'EUR', manual: 0 }),
+  );
+  db.close();
+  return { dir, account };
+}
+
+describe('finops import', () => {
+  it('previews with --dry-run, imports with progress and a summary, lists, shows and undoes batches', () => {
+    const { dir, account } = dataDir();
+    const file = path.join(FIXTURES, 'camt053-v08.xml');
+    const base = ['--data-dir', dir, '--team', 'Cli Import'];
+    const dry = runCli(['import', ...base, '--account', account, '--dry-run', file]);
+    expect(dry.status, dry.stderr).toBe(0);
+    expect(dry.stdout).toMatch(/dry run: 6 rows: 6 new, 0 duplicate.*nothing written/);
+    expect(dry.stdout).toMatch(/balance: ok/);
+
+    const run = runCli(['import', ...base, '--account', account, file]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/import: camt \(UTF-8\), 6 rows/);
+    expect(run.stderr).toMatch(/import: 6\/6 \(100 %\)/);
+    const batch = /as batch (\S+):/.exec(run.stdout)?.[1];
+    expect(run.stdout).toMatch(/6 rows: 6 new, 0 duplicate, 0 linked, 0 for review, 0 rejected/);
+
+    const again = runCli(['import', ...base, '--account', account, file]);
+    expect(again.status).toBe(1);
+    expect(again.stderr).toMatch(/already imported/);
+
+    const list = runCli(['import', 'batches', ...base]);
+    expect(list.stdout).toContain(batch!);
+    const show = runCli(['import', 'show', batch!, ...base, '--all']);
+    expect(show.stdout).toMatch(/line +29 created +2026-03-02 +1500 RE-2026-041/);
+    const review = runCli(['import', 'review', ...base]);
+    expect(review.stdout).toMatch(/review queue is empty/);
+    const undo = runCli(['import', 'undo', batch!, ...base]);
+    expect(undo.stdout).toMatch(/undone batch/);
+  }, 180_000);
+
+  it('refuses a malformed file with line-level errors (exit 1) and asks for what is missing (exit 2)', () => {
+    const { dir, account } = dataDir();
+    const bad = runCli([
+      'import',
+      '--data-dir',
+      dir,
+      '--team',
+      'Cli Import',
+      '--account',
+      account,
+      path.join(FIXTURES, 'no-such.csv'),
+    ]);
+    expect(bad.status).toBe(2);
+    const noAccount = runCli(['import', '--data-dir', dir, '--team', 'Cli Import', path.join(FIXTURES, 'chase.csv')]);
+    expect(noAccount.status).toBe(2);
+    expect(noAccount.stderr).toMatch(/--account is required/);
+    const usd = runCli([
+      'import',
+      '--data-dir',
+      dir,
+      '--team',
+      'Cli Import',
+      '--account',
+      account,
+      path.join(FIXTURES, 'bank-102.ofx'),
+    ]);
+    expect(usd.status).toBe(1);
+    expect(usd.stderr).toMatch(/None of the file's 4 rows can be imported/);
+    expect(usd.stderr).toMatch(/line 39 \(CURDEF\): in USD, but the account holds EUR/);
+  }, 120_000);
+});
