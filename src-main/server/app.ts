@@ -12,6 +12,7 @@ import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
+import { appMetricRoutesPlugin } from './routes/app-metrics';
 import { appSessionRoutesPlugin } from './routes/app-session';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
@@ -161,6 +162,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appEventsPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSessionRoutesPlugin, { db: options.db, sessions, prefix: '/app' });
   await app.register(appTransactionRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appMetricRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
