@@ -13,6 +13,7 @@ const SUITES = [
   'sqlite-durability',
   'transactions',
   'metrics',
+  'import',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);

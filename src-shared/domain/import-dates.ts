@@ -139,14 +139,23 @@ function inversions(days: readonly string[]): number {
  * (a file with a few broken dates still has a date column: its broken rows are reported by line); null when none.
  */
 export function inferDateFormat(values: readonly string[], tolerance = 1): DateInference | null {
-  const all = values.map((v) => v.trim()).filter((v) => v !== '');
-  if (all.length === 0) return null;
-  const counts = DATE_FORMATS.map((f) => all.filter((v) => parseDate(v, f) !== null).length);
+  // A statement repeats its days: each distinct value is read once, weighted by how often it occurs.
+  const weight = new Map<string, number>();
+  let total = 0;
+  for (const raw of values) {
+    const v = raw.trim();
+    if (v === '') continue;
+    weight.set(v, (weight.get(v) ?? 0) + 1);
+    total++;
+  }
+  if (total === 0) return null;
+  const distinct = [...weight.keys()];
+  const counts = DATE_FORMATS.map((f) => distinct.reduce((n, v) => n + (parseDate(v, f) !== null ? weight.get(v)! : 0), 0));
   const most = Math.max(...counts);
-  if (most === 0 || most < Math.ceil(all.length * tolerance)) return null;
+  if (most === 0 || most < Math.ceil(total * tolerance)) return null;
   const fits = DATE_FORMATS.filter((_, i) => counts[i] === most);
-  const present = all.filter((v) => fits.some((f) => parseDate(v, f) !== null));
   if (fits.length === 1) return { format: fits[0]!, ambiguous: false, alternatives: [] };
+  const present = values.map((v) => v.trim()).filter((v) => v !== '' && fits.some((f) => parseDate(v, f) !== null));
   const scored = fits
     .map((f, i) => ({ f, i, inv: inversions(present.map((v) => parseDate(v, f)!)) }))
     .sort((a, b) => a.inv - b.inv || a.i - b.i);
