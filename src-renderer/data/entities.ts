@@ -21,6 +21,10 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'bank-accounts': 'bank_account',
   rules: 'rule',
   'app: workflows': 'workflow_run',
+  // Reports are computed from transactions: a transaction change refreshes them.
+  reports: 'transaction',
+  // Forecasts and stress tests share the area; stress tests embed the forecast they bend.
+  metrics: 'stress_test',
 };
 
 /** Entities whose records appear inside another entity's API shape. */
@@ -30,6 +34,7 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   transaction: ['tag', 'transaction_category', 'bank_account'],
   // Run lists name their workflow; the workflows area's lists are keyed as runs too (one contract area).
   workflow_run: ['workflow'],
+  stress_test: ['forecast', 'transaction'],
 };
 
 export function entityOf(route: RouteContract): string {

@@ -3,7 +3,7 @@
  * (with no sample figures) until it does.
  */
 import type { ReactNode } from 'react';
-import { NotBuiltYet } from './placeholder/NotBuiltYet';
+import { RunwayScreen } from './runway/RunwayScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
@@ -16,11 +16,6 @@ export interface ScreenEntry {
 
 export const SCREENS: ScreenEntry[] = [
   { path: '/transactions', label: 'Transactions', built: true, render: () => <TransactionsScreen /> },
-  {
-    path: '/runway',
-    label: 'Runway',
-    built: false,
-    render: () => <NotBuiltYet title="Runway" what="Cash runway, cash-flow and revenue forecasts and stress tests." />,
-  },
+  { path: '/runway', label: 'Runway', built: true, render: () => <RunwayScreen /> },
   { path: '/workflows', label: 'Workflows', built: true, render: () => <WorkflowsScreen /> },
 ];

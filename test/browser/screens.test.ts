@@ -78,13 +78,33 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'runway',
+    async open(page, app) {
+      await app.nav('Runway').click();
+      await page.getByRole('region', { name: 'Runway' }).getByTestId('runway-months').waitFor();
+      await page.getByRole('region', { name: 'Cash flow forecast' }).getByText('Method:').waitFor({ timeout: 60_000 });
+      await page.getByRole('region', { name: 'Revenue forecast' }).getByText('Method:').waitFor({ timeout: 60_000 });
+    },
+  },
+  {
+    name: 'stress-tests',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'runway')!.open(page, app);
+      await page.locator('.stress-result canvas').waitFor({ timeout: 60_000 });
+      await page.getByRole('heading', { name: 'Stress test' }).scrollIntoViewIfNeeded();
+    },
+  },
+  {
     name: 'workflow-runs',
     async open(page, app) {
       await app.nav('Workflows').click();
       const row = page.getByRole('table', { name: 'Workflow runs' }).locator('tbody tr[data-run-id]').first();
       await row.getByText('Waiting').waitFor({ timeout: 20_000 });
       await row.click();
-      await page.getByRole('region', { name: 'Run detail' }).getByText(/Waiting for your approval/).waitFor();
+      await page
+        .getByRole('region', { name: 'Run detail' })
+        .getByText(/Waiting for your approval/)
+        .waitFor();
     },
   },
   {
