@@ -107,7 +107,8 @@ export function previewFile(
   const parsed = parseForAccount(db, teamId, accountId, bytes, o);
   const plan = planImport(db, teamId, accountId, parsed.parse);
   const limit = o.rows ?? 500;
-  const shown = plan.rows.filter((r, i) => i < limit || r.outcome !== 'new');
+  // The first `limit` rows, then every row a person must look at (links, review, rejected); duplicates are counted.
+  const shown = plan.rows.filter((r, i) => i < limit || r.outcome === 'link' || r.outcome === 'review' || r.outcome === 'rejected');
   return {
     plan,
     parsed,

@@ -148,7 +148,7 @@ export const ImportPreview = z
     alreadyImported: z.object({ batchId: z.string(), accountId: z.string(), createdAt: z.string() }).nullable(),
     transfers: z.array(TransferHint),
     warnings: z.array(z.string()),
-    rows: z.array(PlannedRow).describe('the first `rows` planned rows, then every row that is not new'),
+    rows: z.array(PlannedRow).describe('the first `rows` planned rows, then every row to link, review or rejected'),
   })
   .meta({ id: 'ImportPreview' });
 export type ImportPreview = z.infer<typeof ImportPreview>;

@@ -346,6 +346,18 @@ describe('transfers between own accounts', () => {
     });
   }
 
+  it('undoing the second file unpairs its transfers: the first file’s rows count again', () => {
+    b = books();
+    importFile(b, b.checking, checkingFile);
+    const second = importFile(b, b.savings, savingsFile);
+    expect(listTransferPairs(b.db, b.team, { status: 'paired' })).toHaveLength(5);
+    undoImportBatch(b.db, b.team, second.batch.id);
+    expect(listTransferPairs(b.db, b.team, {})).toHaveLength(0);
+    expect(accountRows(b, b.checking).filter((r) => r.internal === 1)).toHaveLength(0);
+    expect(accountRows(b, b.savings)).toHaveLength(0);
+    expect(checkLedger(b.db, b.team)).toEqual([]);
+  });
+
   it('suggests an ambiguous transfer instead of applying it', () => {
     b = books();
     importFile(
