@@ -25,6 +25,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   reports: 'transaction',
   // Forecasts and stress tests share the area; stress tests embed the forecast they bend.
   metrics: 'stress_test',
+  import: 'import_batch',
+  reconciliation: 'reconciliation',
 };
 
 /** Entities whose records appear inside another entity's API shape. */
@@ -35,6 +37,9 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   // Run lists name their workflow; the workflows area's lists are keyed as runs too (one contract area).
   workflow_run: ['workflow'],
   stress_test: ['forecast', 'transaction'],
+  // The import screen's batches, review queue and previews change with the transactions they make.
+  import_batch: ['import_review_item', 'transaction', 'import_mapping'],
+  reconciliation: ['transaction'],
 };
 
 export function entityOf(route: RouteContract): string {

@@ -3,6 +3,7 @@
  * (with no sample figures) until it does.
  */
 import type { ReactNode } from 'react';
+import { ImportScreen } from './import/ImportScreen';
 import { RunwayScreen } from './runway/RunwayScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { WorkflowsScreen } from './workflows/WorkflowsScreen';
@@ -16,6 +17,7 @@ export interface ScreenEntry {
 
 export const SCREENS: ScreenEntry[] = [
   { path: '/transactions', label: 'Transactions', built: true, render: () => <TransactionsScreen /> },
+  { path: '/import', label: 'Import', built: true, render: () => <ImportScreen /> },
   { path: '/runway', label: 'Runway', built: true, render: () => <RunwayScreen /> },
   { path: '/workflows', label: 'Workflows', built: true, render: () => <WorkflowsScreen /> },
 ];

@@ -10,7 +10,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli';
-import { seedScreensData } from './helpers/screens-data';
+import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -78,6 +78,24 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'import',
+    async open(page, app) {
+      await app.nav('Import').click();
+      await page.getByRole('button', { name: 'Choose a file…' }).waitFor();
+      await page.getByRole('region', { name: 'Imports' }).waitFor();
+    },
+  },
+  {
+    name: 'import-preview',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'import')!.open(page, app);
+      await page
+        .getByLabel('Bank file', { exact: true })
+        .setInputFiles({ name: 'statement-november.csv', mimeType: 'text/csv', buffer: Buffer.from(SAMPLE_CSV) });
+      await page.getByRole('region', { name: 'Preview' }).getByText('Balance check').waitFor({ timeout: 30_000 });
+    },
+  },
+  {
     name: 'runway',
     async open(page, app) {
       await app.nav('Runway').click();
@@ -91,7 +109,7 @@ const SCREENS: Screen[] = [
     async open(page, app) {
       await SCREENS.find((s) => s.name === 'runway')!.open(page, app);
       await page.locator('.stress-result canvas').waitFor({ timeout: 60_000 });
-      await page.getByRole('heading', { name: 'Stress test' }).scrollIntoViewIfNeeded();
+      await page.getByRole('heading', { name: 'Stress test', exact: true }).scrollIntoViewIfNeeded();
     },
   },
   {

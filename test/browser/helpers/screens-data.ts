@@ -32,3 +32,13 @@ export async function seedScreensData(ui: UiServer, team = 'Browser Test Co'): P
     });
   });
 }
+
+/** A small bank CSV export (semicolons, German decimal commas): the kind people drop on the import screen. */
+export const SAMPLE_CSV = [
+  'Buchungstag;Empfaenger;Verwendungszweck;Betrag',
+  '03.11.2026;Kaffeeroesterei Nord;Kartenzahlung;-12,50',
+  '04.11.2026;Nordlicht Design GmbH;Rechnung INV-0042;4.800,00',
+  '05.11.2026;Stadtwerke;Strom November;-89,90',
+  '06.11.2026;Cloud Hosting AG;Server;-49,00',
+  '07.11.2026;Bahn;Fahrkarte Berlin;-79,90',
+].join('\n');

@@ -1,0 +1,182 @@
+/**
+ * Reconciliation against a statement: the statement's closing date and balance for an account, compared with the
+ * account's cleared transactions (nothing is marked yet): the difference, and the lines that could explain it.
+ * When they agree, reconciling marks the cleared transactions up to that day.
+ */
+import { type FormEvent, useId, useState } from 'react';
+import { ApiClientError } from '../../../src-shared/api-client';
+import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
+import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
+import { ErrorBanner } from '../../components/ui';
+import { useWrite } from '../../data/use-write';
+import { api } from '../../lib/api';
+import { fieldErrorsFrom } from '../../lib/field-errors';
+import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { useToasts } from '../../stores/toasts';
+
+type Preview = Awaited<ReturnType<typeof previewCall>>;
+const previewCall = (body: { bankAccountId: string; statementDate: string; closingBalance: number }) =>
+  api.call(reconciliationRoutes.preview, { body });
+
+export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
+  const [accountId, setAccountId] = useState('');
+  const [date, setDate] = useState('');
+  const [balance, setBalance] = useState('');
+  const [preview, setPreview] = useState<Preview | null>(null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const create = useWrite(reconciliationRoutes.create);
+  const toast = useToasts();
+  const id = useId();
+  const account = accountId || accounts[0]?.id || '';
+  const currency = accounts.find((a) => a.id === account)?.currency ?? 'EUR';
+
+  const body = () => ({ bankAccountId: account, statementDate: date, closingBalance: Number(balance.replace(',', '.')) });
+
+  async function check(e: FormEvent) {
+    e.preventDefault();
+    const local: Record<string, string> = {};
+    if (!date) local.statementDate = 'Enter the statement’s closing date';
+    if (balance.trim() === '' || !Number.isFinite(Number(balance.replace(',', '.'))))
+      local.closingBalance = 'Enter the closing balance';
+    setErrors(local);
+    if (Object.keys(local).length) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      setPreview(await previewCall(body()));
+    } catch (err) {
+      if (err instanceof ApiClientError && err.status === 422) setErrors(fieldErrorsFrom(err));
+      else setFailure(err);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  async function reconcile() {
+    setBusy(true);
+    try {
+      const r = await create.mutateAsync({ body: body() });
+      toast.show(`Reconciled: ${formatNumber(r.reconciliation.transactionCount)} transactions marked`);
+      setPreview(r.preview);
+    } catch (err) {
+      toast.error(err, 'Could not reconcile');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="card reconcile" aria-label="Reconcile with a statement">
+      <div className="chart-head padded">
+        <h2>Reconcile with a statement</h2>
+        <span className="faint small">Does the bank’s closing balance agree with your cleared transactions?</span>
+      </div>
+      <form className="reconcile-form" onSubmit={check} noValidate>
+        <label className="filter wide" htmlFor={`${id}-acc`}>
+          <span>Account</span>
+          <select id={`${id}-acc`} className="select" value={account} onChange={(e) => setAccountId(e.target.value)}>
+            {accounts.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} ({a.currency})
+              </option>
+            ))}
+          </select>
+        </label>
+        <div className="field">
+          <label htmlFor={`${id}-date`}>Statement date</label>
+          <input
+            id={`${id}-date`}
+            className="input"
+            type="date"
+            value={date}
+            onChange={(e) => setDate(e.target.value)}
+            aria-invalid={Boolean(errors.statementDate)}
+          />
+          {errors.statementDate ? <span className="error">{errors.statementDate}</span> : null}
+        </div>
+        <div className="field">
+          <label htmlFor={`${id}-bal`}>Closing balance ({currency})</label>
+          <input
+            id={`${id}-bal`}
+            className="input"
+            inputMode="decimal"
+            value={balance}
+            onChange={(e) => setBalance(e.target.value)}
+            aria-invalid={Boolean(errors.closingBalance)}
+          />
+          {errors.closingBalance ? <span className="error">{errors.closingBalance}</span> : null}
+        </div>
+        <button type="submit" className="btn" disabled={busy || !account}>
+          Compare
+        </button>
+      </form>
+      {failure ? <ErrorBanner error={failure} /> : null}
+      {preview ? (
+        <div className="reconcile-result" role="status">
+          <dl className="tiles">
+            <div className="tile">
+              <dt>Statement</dt>
+              <dd>{formatAmount(preview.statementBalance, preview.currency)}</dd>
+            </div>
+            <div className="tile">
+              <dt>Cleared in Finops</dt>
+              <dd>{formatAmount(preview.clearedBalance, preview.currency)}</dd>
+            </div>
+            <div className={`tile ${preview.balanced ? 'ok' : 'bad'}`}>
+              <dt>Difference</dt>
+              <dd>{formatAmount(preview.difference, preview.currency)}</dd>
+            </div>
+            <div className="tile">
+              <dt>To mark reconciled</dt>
+              <dd>{formatNumber(preview.toMark)}</dd>
+            </div>
+          </dl>
+          <p>{preview.message}</p>
+          {preview.candidates.length ? (
+            <table className="data compact" aria-label="Lines that could explain the difference">
+              <thead>
+                <tr>
+                  <th scope="col">
+                    <span>Date</span>
+                  </th>
+                  <th scope="col">
+                    <span>Transaction</span>
+                  </th>
+                  <th scope="col" className="num">
+                    <span>Amount</span>
+                  </th>
+                  <th scope="col">
+                    <span>Why it may explain it</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.candidates.map((c) => (
+                  <tr key={c.transactionId}>
+                    <td className="date">{formatDate(c.date.slice(0, 10))}</td>
+                    <td>{c.name}</td>
+                    <td className="money">{formatAmount(c.amount, preview.currency)}</td>
+                    <td>{c.reason}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : null}
+          <div className="panel-actions">
+            <button
+              type="button"
+              className="btn primary"
+              disabled={!preview.balanced || busy || preview.toMark === 0}
+              onClick={() => void reconcile()}
+            >
+              Reconcile {formatNumber(preview.toMark)} transactions
+            </button>
+            {!preview.balanced ? <span className="faint small">Reconciling needs the difference to be zero.</span> : null}
+          </div>
+        </div>
+      ) : null}
+    </section>
+  );
+}
