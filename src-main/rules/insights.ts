@@ -98,7 +98,6 @@ export function lintRules(db: Db, teamId: string, now = new Date()): LintReport 
       }
     }
   }
-  const nameOf = new Map(rules.map((r) => [r.id, r.name]));
   return {
     problems,
     neverMatched: ordered.filter((r) => (matchCount.get(r.id) ?? 0) === 0).map((r) => ({ ruleId: r.id, name: r.name })),

@@ -109,7 +109,9 @@ export function checkRule(db: Db, teamId: string, rule: { conditions: Condition;
   rule.actions.forEach((a, i) => {
     if (a.type === 'set_category') known(a.categorySlug, `actions.${i}.categorySlug`);
     if (a.type === 'split') {
-      a.parts.forEach((p, j) => known(p.categorySlug, `actions.${i}.parts.${j}.categorySlug`));
+      a.parts.forEach((p, j) => {
+        known(p.categorySlug, `actions.${i}.parts.${j}.categorySlug`);
+      });
       known(a.remainderCategorySlug, `actions.${i}.remainderCategorySlug`);
     }
     if (a.type === 'add_tags') resolveTagRefs(db, teamId, a.tagIds, `actions.${i}.tagIds`);

@@ -411,7 +411,9 @@ export function ruleProblems(rule: Pick<RuleDef, 'conditions' | 'actions'>): str
     if ('all' in c || 'any' in c) {
       const list = 'all' in c ? c.all : c.any;
       if (list.length === 0) problems.push(`${path}: an empty group`);
-      list.forEach((x, i) => walk(x, `${path}.${'all' in c ? 'all' : 'any'}[${i}]`));
+      list.forEach((x, i) => {
+        walk(x, `${path}.${'all' in c ? 'all' : 'any'}[${i}]`);
+      });
     } else if ('not' in c) walk(c.not, `${path}.not`);
     else if (c.op === 'matches' && ruleRegex(String(c.value), 'caseSensitive' in c ? c.caseSensitive : false) === null) {
       problems.push(`${path}: "${String(c.value)}" is not a valid regular expression`);

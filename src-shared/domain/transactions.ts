@@ -27,7 +27,16 @@ export const TRANSACTION_METHODS = [
 ] as const;
 
 /** The hosted frequencies, plus quarterly (tax prepayments, quarterly fees) which recurring detection finds. */
-export const FREQUENCIES = ['weekly', 'biweekly', 'monthly', 'semi_monthly', 'quarterly', 'annually', 'irregular', 'unknown'] as const;
+export const FREQUENCIES = [
+  'weekly',
+  'biweekly',
+  'monthly',
+  'semi_monthly',
+  'quarterly',
+  'annually',
+  'irregular',
+  'unknown',
+] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
 export function listStatus(status: string): 'pending' | 'posted' {

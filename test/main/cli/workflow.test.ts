@@ -1,5 +1,7 @@
 /**
  * `finops workflow …` through the real launcher on a real data dir, as a user would run it.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';

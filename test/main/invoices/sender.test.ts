@@ -2,6 +2,8 @@
  * The invoice email queue against a real SMTP server started by the test (smtp-server on 127.0.0.1): waiting for
  * sync without SMTP, sending with the PDF attached once SMTP is set, idempotent reminders, permanent and temporary
  * refusals, and a sending process killed mid-queue whose emails all go out exactly once after a restart.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';

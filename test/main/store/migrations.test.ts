@@ -43,7 +43,7 @@ describe('schema migrations', () => {
     },
   );
 
-  it('refuses a database newer than the code with a clear message', () => {
+  it('refuses a database newer than the code with a clear message', { tags: ['slow'] }, () => {
     const dir = tmpDir();
     openDatabase(dir).close();
     const raw = new Database(path.join(dir, DB_FILE_NAME));

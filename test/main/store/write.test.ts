@@ -185,7 +185,9 @@ describe('the write path', () => {
 
   it('removeAll tombstones every record of the entity in the team, and only that team', () => {
     const { a, b } = fresh();
-    write(db, a, (w) => ['x', 'y', 'z'].forEach((name) => w.insert('tag', { name })));
+    write(db, a, (w) => {
+      for (const name of ['x', 'y', 'z']) w.insert('tag', { name });
+    });
     write(db, b, (w) => w.insert('tag', { name: 'other' }));
     expect(write(db, a, (w) => w.removeAll('tag'), { origin: 'system' })).toBe(3);
     expect(changesSince(db, a, 0).map((c) => [c.op, c.origin])).toEqual([

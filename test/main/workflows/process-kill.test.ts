@@ -3,6 +3,8 @@
  * a new server on the same data dir carries on. A run waiting for a person stays waiting across the kill and the
  * restart and completes once approved; a run killed while its non-idempotent HTTP call was in flight is not called
  * again but failed with the reason.
+ *
+ * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 
 import fs from 'node:fs';
