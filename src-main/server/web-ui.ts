@@ -3,8 +3,9 @@
  *
  * - A file that exists under the root is sent as is; hashed build assets (`/assets/…`) are cached for a year,
  *   everything else is revalidated.
- * - Any other GET outside `/v1` gets index.html (SPA fallback), so client-side paths like /customers survive a
- *   reload. Paths under `/v1` never fall back: an unknown API path stays a 404 with the Error payload.
+ * - Any other GET outside the APIs gets index.html (SPA fallback), so client-side paths like /customers survive a
+ *   reload. Paths under `/v1`, `/app` (the internal API) and `/hooks` never fall back: an unknown API path stays a
+ *   404 with the Error payload.
  * - The HTML carries the UI's Content-Security-Policy (src-shared/csp.ts) and is never cached, so a new build is
  *   picked up at once.
  */
@@ -14,6 +15,9 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
+
+/** Paths of the APIs: never answered with the web UI's files. */
+const API_PREFIXES = ['/v1', '/app', '/hooks'];
 
 export interface WebUiOptions {
   root: string;
@@ -59,7 +63,7 @@ export const webUiPlugin = fp(async (app: FastifyInstance, options: WebUiOptions
     if (request.method !== 'GET' && request.method !== 'HEAD') return done();
     if (request.routeOptions.url !== undefined) return done(); // a real route matched: not ours
     const urlPath = request.url.split('?')[0] ?? '/';
-    if (urlPath === '/v1' || urlPath.startsWith('/v1/')) return done();
+    if (API_PREFIXES.some((p) => urlPath === p || urlPath.startsWith(`${p}/`))) return done();
     const file = resolveStaticFile(root, urlPath);
     // Answering from a callback hook: send, and do not call done().
     if (!file || file === 'index.html') {

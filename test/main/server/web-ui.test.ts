@@ -49,9 +49,9 @@ describe('web UI static files', () => {
     expect(svg.headers['cache-control']).not.toMatch(/immutable/);
   });
 
-  it('never falls back under /v1: unknown API paths stay 404 with the Error payload', async () => {
+  it('never falls back under /v1, /app or /hooks: unknown API paths stay 404 with the Error payload', async () => {
     const api = await makeTestApi({ webRoot: fakeBuild() });
-    for (const url of ['/v1', '/v1/', '/v1/no-such-thing', '/v1/customers/x/y/z']) {
+    for (const url of ['/v1', '/v1/', '/v1/no-such-thing', '/v1/customers/x/y/z', '/app/no-such-thing', '/hooks/nope']) {
       const res = await api.call('GET', url);
       expect(res.statusCode, url).toBe(404);
       expect(res.json()).toMatchObject({ error: 'Not Found' });
