@@ -22,15 +22,15 @@ import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
 import { invoicePaymentRoutesPlugin } from './routes/invoice-payments';
 import { invoiceRoutesPlugin } from './routes/invoices';
-import { ledgerRoutesPlugin } from './routes/ledger';
 import { metricRoutesPlugin } from './routes/metrics';
-import { reconciliationRoutesPlugin } from './routes/reconciliation';
 import { reportRoutesPlugin } from './routes/reports';
-import { ruleRoutesPlugin } from './routes/rules';
+import { ledgerRoutesPlugin } from './routes/ledger';
+import { reconciliationRoutesPlugin } from './routes/reconciliation';
 import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { ruleRoutesPlugin } from './routes/rules';
 import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
@@ -90,6 +90,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // close() ends idle keep-alive connections too (Node's fetch keeps a spare one open that would hold shutdown up).
+    forceCloseConnections: true,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
