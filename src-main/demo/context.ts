@@ -3,13 +3,14 @@
  * facts (accounts, people) and the ids handed out so far.
  *
  * Time: the data set is anchored at an "as of" day (default: today, UTC). Transactions run from the first day of the
- * month 29 months before it through the as-of day, so 30 calendar months ending with the current one. Every
+ * month 41 months before it through the as-of day, so 42 calendar months ending with the current one — three full
+ * years of history before the last twelve, which forecasts hold out for their backtest. Every
  * timestamp is derived from the seed and that day — never from the wall clock — and none is later than the start of
  * the as-of day (`anchorIso`), so the same seed on the same day gives the same rows, timestamps included.
  */
 import { type EpochDay, isoInstant, type Month, monthByIndex, monthOf } from './calendar';
 
-export const DEMO_MONTHS = 30;
+export const DEMO_MONTHS = 42;
 
 export interface DemoWindow {
   asOf: EpochDay;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import countries from 'i18n-iso-countries';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { INVOICE_STATUSES } from '../../../src-main/demo/invoices';
+import { DEMO_MONTHS } from '../../../src-main/demo/context';
 import { planDemo } from '../../../src-main/demo/seed';
 import { currentSeq } from '../../../src-main/store/changes';
 import { type Db, openDatabase } from '../../../src-main/store/db';
@@ -40,7 +41,7 @@ beforeAll(() => {
 });
 
 describe('demo data set', () => {
-  it('has the promised shape: 3 accounts in 2 currencies, ~150 customers, ~30 months of transactions, tracker, notifications', () => {
+  it('has the promised shape: 3 accounts in 2 currencies, ~150 customers, 42 months of transactions, tracker, notifications', () => {
     const s = a.summary;
     expect(s.bankAccounts).toBe(3);
     expect(s.customers).toBe(150);
@@ -54,7 +55,7 @@ describe('demo data set', () => {
       .prepare('SELECT COUNT(DISTINCT substr(date, 1, 7)) FROM transactions WHERE team_id = ?')
       .pluck()
       .get(a.teamId);
-    expect(months).toBe(30);
+    expect(months).toBe(DEMO_MONTHS);
     const last = db.prepare('SELECT MAX(date) FROM transactions WHERE team_id = ?').pluck().get(a.teamId) as string;
     expect(last.slice(0, 7)).toBe(AS_OF.slice(0, 7));
     const notificationTypes = db.prepare('SELECT DISTINCT type FROM notifications WHERE team_id = ?').pluck().all(a.teamId);

@@ -129,14 +129,17 @@ describe('forecast accuracy on the demo data set', () => {
     try {
       const team = ensureTeam(db, 'Demo', { baseCurrency: 'EUR' });
       writeDemo(db, team.id, planDemo({ asOf: '2026-11-20' }));
-      const inputs = { from: '2024-06-01', to: '2026-10-31', horizonMonths: 12 };
+      const inputs = { from: '2023-06-01', to: '2026-10-31', horizonMonths: 12 };
       const cash = buildForecast(db, team.id, 'cash_flow', inputs, { model: augursModel, today: '2026-11-20' });
       const revenue = buildForecast(db, team.id, 'revenue', inputs, { model: augursModel, today: '2026-11-20' });
       console.log('demo backtest:', JSON.stringify({ cashFlow: cash.method.backtest, revenue: revenue.method.backtest }));
-      // 29 complete months: the backtest trains on 17, too few for a yearly cycle (24), so the method runs without one
-      // while seasonal naive copies last year's strong season. Measured: cash flow 1.08, revenue 1.06 (see docs/metrics.md).
-      expect(cash.method.backtest!.relativeMase).toBeLessThan(1.2);
-      expect(revenue.method.backtest!.relativeMase).toBeLessThan(1.2);
+      // 41 complete months: the backtest trains on 29, enough for the yearly cycle. Measured: cash flow 0.66, revenue
+      // 0.62 of seasonal naive's MASE; 80 % coverage 11/12 and 10/12 (21 of 24 held-out months pooled).
+      expect(cash.method.backtest!.relativeMase).toBeLessThanOrEqual(0.8);
+      expect(revenue.method.backtest!.relativeMase).toBeLessThanOrEqual(0.8);
+      const pooled80 = (cash.method.backtest!.coverage80 + revenue.method.backtest!.coverage80) / 2;
+      expect(pooled80).toBeGreaterThanOrEqual(0.7);
+      expect(pooled80).toBeLessThanOrEqual(0.9);
       expect(cash.method.backtest!.coverage95).toBeGreaterThanOrEqual(0.75);
     } finally {
       db.close();
