@@ -196,7 +196,8 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
         await noHorizontalOverflow(page, `${screen.name} (${theme})`);
         await page.screenshot({ path: path.join(SHOTS, `${screen.name}-${theme}.png`) });
       }
-      expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+      // 401: the session check before sign-in; 404: a forecast not stored yet for these inputs, then computed.
+      expect(app.errors.filter((e) => !/status of (401|404)/.test(e))).toEqual([]);
     } finally {
       await context.close();
     }
