@@ -14,6 +14,7 @@ const SUITES = [
   'transactions',
   'metrics',
   'import',
+  'ui',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);
