@@ -1,6 +1,7 @@
 import { convertMinor } from '../../src-shared/domain/fx';
 import { reviewStateOf } from '../../src-shared/domain/review-state';
 import type { Db } from './db';
+import { currentWriter } from './write';
 
 /**
  * Rebuilding and checking the ledger's derived data (docs/decisions/0050-ledger-data-model.md): running balances,
@@ -9,6 +10,16 @@ import type { Db } from './db';
  * rebuild`, after bulk loads (the demo), after exchange rates arrive, and in the invariant tests that compare the
  * incremental results with a recomputation. Derived data: nothing here records a change.
  */
+
+/**
+ * Derived data changed outside a write (no change-feed row): move the team's change counter so caches of its reads
+ * (the GET response cache is valid per team counter) do not keep serving the old figures. Inside a write of the team
+ * the write's own changes move it.
+ */
+function derivedDataChanged(db: Db, teamId: string): void {
+  if (currentWriter(db)?.teamId === teamId) return;
+  db.prepare('UPDATE teams SET change_seq = change_seq + 1 WHERE id = ?').run(teamId);
+}
 
 /** The roll-up from scratch: the same rule as src-shared/domain/transactions.ts `contributions`. */
 export function rebuildLedgerDaily(db: Db, teamId: string): void {
@@ -30,6 +41,7 @@ export function rebuildLedgerDaily(db: Db, teamId: string): void {
        )
        GROUP BY day, currency, cat`,
     ).run({ team: teamId });
+    derivedDataChanged(db, teamId);
   })();
 }
 
@@ -47,6 +59,7 @@ export function rebuildBalances(db: Db, teamId: string): void {
          (SELECT sum(amount_minor) FROM transactions t WHERE t.team_id = bank_accounts.team_id AND t.bank_account_id = bank_accounts.id), 0)
        WHERE team_id = ?`,
     ).run(teamId);
+    derivedDataChanged(db, teamId);
   })();
 }
 
@@ -125,6 +138,7 @@ export function recomputeBaseAmounts(
       pending.push([amount, base, r.id]);
     }
     for (const [amount, currency, id] of pending) updated += update.run(amount, currency, id, amount, currency).changes;
+    if (updated > 0) derivedDataChanged(db, teamId);
     return { updated, missing };
   })();
 }
@@ -168,6 +182,7 @@ export function rebuildReviewStates(db: Db, teamId: string): number {
         changed++;
       }
     }
+    if (changed > 0) derivedDataChanged(db, teamId);
     return changed;
   })();
 }

@@ -1,6 +1,7 @@
 import { convertMinor } from '../../src-shared/domain/fx';
 import { isFulfilled, reviewStateOf } from '../../src-shared/domain/review-state';
 import { type Contribution, contributions, UNCATEGORIZED } from '../../src-shared/domain/transactions';
+import { ensureCategoriesOnce } from './category-defaults';
 import type { Db } from './db';
 import { InvalidReference } from './errors';
 import { type Origin, type SqlValue, type Writer, write } from './write';
@@ -76,6 +77,8 @@ export class LedgerWrite {
   category(slug: string | null | undefined): CategoryInfo | undefined {
     if (!slug) return undefined;
     if (!this.categories) {
+      // Every team that holds transactions files them under categories: one created without them gets the defaults.
+      ensureCategoriesOnce(this.db, this.teamId);
       const rows = this.db
         .prepare(
           `SELECT c.id, c.slug, c.name, c.color, c.tax_rate AS taxRate, c.tax_type AS taxType, c.excluded,

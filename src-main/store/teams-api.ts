@@ -3,6 +3,7 @@ import type { User, UserPatch } from '../../src-shared/contract/users';
 import type { Db } from './db';
 import { Conflict, NotFound } from './errors';
 import { nowIso } from './ids';
+import { recomputeBaseAmounts } from './ledger-maintenance';
 import { getTeam } from './teams';
 import { actingUserId, getMembership } from './users';
 
@@ -54,6 +55,8 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
         now: nowIso(),
         id,
       });
+      // Every base amount is in the team's base currency (decision 0053): a new base currency recomputes them.
+      if (values.base_currency !== undefined) recomputeBaseAmounts(db, id);
       return getTeam(db, id);
     })
     .immediate();

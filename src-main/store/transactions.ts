@@ -568,6 +568,27 @@ function splitRows(db: Db, teamId: string, transactionId: string): Required<NewS
     .all(teamId, transactionId) as Required<NewSplit>[];
 }
 
+/**
+ * Re-derives the review state of transactions after something they depend on changed elsewhere (their category was
+ * moved into or out of a group that needs no receipt). A transaction whose state changes records a change.
+ */
+export function refreshReviewStates(db: Db, teamId: string, ids: readonly string[]): number {
+  return ledgerWrite(
+    db,
+    teamId,
+    (lw) => {
+      let changed = 0;
+      for (const id of ids) {
+        const row = getRow(db, teamId, id);
+        if (!row) continue;
+        if (lw.w.update('transaction', id, lw.review({ ...row, attachments: attachmentCount(db, teamId, id) }))) changed++;
+      }
+      return changed;
+    },
+    { origin: 'system' },
+  );
+}
+
 export type DeleteOutcomeKind = 'deleted' | 'excluded';
 
 /** Deletes a manual transaction; a bank line is set to status excluded instead. Refused when reconciled. */

@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Prng } from '../../../src-main/demo/prng';
 import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { currentSeq } from '../../../src-main/store/changes';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { Conflict, InvalidReference, NotFound } from '../../../src-main/store/errors';
 import { checkLedger, recomputeBaseAmounts } from '../../../src-main/store/ledger-maintenance';
 import { createTag } from '../../../src-main/store/tags';
 import { createTeam } from '../../../src-main/store/teams';
+import { updateTeam } from '../../../src-main/store/teams-api';
 import {
   attachToTransaction,
   createTransactions,
@@ -302,6 +304,31 @@ describe('ledger invariants', () => {
     }
     const counted = listTransactions(db, f.team, { pageSize: 1000, statuses: ['posted', 'pending', 'completed', 'excluded'] });
     expect(counted.data.length).toBe(live.length);
+  });
+});
+
+describe('derived data after rates or the base currency change', () => {
+  it('recomputes base amounts in the new base currency and moves the team counter so cached reads refresh', () => {
+    const f = fixture();
+    const [eurTx] = createTransactions(db, f.team, [tx(f, { amountMinor: -950, date: '2026-02-10' })]);
+    const [usdTx] = createTransactions(db, f.team, [
+      tx(f, { bankAccountId: f.usd, currency: 'USD', amountMinor: -1_000, date: '2026-02-10' }),
+    ]);
+    expect(getTransaction(db, f.team, usdTx!)).toMatchObject({ baseAmount: -9.5, baseCurrency: 'EUR' });
+    const before = currentSeq(db, f.team);
+    updateTeam(db, { teamId: f.team, userId: null }, f.team, { baseCurrency: 'USD' });
+    expect(getTransaction(db, f.team, usdTx!)).toMatchObject({ baseAmount: -10, baseCurrency: 'USD' });
+    expect(getTransaction(db, f.team, eurTx!)).toMatchObject({ baseAmount: -10, baseCurrency: 'USD' });
+    expect(currentSeq(db, f.team)).toBeGreaterThan(before);
+    expect(recomputeBaseAmounts(db, f.team).updated).toBe(0);
+  });
+
+  it('gives a team created without categories the defaults when its first transaction needs one', () => {
+    const f = fixture();
+    const bare = createTeam(db, { name: 'Bare Co' }).id;
+    const account = write(db, bare, (w) => w.insert('bank_account', { name: 'A', type: 'depository', currency: 'EUR' }));
+    const [id] = createTransactions(db, bare, [{ ...tx(f), bankAccountId: account, categorySlug: 'meals' }]);
+    expect(getTransaction(db, bare, id!).category?.slug).toBe('meals');
   });
 });
 
