@@ -26,6 +26,8 @@ const arg = (name: string, fallback: number) => {
   return i >= 0 ? Number(process.argv[i + 1]) : fallback;
 };
 const EXISTING = arg('--existing', 1_000_000);
+/** `--no-rules`: leave the team's rules and category suggestions out (the import's own path alone). */
+const RULES = !process.argv.includes('--no-rules');
 const ROWS = arg('--rows', 100_000);
 const AS_OF = '2026-06-30';
 
@@ -176,8 +178,11 @@ function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; 
   const db = openDatabase(dir);
   let t = performance.now();
   let lastTenth = -1;
+  const phases: [string, number][] = [['parse', performance.now()]];
   const r = commitFile(db, base.teamId, base.accountId, bytes, {
     fileName: `bench.${label}`,
+    applyRules: RULES,
+    onPhase: (p) => phases.push([p, performance.now()]),
     onProgress: (done, total) => {
       const tenth = Math.floor((done / total) * 10);
       if (tenth !== lastTenth && tenth % 5 === 0) {
@@ -191,7 +196,14 @@ function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; 
     `  import (parse, plan, commit, rules, pairing): ${secs(importMs)} (${Math.round(ROWS / (importMs / 1000))} rows/s), ` +
       `created ${r.batch.counts.created}, duplicates ${r.batch.counts.duplicate}, balance ${r.batch.balance?.status}`,
   );
-  log(`  ratio to raw inserts: ${(rawMs / importMs).toFixed(2)} (target >= 0.3)`);
+  phases.push(['commit', performance.now()]);
+  log(
+    `  phases: ${phases
+      .slice(0, -1)
+      .map(([p, at], i) => `${p} ${secs(phases[i + 1]![1] - at)}`)
+      .join(', ')}`,
+  );
+  log(`  ratio to raw inserts: ${(rawMs / importMs).toFixed(2)} (target >= 0.3)${RULES ? '' : ' (rules left out)'}`);
   t = performance.now();
   const again = commitFile(db, base.teamId, base.accountId, bytes, { fileName: `bench.${label}`, allowReimport: true });
   const reMs = performance.now() - t;

@@ -3,6 +3,7 @@ import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
 import {
+  type CommitOptions,
   type CommitResult,
   commitImport,
   type ImportPlan,
@@ -108,7 +109,9 @@ export function previewFile(
   const plan = planImport(db, teamId, accountId, parsed.parse);
   const limit = o.rows ?? 500;
   // The first `limit` rows, then every row a person must look at (links, review, rejected); duplicates are counted.
-  const shown = plan.rows.filter((r, i) => i < limit || r.outcome === 'link' || r.outcome === 'review' || r.outcome === 'rejected');
+  const shown = plan.rows.filter(
+    (r, i) => i < limit || r.outcome === 'link' || r.outcome === 'review' || r.outcome === 'rejected',
+  );
   return {
     plan,
     parsed,
@@ -143,6 +146,8 @@ export interface CommitFileOptions extends FileOptions {
   acceptBalanceMismatch?: boolean;
   allowReimport?: boolean;
   onProgress?: (done: number, total: number) => void;
+  onPhase?: CommitOptions['onPhase'];
+  applyRules?: boolean;
 }
 
 export function commitFile(db: Db, teamId: string, accountId: string, bytes: Uint8Array, o: CommitFileOptions): CommitResult {
@@ -156,6 +161,8 @@ export function commitFile(db: Db, teamId: string, accountId: string, bytes: Uin
         acceptBalanceMismatch: o.acceptBalanceMismatch,
         allowReimport: o.allowReimport,
         onProgress: o.onProgress,
+        onPhase: o.onPhase,
+        applyRules: o.applyRules,
       });
       const mapping = parsed.parse.file.mapping as CsvMapping | null;
       if (mapping && o.saveMappingAs) saveImportMapping(db, teamId, accountId, o.saveMappingAs, mapping);

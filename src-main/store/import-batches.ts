@@ -4,6 +4,7 @@ import { type ApiBalanceCheck, type BalanceCheck, balanceForApi, checkBalances }
 import { fingerprints } from '../import/fingerprint';
 import {
   addDays,
+  daysBetween,
   decideMatches,
   MATCH_WINDOW_DAYS,
   type ScoredCandidate,
@@ -285,35 +286,39 @@ export function planImport(db: Db, teamId: string, accountId: string, parsed: Pa
   };
 }
 
-/** The transfers the plan's new rows would pair with (a separate read: a large file's preview can skip it). */
+/** The transfers the plan's new rows would pair with (one read of the other accounts' rows around the file's days). */
 export function planTransfers(db: Db, teamId: string, plan: ImportPlan): TransferCandidate[] {
-  // New rows are not in the ledger yet: look for their counterparts as if they were.
   const out: TransferCandidate[] = [];
   const accounts = db.prepare('SELECT count(*) FROM bank_accounts WHERE team_id = ?').pluck().get(teamId) as number;
-  if (accounts < 2) return out;
-  const stmt = db.prepare(
-    `SELECT t.id, t.bank_account_id, t.date FROM transactions t
-     WHERE t.team_id = ? AND t.amount_minor = ? AND t.date BETWEEN ? AND ? AND t.bank_account_id <> ? AND t.currency = ?
-       AND coalesce(t.internal, 0) = 0 AND t.status NOT IN ('excluded', 'archived')
-       AND NOT EXISTS (SELECT 1 FROM transfer_pairs p WHERE p.status IN ('paired', 'dismissed')
-         AND (p.out_transaction_id = t.id OR p.in_transaction_id = t.id))`,
-  );
-  for (const p of plan.rows) {
-    if (p.outcome !== 'new' || !p.row || p.row.amountMinor === 0) continue;
-    const found = stmt.all(
+  const fresh = plan.rows.filter((p) => p.outcome === 'new' && p.row && p.row.amountMinor !== 0);
+  if (accounts < 2 || fresh.length === 0) return out;
+  const days = fresh.map((p) => p.row!.date).sort();
+  const others = db
+    .prepare(
+      `SELECT t.id, t.bank_account_id AS account, t.date, t.amount_minor AS amount, t.currency FROM transactions t
+       WHERE t.team_id = ? AND t.date BETWEEN ? AND ? AND t.bank_account_id <> ?
+         AND coalesce(t.internal, 0) = 0 AND t.status NOT IN ('excluded', 'archived')
+         AND NOT EXISTS (SELECT 1 FROM transfer_pairs p WHERE p.status IN ('paired', 'dismissed')
+           AND (p.out_transaction_id = t.id OR p.in_transaction_id = t.id))`,
+    )
+    .all(
       teamId,
-      -p.row.amountMinor,
-      addDays(p.row.date, -TRANSFER_WINDOW_DAYS),
-      addDays(p.row.date, TRANSFER_WINDOW_DAYS),
+      addDays(days[0]!, -TRANSFER_WINDOW_DAYS),
+      addDays(days[days.length - 1]!, TRANSFER_WINDOW_DAYS),
       plan.accountId,
-      p.row.currency,
-    ) as { id: string; bank_account_id: string; date: string }[];
+    ) as { id: string; account: string; date: string; amount: number; currency: string }[];
+  const byKey = new Map<string, typeof others>();
+  for (const o of others) byKey.set(`${o.currency}|${o.amount}`, [...(byKey.get(`${o.currency}|${o.amount}`) ?? []), o]);
+  for (const p of fresh) {
+    const found = (byKey.get(`${p.row!.currency}|${-p.row!.amountMinor}`) ?? []).filter(
+      (o) => Math.abs(daysBetween(o.date, p.row!.date)) <= TRANSFER_WINDOW_DAYS,
+    );
     for (const f of found) {
       out.push({
         transactionId: `row:${p.index}`,
         counterpartId: f.id,
-        counterpartAccountId: f.bank_account_id,
-        days: Math.abs(Math.round((Date.parse(f.date) - Date.parse(p.row.date)) / 86_400_000)),
+        counterpartAccountId: f.account,
+        days: Math.abs(daysBetween(f.date, p.row!.date)),
         unique: found.length === 1,
       });
     }
@@ -330,6 +335,8 @@ export interface CommitOptions {
   allowReimport?: boolean;
   /** Progress of the write, for long imports (rows written so far of the total to write). */
   onProgress?: (done: number, total: number) => void;
+  /** Called as each phase of the commit begins (long imports show where they are; the bench times them). */
+  onPhase?: (phase: 'plan' | 'create' | 'link' | 'review' | 'rows' | 'transfers' | 'rules' | 'done') => void;
   /** Run the team's rules on the created rows (default true). */
   applyRules?: boolean;
   /** Called with the created transaction ids inside the commit's transaction. */
@@ -386,6 +393,8 @@ export function commitImport(
     db,
     teamId,
     (w) => {
+      const phase = options.onPhase ?? (() => {});
+      phase('plan');
       const plan = planImport(db, teamId, accountId, parsed);
       if (plan.alreadyImported && !options.allowReimport) {
         throw new Conflict(
@@ -418,6 +427,7 @@ export function commitImport(
         warnings: JSON.stringify(warnings),
       });
 
+      phase('create');
       const toCreate = plan.rows.filter((r) => r.outcome === 'new');
       const total = toCreate.length + plan.counts.link + plan.counts.review;
       let done = 0;
@@ -439,6 +449,7 @@ export function commitImport(
         done += chunk.length;
         options.onProgress?.(done, total);
       }
+      phase('link');
       const snapshots = new Map<number, LinkSnapshot>();
       const links: CommitResult['links'] = [];
       for (const r of plan.rows) {
@@ -447,6 +458,7 @@ export function commitImport(
         links.push({ index: r.index, line: r.line, transactionId: r.transactionId!, score: r.score });
         options.onProgress?.(++done, total);
       }
+      phase('review');
       const review: CommitResult['review'] = [];
       for (const r of plan.rows) {
         if (r.outcome !== 'review') continue;
@@ -464,6 +476,7 @@ export function commitImport(
         review.push({ index: r.index, line: r.line, itemId, candidates: r.candidates.map((c) => c.transactionId) });
         options.onProgress?.(++done, total);
       }
+      phase('rows');
       const insertRow = db.prepare(
         `INSERT INTO import_batch_rows (team_id, batch_id, position, line, outcome, transaction_id, match, reason, date, amount_minor,
            description, external_id, fingerprint, before)
@@ -489,10 +502,13 @@ export function commitImport(
           snapshots.has(r.index) ? JSON.stringify({ snapshot: snapshots.get(r.index), row: r.row }) : null,
         );
       }
+      phase('transfers');
       const pairing = pairTransfers(db, teamId, [...createdIds, ...links.map((l) => l.transactionId)], batchId);
       // The team's rules (and confident category suggestions) run on the rows the import created, in this transaction.
+      phase('rules');
       if (options.applyRules !== false) applyRules(db, teamId, createdIds, { trigger: 'import' });
       options.afterCreate?.(createdIds);
+      phase('done');
       w.update('import_batch', batchId, {
         created_count: createdIds.length,
         duplicate_count: plan.counts.duplicate,

@@ -33,7 +33,7 @@ CREATE INDEX transactions_account_external ON transactions(team_id, bank_account
 CREATE INDEX transactions_account_fingerprint ON transactions(team_id, bank_account_id, fingerprint) WHERE fingerprint IS NOT NULL;
 CREATE INDEX transactions_import_batch ON transactions(team_id, import_batch_id) WHERE import_batch_id IS NOT NULL;
 CREATE INDEX transactions_reconciliation ON transactions(team_id, reconciliation_id) WHERE reconciliation_id IS NOT NULL;
-CREATE INDEX transactions_open_manual ON transactions(team_id, bank_account_id, amount_minor, date)
+CREATE INDEX transactions_open_manual ON transactions(team_id, bank_account_id, date)
   WHERE manual = 1 AND external_id IS NULL;
 CREATE INDEX transactions_team_amount_date ON transactions(team_id, amount_minor, date);
 
