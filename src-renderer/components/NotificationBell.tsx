@@ -70,8 +70,18 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
       const t = e.target as Node;
       if (!panelRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
     };
+    // Esc closes it wherever focus is (a button disabled after use drops focus to the page).
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      setOpen(false);
+      buttonRef.current?.focus();
+    };
     document.addEventListener('mousedown', onDown);
-    return () => document.removeEventListener('mousedown', onDown);
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('mousedown', onDown);
+      document.removeEventListener('keydown', onKey);
+    };
   }, [open]);
 
   async function markRead(n: Notification) {
@@ -111,19 +121,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
         ) : null}
       </button>
       {open ? (
-        <div
-          ref={panelRef}
-          id={panelId}
-          className="popover bell-panel"
-          role="dialog"
-          aria-label="Notifications"
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') {
-              setOpen(false);
-              buttonRef.current?.focus();
-            }
-          }}
-        >
+        <div ref={panelRef} id={panelId} className="popover bell-panel" role="dialog" aria-label="Notifications">
           <div className="popover-header">
             <h2>Notifications</h2>
             <button

@@ -47,6 +47,8 @@ beforeEach(async () => {
   const { email, password } = await ui.user();
   await app.open('/import');
   await app.signIn(email, password);
+  // The account list has arrived (the file goes to the account chosen there).
+  await expect.poll(() => page.locator('.import-top select').inputValue()).toBe(accountId);
   return async () => {
     await context.close();
     await ui.close();
