@@ -8,7 +8,9 @@ import { createFromReviewItem, linkReviewItem, listReviewItems, unlinkImported }
 import { listTransferPairs, unpairTransfer } from '../../../src-main/store/import-transfers';
 import { checkLedger } from '../../../src-main/store/ledger-maintenance';
 import { reconcile } from '../../../src-main/store/reconciliation';
+import { createRule } from '../../../src-main/store/rules';
 import { createTransactions, getTransaction } from '../../../src-main/store/transactions';
+import { RuleInput } from '../../../src-shared/contract/rules';
 import { accountRows, type Books, books, csv, importFile, preview } from './helpers';
 
 /** The issue-16 table: identical rows are real, re-imports add nothing, links and undo are exact, transfers pair. */
@@ -35,6 +37,12 @@ describe('identical rows are real, re-imports add nothing', () => {
     ]);
     const first = importFile(b, b.checking, file);
     expect(first.batch.counts).toMatchObject({ rows: 3, created: 3, duplicate: 0 });
+    // After the commit the team hears of the new rows.
+    const note = b.db
+      .prepare("SELECT metadata FROM notifications WHERE team_id = ? AND type = 'transactions_created'")
+      .pluck()
+      .all(b.team);
+    expect(note.map((m) => JSON.parse(m as string))).toEqual([expect.objectContaining({ count: 3, batchId: first.batch.id })]);
     expect(accountRows(b, b.checking).filter((r) => r.amount === -2345)).toHaveLength(2);
     // The same file again: reported before anything is written, and even when forced, nothing new.
     expect(() => importFile(b, b.checking, file)).toThrow(/already imported/);
@@ -95,6 +103,32 @@ describe('identical rows are real, re-imports add nothing', () => {
     const renamed = ofx.replace('ADOBE *CREATIVE CLOUD', 'ADOBE SYSTEMS').replace('<NEWFILEUID>NONE', '<NEWFILEUID>2');
     const r = importFile(b, b.checking, Buffer.from(renamed, 'latin1'));
     expect(r.batch.counts).toMatchObject({ created: 0, duplicate: 4 });
+  });
+});
+
+describe('rules on import', () => {
+  it('runs the team’s import rules on the rows the commit created, in the same transaction', () => {
+    b = books();
+    createRule(
+      b.db,
+      b.team,
+      RuleInput.parse({
+        name: 'Power bills',
+        conditions: { field: 'counterparty', op: 'contains', value: 'Stadtwerke' },
+        actions: [{ type: 'set_category', categorySlug: 'utilities' }],
+        applyOn: ['import'],
+      }),
+    );
+    importFile(
+      b,
+      b.checking,
+      csv([
+        ['02.03.2026', 'Stadtwerke München', 'Strom März', '-84,00'],
+        ['03.03.2026', 'REWE', 'Karte', '-10,00'],
+      ]),
+    );
+    expect(accountRows(b, b.checking).map((r) => r.category)).toEqual(['utilities', null]);
+    expect(checkLedger(b.db, b.team)).toEqual([]);
   });
 });
 
