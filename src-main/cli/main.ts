@@ -10,6 +10,7 @@ import { oauthClientCommand } from './commands/oauth-client';
 import { ratesCommand } from './commands/rates';
 import { recurringCommand, rulesCommand } from './commands/rules';
 import { serveCommand } from './commands/serve';
+import { sessionsCommand } from './commands/sessions';
 import { smtpCommand } from './commands/smtp';
 import { tokenCommand } from './commands/token';
 import { userCommand } from './commands/user';
@@ -25,6 +26,8 @@ export function buildProgram(): Command {
     .addCommand(tokenCommand());
   // [user / oauth-client commands register here]
   program.addCommand(userCommand()).addCommand(oauthClientCommand());
+  // [web sign-in sessions]
+  program.addCommand(sessionsCommand());
   // [invoices: smtp settings and background work]
   program.addCommand(smtpCommand()).addCommand(invoicesCommand());
   // [import command registers here]

@@ -149,6 +149,22 @@ export function revokeSession(db: Db, teamId: string, userId: string, id: string
   return result.changes > 0;
 }
 
+/** Every live session of a user, in every team, newest first (for `finops sessions list`). */
+export function listUserSessions(db: Db, userId: string, now = Date.now()): (WebSession & { teamName: string })[] {
+  return (
+    db
+      .prepare(
+        `SELECT s.id, s.team_id, s.user_id, m.role, s.created_at, s.last_seen_at, s.idle_expires_at, s.expires_at,
+                s.user_agent, s.ip, t.name AS team_name
+           FROM web_sessions s JOIN team_members m ON m.team_id = s.team_id AND m.user_id = s.user_id
+           JOIN teams t ON t.id = s.team_id
+          WHERE s.user_id = @user AND ${ACTIVE}
+          ORDER BY s.created_at DESC, s.id DESC`,
+      )
+      .all({ user: userId, now }) as (Row & { team_name: string })[]
+  ).map((r) => ({ ...toSession(r), teamName: r.team_name }));
+}
+
 /** Revokes every live session of a user (in every team), except `keepId`; returns how many ended. */
 export function revokeUserSessions(db: Db, userId: string, options: { keepId?: string } = {}, now = Date.now()): number {
   return db
