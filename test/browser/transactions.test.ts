@@ -9,6 +9,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
+import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
@@ -173,5 +174,47 @@ describe('transaction review in the web UI', () => {
     await panel.getByRole('cell', { name: 'splits' }).waitFor();
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
+  });
+
+  it('offers "apply to N similar" after a categorisation, shows the dry run first, and applies it with the rule', async () => {
+    const c = client();
+    const eurRow = (await c.call(appTransactionRoutes.list, { query: { pageSize: 50 } })).data.find((r) => r.currency === 'EUR');
+    const accountId = eurRow!.accountId;
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const made = await c.call(transactionRoutes.bulkCreate, {
+      body: [1, 2, 3, 4].map((i) => ({
+        name: `Kaffeeroesterei Nord ${i}`,
+        counterpartyName: 'Kaffeeroesterei Nord',
+        amount: -4.5 * i,
+        currency: 'EUR',
+        date: tomorrow,
+        bankAccountId: accountId,
+      })),
+    });
+    const ids = made.data.map((t) => t.id);
+    await page.reload();
+    await grid().locator(`[data-transaction-id="${ids[0]}"]`).waitFor();
+    // Put the cursor on one of them and categorise it by keyboard.
+    await grid().locator(`[data-transaction-id="${ids[0]}"]`).click();
+    await page.keyboard.press('c');
+    await page.keyboard.type('Meals');
+    await page.keyboard.press('Enter');
+    const banner = page.getByRole('status').filter({ hasText: 'similar from “Kaffeeroesterei Nord”' });
+    await banner.waitFor();
+    expect(await banner.innerText()).toMatch(/^3 similar/);
+    // Nothing changed yet: the others are still uncategorised.
+    for (const id of ids.slice(1)) expect((await record(id)).category).toBeNull();
+
+    await grid().focus();
+    await page.keyboard.press('a');
+    const dialog = page.getByRole('dialog', { name: /Categorise 3 similar as Meals/ });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('table', { name: 'Dry run' }).locator('tbody tr').count()).toBe(3);
+    await dialog.getByLabel(/Also save a rule/).check();
+    await dialog.getByRole('button', { name: 'Apply to 3' }).click();
+    await app.toast(/Categorised 3 similar as Meals and saved the rule/).waitFor();
+    for (const id of ids) await expect.poll(async () => (await record(id)).category?.slug).toBe('meals');
+    const rules = await c.call(ruleRoutes.list);
+    expect(rules.data.some((r) => /Kaffeeroesterei Nord/i.test(r.name))).toBe(true);
   });
 });
