@@ -183,6 +183,10 @@ function PanelBody({
           <dd>{t.manual ? 'Yes (manual transaction)' : 'No (bank line)'}</dd>
           <dt>Assignee</dt>
           <dd>{t.assignedId ?? '—'}</dd>
+          <dt>Details complete</dt>
+          <dd>{t.metadataCompleted ? 'Yes' : 'Not yet (enrichment pending)'}</dd>
+          <dt>Team notified</dt>
+          <dd>{t.notified === null ? '—' : t.notified ? 'Yes' : 'No'}</dd>
           <dt>Reference</dt>
           <dd>
             <code>{t.internalId}</code>

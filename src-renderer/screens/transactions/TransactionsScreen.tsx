@@ -212,6 +212,8 @@ export function TransactionsScreen() {
 
   async function categorise(slug: string | null) {
     setDialog(null);
+    // Focus back on the grid at once, so the next keys typed are not lost while the write runs.
+    gridRef.current?.focus();
     const t = targets();
     const name = slug ? (categories.data?.data.find((c) => c.slug === slug)?.name ?? slug) : 'uncategorised';
     const ok = await act(`Categorised ${plural(t.length)} as ${name}`, 'category', t, { categorySlug: slug });
@@ -233,6 +235,8 @@ export function TransactionsScreen() {
 
   async function addTag(tagId: string) {
     setDialog(null);
+    // Focus back on the grid at once, so the next keys typed are not lost while the write runs.
+    gridRef.current?.focus();
     const t = targets();
     const name = tags.data?.data.find((x) => x.id === tagId)?.name ?? 'tag';
     await act(`Tagged ${plural(t.length)} “${name}”`, 'tags', t, { tagId });
@@ -241,6 +245,8 @@ export function TransactionsScreen() {
 
   async function saveNote(note: string | null) {
     setDialog(null);
+    // Focus back on the grid at once, so the next keys typed are not lost while the write runs.
+    gridRef.current?.focus();
     const t = targets();
     await act(note ? `Noted ${plural(t.length)}` : `Removed the note of ${plural(t.length)}`, 'note', t, { note });
     gridRef.current?.focus();
