@@ -46,6 +46,14 @@ const WORK: NavEntry[] = [
 
 const SYSTEM: NavEntry[] = [
   { path: '/settings', label: 'Settings', built: true, render: () => <SettingsScreen /> },
+  {
+    path: '/team-settings',
+    label: 'Team settings',
+    built: false,
+    render: () => (
+      <NotBuiltYet title="Team settings" what="Team details, members, categories, rules, bank connections and sync settings." />
+    ),
+  },
   { path: '/about', label: 'Health and about', built: true, render: () => <AboutScreen /> },
 ];
 

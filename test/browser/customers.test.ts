@@ -260,7 +260,7 @@ describe('customers in the web UI', () => {
 
   it('lists the features not built yet as such, with no sample figures', async () => {
     await connect();
-    for (const label of ['Invoices', 'Sync']) {
+    for (const label of ['Invoices', 'Sync', 'Team settings']) {
       await app.nav(new RegExp(`^${label}`)).click();
       await app.page.getByRole('heading', { name: label, exact: true }).waitFor();
       expect(await app.page.getByText('Not built yet', { exact: true }).isVisible()).toBe(true);
