@@ -196,7 +196,11 @@ export function ImportScreen() {
               </div>
               <span className="faint small">{phase.label}…</span>
             </div>
-          ) : null}
+          ) : (
+            <span className="faint small">
+              The preview writes nothing: you see every row's outcome first, and an import can be undone.
+            </span>
+          )}
         </div>
         {failure ? <ErrorBanner error={failure} /> : null}
         {preview ? (

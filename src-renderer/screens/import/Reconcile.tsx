@@ -74,8 +74,8 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
         <span className="faint small">Does the bank’s closing balance agree with your cleared transactions?</span>
       </div>
       <form className="reconcile-form" onSubmit={check} noValidate>
-        <label className="filter wide" htmlFor={`${id}-acc`}>
-          <span>Account</span>
+        <div className="field account-choice">
+          <label htmlFor={`${id}-acc`}>Account</label>
           <select id={`${id}-acc`} className="select" value={account} onChange={(e) => setAccountId(e.target.value)}>
             {accounts.map((a) => (
               <option key={a.id} value={a.id}>
@@ -83,7 +83,7 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <div className="field">
           <label htmlFor={`${id}-date`}>Statement date</label>
           <input

@@ -52,8 +52,8 @@ function AccountPanel() {
         <dd>
           {session.team.name} <span className="faint">· {session.user.role}</span>
         </dd>
-        <dt>Session ends</dt>
-        <dd>{formatDateTime(session.expiresAt)} at the latest, or after 12 hours without use</dd>
+        <dt>Signed out</dt>
+        <dd>after 12 hours without use, and 7 days after signing in at the latest</dd>
       </dl>
       <div className="panel-actions">
         <button type="button" className="btn" onClick={() => signOut().catch((err) => toast.error(err, 'Could not sign out'))}>
@@ -153,14 +153,16 @@ function AppearancePanel() {
   return (
     <section className="panel" aria-labelledby="appearance-title">
       <h2 id="appearance-title">Appearance</h2>
-      <fieldset className="segmented" aria-describedby="theme-hint">
+      <fieldset className="theme-choice" aria-describedby="theme-hint">
         <legend>Theme</legend>
-        {THEMES.map((t) => (
-          <label key={t.id} className="segment">
-            <input type="radio" name="theme" value={t.id} checked={choice === t.id} onChange={() => set(t.id)} />
-            <span>{t.label}</span>
-          </label>
-        ))}
+        <div className="segmented">
+          {THEMES.map((t) => (
+            <label key={t.id} className="segment">
+              <input type="radio" name="theme" value={t.id} checked={choice === t.id} onChange={() => set(t.id)} />
+              <span>{t.label}</span>
+            </label>
+          ))}
+        </div>
       </fieldset>
       <p id="theme-hint" className="faint">
         System follows your computer’s light or dark setting. Kept in this browser.

@@ -18,7 +18,10 @@ export class AppPage {
   }
 
   nav(label: string | RegExp): Locator {
-    return this.page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: label });
+    // A string names a built entry exactly ("Settings", not "Team settings not built"); a pattern matches loosely.
+    return this.page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: label, exact: typeof label === 'string' });
   }
 
   /** Signs in on the sign-in form, as a person would, and waits for the app frame. */
