@@ -10,7 +10,17 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type MouseEvent,
+  memo,
+  type RefObject,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { appTransactionRoutes, type ReviewRow } from '../../../src-shared/contract/app-transactions';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { categoryRoutes } from '../../../src-shared/contract/categories';
@@ -110,21 +120,15 @@ export function TransactionsScreen() {
   // The grid's height is the tab's count when known (a stable scrollbar); rows not loaded yet show as placeholders.
   const rowCount = Math.max(rows.length, total ?? 0, list.isLoading && rows.length === 0 ? 12 : 0);
 
-  const virtualizer = useVirtualizer({
-    count: rowCount,
-    getScrollElement: () => gridRef.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: 12,
-    // The column header sticks at the top of the scrolling grid: rows scrolled to must not hide under it.
-    scrollPaddingStart: HEADER_HEIGHT,
-  });
-  const virtualRows = virtualizer.getVirtualItems();
-  const lastVisible = virtualRows[virtualRows.length - 1]?.index ?? 0;
-
+  /** Scrolls the grid to a row; set by the virtualized rows (only they re-render while the grid scrolls). */
+  const scrollToRef = useRef<(index: number) => void>(() => {});
+  const listRef = useRef(list);
+  listRef.current = list;
   // Fetch the next page while the view nears the end of what is loaded.
-  useEffect(() => {
-    if (list.hasNextPage && !list.isLoadingMore && lastVisible >= rows.length - 150) list.loadMore();
-  }, [lastVisible, rows.length, list]);
+  const onLastVisible = useCallback((last: number) => {
+    const l = listRef.current;
+    if (l.hasNextPage && !l.isLoadingMore && last >= l.items.length - 150) l.loadMore();
+  }, []);
 
   // Search as you type, 250 ms after the last key.
   useEffect(() => {
@@ -139,7 +143,7 @@ export function TransactionsScreen() {
     setCursor(0);
     setSelected(new Set());
     setAnchor(null);
-    virtualizer.scrollToIndex(0);
+    scrollToRef.current(0);
   }, [filters]);
 
   const setFilter = (patch: Partial<Filters>) => setFilters({ ...filters, ...patch });
@@ -279,7 +283,7 @@ export function TransactionsScreen() {
       setAnchor(null);
     }
     setCursor(next);
-    virtualizer.scrollToIndex(next, { align: 'auto' });
+    scrollToRef.current(next);
   }
 
   function toggleSelect(index: number) {
@@ -293,6 +297,23 @@ export function TransactionsScreen() {
     });
     setAnchor(index);
   }
+
+  // Row handlers that never change identity (the memoized rows then re-render only when their own data does).
+  const latest = useRef({ move, toggleSelect, setCursor, setPanel });
+  latest.current = { move, toggleSelect, setCursor, setPanel };
+  const actions = useMemo<RowActions>(
+    () => ({
+      click(index, e) {
+        if (e.shiftKey) latest.current.move(index, true);
+        else if (e.ctrlKey || e.metaKey) latest.current.toggleSelect(index);
+        else latest.current.setCursor(index);
+        gridRef.current?.focus();
+      },
+      open: (id) => latest.current.setPanel({ id }),
+      toggle: (index) => latest.current.toggleSelect(index),
+    }),
+    [],
+  );
 
   function onGridKey(e: KeyboardEvent<HTMLDivElement>) {
     // Keys typed into the header's checkbox are its own.
@@ -675,120 +696,16 @@ export function TransactionsScreen() {
               </span>
             </div>
           </div>
-          <div className="tx-sizer" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
-            {virtualRows.map((v) => {
-              const r = rows[v.index];
-              const top = v.start;
-              if (!r) {
-                return (
-                  <div
-                    key={`ph-${v.index}`}
-                    className="tx-row placeholder"
-                    role="row"
-                    aria-rowindex={v.index + 2}
-                    style={{ transform: `translateY(${top}px)` }}
-                  >
-                    {[0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => (
-                      <span key={i} role="gridcell">
-                        <span className="bone" />
-                      </span>
-                    ))}
-                  </div>
-                );
-              }
-              const isSel = selected.has(r.id);
-              return (
-                <div
-                  key={r.id}
-                  id={`tx-${r.id}`}
-                  className={`tx-row ${v.index === cursor ? 'cursor' : ''} ${isSel ? 'selected' : ''}`}
-                  role="row"
-                  aria-rowindex={v.index + 2}
-                  aria-selected={isSel}
-                  data-transaction-id={r.id}
-                  style={{ transform: `translateY(${top}px)` }}
-                  onClick={(e) => {
-                    if (e.shiftKey) move(v.index, true);
-                    else if (e.ctrlKey || e.metaKey) toggleSelect(v.index);
-                    else setCursor(v.index);
-                    gridRef.current?.focus();
-                  }}
-                  onDoubleClick={() => setPanel({ id: r.id })}
-                >
-                  <span role="gridcell" className="c-check">
-                    <input
-                      type="checkbox"
-                      tabIndex={-1}
-                      aria-label={`Select ${r.name}`}
-                      checked={isSel}
-                      onChange={() => toggleSelect(v.index)}
-                      onClick={(e) => e.stopPropagation()}
-                    />
-                  </span>
-                  <span role="gridcell" className="date">
-                    {formatDate(r.date)}
-                  </span>
-                  <span role="gridcell" className="c-desc">
-                    <span className="cell-name" title={r.name}>
-                      {r.name}
-                    </span>
-                    <span className="cell-sub">{subline(r)}</span>
-                  </span>
-                  <span role="gridcell" className="c-account" title={r.accountName}>
-                    {r.accountName}
-                  </span>
-                  <span role="gridcell" className="c-cat">
-                    {r.category ? (
-                      <>
-                        <span className="cat-dot" style={{ background: r.category.color }} aria-hidden="true" />
-                        <span className="ellipsis" title={r.category.name}>
-                          {r.category.name}
-                        </span>
-                      </>
-                    ) : r.splits ? (
-                      <span className="faint">Split in {r.splits}</span>
-                    ) : (
-                      <span className="faint">Uncategorised</span>
-                    )}
-                  </span>
-                  <span role="gridcell" className="c-tags">
-                    {r.tags.slice(0, 2).map((t) => (
-                      <span key={t.id} className="chip">
-                        {t.name}
-                      </span>
-                    ))}
-                    {r.tags.length > 2 ? <span className="chip more">+{r.tags.length - 2}</span> : null}
-                  </span>
-                  <span role="gridcell" className={`money ${r.amount < 0 ? 'out' : 'in'}`}>
-                    {formatAmount(r.amount, r.currency)}
-                  </span>
-                  <span role="gridcell">
-                    <span className={`state-pill ${r.reviewState}`}>{STATE_LABELS[r.reviewState]}</span>
-                  </span>
-                  <span role="gridcell" className="c-flags">
-                    {r.attachments ? (
-                      <span title={`${r.attachments} receipt${r.attachments === 1 ? '' : 's'}`}>
-                        <span className="sr-only">Has a receipt</span>
-                        <span aria-hidden="true">📎</span>
-                      </span>
-                    ) : null}
-                    {r.note ? (
-                      <span title={r.note}>
-                        <span className="sr-only">Has a note</span>
-                        <span aria-hidden="true">✎</span>
-                      </span>
-                    ) : null}
-                    {r.splits ? (
-                      <span title={`Split in ${r.splits}`}>
-                        <span className="sr-only">Split</span>
-                        <span aria-hidden="true">⑂</span>
-                      </span>
-                    ) : null}
-                  </span>
-                </div>
-              );
-            })}
-          </div>
+          <VirtualRows
+            rows={rows}
+            rowCount={rowCount}
+            cursor={cursor}
+            selected={selected}
+            gridRef={gridRef}
+            actions={actions}
+            scrollToRef={scrollToRef}
+            onLastVisible={onLastVisible}
+          />
           {!list.isLoading && rows.length === 0 && !list.error ? (
             <div className="empty tx-empty">
               <h2>
@@ -875,3 +792,176 @@ export function TransactionsScreen() {
     </div>
   );
 }
+
+interface RowActions {
+  click(index: number, e: MouseEvent): void;
+  open(id: string): void;
+  toggle(index: number): void;
+}
+
+/**
+ * The rows on screen, virtualized. It owns the virtualizer, so scrolling re-renders this list only (not the filters,
+ * tabs and bars of the screen), and each row is memoized: a frame of scrolling mounts the rows coming into view and
+ * moves the others.
+ */
+function VirtualRows(props: {
+  rows: readonly ReviewRow[];
+  rowCount: number;
+  cursor: number;
+  selected: ReadonlySet<string>;
+  gridRef: RefObject<HTMLDivElement | null>;
+  actions: RowActions;
+  scrollToRef: RefObject<(index: number) => void>;
+  onLastVisible: (index: number) => void;
+}) {
+  const { rows, onLastVisible } = props;
+  const virtualizer = useVirtualizer({
+    count: props.rowCount,
+    getScrollElement: () => props.gridRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 12,
+    // The column header sticks at the top of the scrolling grid: rows scrolled to must not hide under it.
+    scrollPaddingStart: HEADER_HEIGHT,
+  });
+  props.scrollToRef.current = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
+  const items = virtualizer.getVirtualItems();
+  const last = items[items.length - 1]?.index ?? 0;
+  // Again when a page arrives while the view still sits at the end of what is loaded.
+  const loaded = rows.length;
+  useEffect(() => {
+    if (loaded >= 0) onLastVisible(last);
+  }, [last, loaded, onLastVisible]);
+  return (
+    <div className="tx-sizer" role="rowgroup" style={{ height: virtualizer.getTotalSize() }}>
+      {items.map((v) => {
+        const r = rows[v.index];
+        return r ? (
+          <TxRow
+            key={r.id}
+            r={r}
+            index={v.index}
+            top={v.start}
+            isCursor={v.index === props.cursor}
+            isSelected={props.selected.has(r.id)}
+            actions={props.actions}
+          />
+        ) : (
+          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start} />
+        );
+      })}
+    </div>
+  );
+}
+
+const Placeholder = memo(function Placeholder({ index, top }: { index: number; top: number }) {
+  return (
+    <div className="tx-row placeholder" role="row" aria-rowindex={index + 2} style={{ transform: `translateY(${top}px)` }}>
+      {[0, 1, 2, 3, 4, 5, 6, 7, 8].map((i) => (
+        <span key={i} role="gridcell">
+          <span className="bone" />
+        </span>
+      ))}
+    </div>
+  );
+});
+
+const TxRow = memo(function TxRow({
+  r,
+  index,
+  top,
+  isCursor,
+  isSelected,
+  actions,
+}: {
+  r: ReviewRow;
+  index: number;
+  top: number;
+  isCursor: boolean;
+  isSelected: boolean;
+  actions: RowActions;
+}) {
+  return (
+    <div
+      id={`tx-${r.id}`}
+      className={`tx-row ${isCursor ? 'cursor' : ''} ${isSelected ? 'selected' : ''}`}
+      role="row"
+      aria-rowindex={index + 2}
+      aria-selected={isSelected}
+      data-transaction-id={r.id}
+      style={{ transform: `translateY(${top}px)` }}
+      onClick={(e) => actions.click(index, e)}
+      onDoubleClick={() => actions.open(r.id)}
+    >
+      <span role="gridcell" className="c-check">
+        <input
+          type="checkbox"
+          tabIndex={-1}
+          aria-label={`Select ${r.name}`}
+          checked={isSelected}
+          onChange={() => actions.toggle(index)}
+          onClick={(e) => e.stopPropagation()}
+        />
+      </span>
+      <span role="gridcell" className="date">
+        {formatDate(r.date)}
+      </span>
+      <span role="gridcell" className="c-desc">
+        <span className="cell-name" title={r.name}>
+          {r.name}
+        </span>
+        <span className="cell-sub">{subline(r)}</span>
+      </span>
+      <span role="gridcell" className="c-account" title={r.accountName}>
+        {r.accountName}
+      </span>
+      <span role="gridcell" className="c-cat">
+        {r.category ? (
+          <>
+            <span className="cat-dot" style={{ background: r.category.color }} aria-hidden="true" />
+            <span className="ellipsis" title={r.category.name}>
+              {r.category.name}
+            </span>
+          </>
+        ) : r.splits ? (
+          <span className="faint">Split in {r.splits}</span>
+        ) : (
+          <span className="faint">Uncategorised</span>
+        )}
+      </span>
+      <span role="gridcell" className="c-tags">
+        {r.tags.slice(0, 2).map((t) => (
+          <span key={t.id} className="chip">
+            {t.name}
+          </span>
+        ))}
+        {r.tags.length > 2 ? <span className="chip more">+{r.tags.length - 2}</span> : null}
+      </span>
+      <span role="gridcell" className={`money ${r.amount < 0 ? 'out' : 'in'}`}>
+        {formatAmount(r.amount, r.currency)}
+      </span>
+      <span role="gridcell">
+        <span className={`state-pill ${r.reviewState}`}>{STATE_LABELS[r.reviewState]}</span>
+      </span>
+      <span role="gridcell" className="c-flags">
+        {r.attachments ? (
+          <span title={`${r.attachments} receipt${r.attachments === 1 ? '' : 's'}`}>
+            <span className="sr-only">Has a receipt</span>
+            <span aria-hidden="true">📎</span>
+          </span>
+        ) : null}
+        {r.note ? (
+          <span title={r.note}>
+            <span className="sr-only">Has a note</span>
+            <span aria-hidden="true">✎</span>
+          </span>
+        ) : null}
+        {r.splits ? (
+          <span title={`Split in ${r.splits}`}>
+            <span className="sr-only">Split</span>
+            <span aria-hidden="true">⑂</span>
+          </span>
+        ) : null}
+      </span>
+    </div>
+  );
+});
