@@ -2,7 +2,7 @@ import { AUTO_APPLY_AT, CategoryModel } from '../../src-shared/domain/category-s
 import { type Evaluation, evaluate, type FieldChange, type RuleDef } from '../../src-shared/domain/rules';
 import type { Db } from '../store/db';
 import { type FactsRow, factsInWindow, factsOf, labelledHistory, recordRuleRun, ruleDefs } from '../store/rules';
-import { type TransactionChange, updateTransaction } from '../store/transactions';
+import { applyTransactionChanges, type TransactionChange } from '../store/transactions';
 import { write } from '../store/write';
 
 /**
@@ -91,11 +91,18 @@ function run(
       db,
       teamId,
       () => {
-        for (const { row, e } of changed) {
-          for (const [ruleId, change] of changesByRule(e)) {
-            updateTransaction(db, teamId, row.facts.id, change, { source: 'rule', sourceId: ruleId, respectLocks: true });
-          }
-        }
+        // One ledger write for every change of the run: the roll-up and balances are brought up to date once.
+        applyTransactionChanges(
+          db,
+          teamId,
+          changed.flatMap(({ row, e }) =>
+            [...changesByRule(e)].map(([ruleId, change]) => ({
+              id: row.facts.id,
+              change,
+              source: { source: 'rule' as const, sourceId: ruleId, respectLocks: true },
+            })),
+          ),
+        );
         const matches = new Map<string, number>();
         for (const { e } of results) for (const id of e.matched) matches.set(id, (matches.get(id) ?? 0) + 1);
         recordRuleRun(db, teamId, matches, failures);
@@ -159,24 +166,23 @@ export function autoCategorize(db: Db, teamId: string, ids: readonly string[]): 
   if (targets.length === 0) return 0;
   const exclude = new Set(ids);
   const model = new CategoryModel(labelledHistory(db, teamId).filter((h) => !exclude.has(h.id)));
-  let applied = 0;
-  for (const t of targets) {
+  const changes = targets.flatMap((t) => {
     const s = model.suggest({
       name: t.facts.name,
       description: t.facts.description,
       counterparty: t.facts.counterparty,
       amountMinor: t.facts.amountMinor,
     });
-    if (s && s.confidence >= AUTO_APPLY_AT) {
-      updateTransaction(
-        db,
-        teamId,
-        t.facts.id,
-        { categorySlug: s.categorySlug },
-        { source: 'rule', sourceId: 'suggestion', respectLocks: true },
-      );
-      applied++;
-    }
-  }
-  return applied;
+    return s && s.confidence >= AUTO_APPLY_AT
+      ? [
+          {
+            id: t.facts.id,
+            change: { categorySlug: s.categorySlug },
+            source: { source: 'rule' as const, sourceId: 'suggestion', respectLocks: true },
+          },
+        ]
+      : [];
+  });
+  if (changes.length > 0) applyTransactionChanges(db, teamId, changes);
+  return changes.length;
 }

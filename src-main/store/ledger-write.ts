@@ -219,14 +219,17 @@ export class LedgerWrite {
          outflow_minor = outflow_minor + excluded.outflow_minor,
          count = count + excluded.count`,
     );
+    // Buckets a write emptied are removed: only the touched ones (a team holds tens of thousands).
+    const dropEmpty = this.db.prepare(
+      `DELETE FROM ledger_daily WHERE team_id = ? AND day = ? AND currency = ? AND category_slug = ?
+       AND count = 0 AND inflow_minor = 0 AND outflow_minor = 0`,
+    );
     for (const [key, r] of this.rollup) {
       if (r.inflow === 0 && r.outflow === 0 && r.count === 0) continue;
       const [day, currency, category] = key.split('\u0000') as [string, string, string];
       upsert.run(this.teamId, day, currency, category, r.inflow, r.outflow, r.count);
+      if (r.count < 0) dropEmpty.run(this.teamId, day, currency, category);
     }
-    this.db
-      .prepare('DELETE FROM ledger_daily WHERE team_id = ? AND count = 0 AND inflow_minor = 0 AND outflow_minor = 0')
-      .run(this.teamId);
     this.rollup.clear();
 
     for (const [accountId, p] of this.accounts) {

@@ -16,7 +16,7 @@ import { newId } from './ids';
 import { type LedgerRow, type LedgerWrite, ledgerWrite } from './ledger-write';
 import { listFingerprint } from './list/cursor';
 import { ftsQuery } from './list/fts';
-import { keysetPage, placeholders, type SortColumn } from './list/keyset';
+import { keysetPage, type SortColumn } from './list/keyset';
 import { resolveTagRefs } from './tags';
 import type { Origin, SqlValue } from './write';
 
@@ -375,6 +375,19 @@ export function updateTransactions(
     },
     { origin: ORIGIN_OF[source.source] },
   );
+}
+
+/**
+ * Many changes, each with its own source (a rule run: each field names the rule that set it), in one write: the
+ * ledger's bookkeeping (roll-up, balances) is applied once for all of them.
+ */
+export function applyTransactionChanges(
+  db: Db,
+  teamId: string,
+  items: readonly { id: string; change: TransactionChange; source: WriteSource }[],
+  origin: Origin = 'rule',
+): UpdateResult[] {
+  return ledgerWrite(db, teamId, (lw) => items.map((i) => applyChange(lw, i.id, i.change, i.source)), { origin });
 }
 
 function applyChange(lw: LedgerWrite, id: string, input: TransactionChange, source: WriteSource): UpdateResult {
@@ -819,8 +832,12 @@ function toTransaction(r: DetailRow): Transaction {
 export function getTransactions(db: Db, teamId: string, ids: readonly string[]): Transaction[] {
   if (ids.length === 0) return [];
   const rows = db
-    .prepare(`SELECT ${DETAIL_COLUMNS} FROM transactions t WHERE t.team_id = ? AND t.id IN (${placeholders(ids.length)})`)
-    .all(teamId, ...ids) as DetailRow[];
+    // The ids drive the join (CROSS JOIN keeps them the outer loop): with `id IN (…)` beside `team_id = ?` the
+    // planner may walk the team's index instead, reading every transaction of a 1M-row team.
+    .prepare(
+      `SELECT ${DETAIL_COLUMNS} FROM json_each(?) AS wanted CROSS JOIN transactions t ON t.id = wanted.value WHERE t.team_id = ?`,
+    )
+    .all(JSON.stringify(ids), teamId) as DetailRow[];
   const byId = new Map(rows.map((r) => [r.id, toTransaction(r)]));
   return ids.flatMap((id) => {
     const t = byId.get(id);
@@ -1018,8 +1035,8 @@ export function transactionPageIds(db: Db, teamId: string, query: TransactionLis
   });
 }
 
-const LIST_COLUMNS = `id, bank_account_id, description, method, amount_minor, name, date, currency, status, counterparty_name,
-  category_slug, balance_minor`;
+const LIST_COLUMNS = `t.id, t.bank_account_id, t.description, t.method, t.amount_minor, t.name, t.date, t.currency, t.status,
+  t.counterparty_name, t.category_slug, t.balance_minor`;
 
 interface ListRow {
   id: string;
@@ -1060,8 +1077,10 @@ export function listTransactions(db: Db, teamId: string, query: TransactionListO
       page.ids.length === 0
         ? []
         : (db
-            .prepare(`SELECT ${LIST_COLUMNS} FROM transactions WHERE team_id = ? AND id IN (${placeholders(page.ids.length)})`)
-            .all(teamId, ...page.ids) as ListRow[]);
+            .prepare(
+              `SELECT ${LIST_COLUMNS} FROM json_each(?) AS wanted CROSS JOIN transactions t ON t.id = wanted.value WHERE t.team_id = ?`,
+            )
+            .all(JSON.stringify(page.ids), teamId) as ListRow[]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const data = page.ids.flatMap((id) => {
       const r = byId.get(id);
