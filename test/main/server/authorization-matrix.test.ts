@@ -294,14 +294,6 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
     });
     return { invoiceId, transactionId: tx.json().id };
   },
-  'POST /v1/invoice-payments': async (api, token) => {
-    const invoiceId = await matrixInvoice(api, token, 'unpaid');
-    const tx = await api.call('POST', '/v1/transactions', {
-      token,
-      body: { ...matrixTransactionBody(api), name: 'Matrix payment', amount: 100, date: '2099-01-05' },
-    });
-    return { invoiceId, transactionId: tx.json().id };
-  },
   // The allowed call needs a running timer to stop.
   'POST /v1/tracker-entries/timer/stop': async (api, token) => {
     await api.call('POST', '/v1/tracker-entries/timer/start', { token, body: { projectId: await matrixProject(api, token) } });
