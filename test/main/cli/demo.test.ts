@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
+import { DEMO_MONTHS } from '../../../src-main/demo/context';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 
@@ -36,7 +37,7 @@ describe('finops demo', () => {
       const team = db.prepare("SELECT id FROM teams WHERE name = 'Demo Agency'").pluck().get();
       expect(db.prepare('SELECT COUNT(*) FROM transactions WHERE team_id = ?').pluck().get(team)).toBe(20000);
       const months = db.prepare('SELECT COUNT(DISTINCT substr(date, 1, 7)) FROM transactions').pluck().get();
-      expect(months).toBe(30);
+      expect(months).toBe(DEMO_MONTHS);
     } finally {
       db.close();
     }
