@@ -7,7 +7,6 @@ import { RECEIPT_EXEMPT_GROUPS } from '../../src-shared/domain/review-state';
 import { ensureCategoriesOnce } from './category-defaults';
 import type { Db } from './db';
 import { Conflict, InvalidReference, NotFound } from './errors';
-import { newId } from './ids';
 import { type NewSplit, refreshReviewStates, updateTransaction, updateTransactions } from './transactions';
 import { write } from './write';
 

@@ -112,7 +112,7 @@ export function getTrackerProject(db: Db, teamId: string, id: string): TrackerPr
 // ---------------------------------------------------------------------------------------------------------------
 // The list.
 
-function sortColumns(db: Db): Record<string, SortColumn> {
+function sortColumns(_db: Db): Record<string, SortColumn> {
   const amount = entryAmountSql('e', 'p');
   return {
     created_at: { sql: 'p.created_at', kind: 'text' },

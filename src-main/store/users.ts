@@ -156,9 +156,7 @@ export async function authenticateUser(db: Db, email: string, password: string):
 export function actingUserId(db: Db, credential: { teamId: string; userId: string | null }): string | undefined {
   if (credential.userId) return getMembership(db, credential.teamId, credential.userId) ? credential.userId : undefined;
   return db
-    .prepare(
-      "SELECT user_id FROM team_members WHERE team_id = ? AND role = 'owner' ORDER BY created_at, user_id LIMIT 1",
-    )
+    .prepare("SELECT user_id FROM team_members WHERE team_id = ? AND role = 'owner' ORDER BY created_at, user_id LIMIT 1")
     .pluck()
     .get(credential.teamId) as string | undefined;
 }

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { StressTest, StressTestBody } from './metrics';
 import { defineRoute } from './route';
 
