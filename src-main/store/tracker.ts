@@ -112,7 +112,7 @@ export function getTrackerProject(db: Db, teamId: string, id: string): TrackerPr
 // ---------------------------------------------------------------------------------------------------------------
 // The list.
 
-function sortColumns(_db: Db): Record<string, SortColumn> {
+function sortColumns(): Record<string, SortColumn> {
   const amount = entryAmountSql('e', 'p');
   return {
     created_at: { sql: 'p.created_at', kind: 'text' },
@@ -169,7 +169,7 @@ export function listTrackerProjects(
     id: 'p.id',
     where,
     params,
-    sort: sortColumns(db)[column]!,
+    sort: sortColumns()[column]!,
     direction,
     pageSize: query.pageSize,
     cursor: query.cursor,
