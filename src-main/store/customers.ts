@@ -131,13 +131,11 @@ function toCustomer(r: ReadRow, now: Date): Customer {
   const { finance, lastPaymentAt } = summarizeFinance(groups);
   let lastActivityAt = r.updated_at;
   for (const d of [finance.lastInvoiceDate, lastPaymentAt]) if (d && d > lastActivityAt) lastActivityAt = d;
-  const fields = Object.fromEntries(FIELDS.map(([field, column]) => [field, r[column]])) as Pick<
-    Customer,
-    (typeof FIELDS)[number][0]
-  >;
-  return {
-    id: r.id,
-    ...fields,
+  // The record is filled in one object by a plain loop: entries, fromEntries and a spread were a measurable share of
+  // a point read (the serializer writes the contract's property order whatever this object's is).
+  const customer = { id: r.id } as Record<string, unknown>;
+  for (const [field, column] of FIELDS) customer[field] = r[column];
+  return Object.assign(customer, {
     country: r.country,
     tags,
     enrichmentStatus: r.enrichment_status as Customer['enrichmentStatus'],
@@ -159,7 +157,7 @@ function toCustomer(r: ReadRow, now: Date): Customer {
       lastActivityAt,
     },
     engagement: engagementOf(finance, r.created_at, now),
-  };
+  }) as unknown as Customer;
 }
 
 /**

@@ -160,10 +160,17 @@ export function summarizeFinance(groups: readonly InvoiceGroup[]): FinanceSummar
   };
 }
 
+let lastWindow: { at: number; window: { sinceTs: string; sinceDate: string } } | undefined;
+
 /** The bounds of "recent" at `now`: created at or after `sinceTs`, or last invoice dated on or after `sinceDate`. */
 export function recentWindow(now: Date): { sinceTs: string; sinceDate: string } {
-  const sinceTs = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
-  return { sinceTs, sinceDate: sinceTs.slice(0, 10) };
+  // A page of customers is read at one `now`: the window is worked out once for it.
+  const at = now.getTime();
+  if (lastWindow?.at !== at) {
+    const sinceTs = new Date(at - RECENT_DAYS * DAY_MS).toISOString();
+    lastWindow = { at, window: { sinceTs, sinceDate: sinceTs.slice(0, 10) } };
+  }
+  return lastWindow.window;
 }
 
 export function isRecent(createdAt: string, lastInvoiceDate: string | null, now: Date): boolean {
