@@ -1,11 +1,15 @@
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import type { Plugin } from 'vite';
 
 /**
  * The desktop app's three builds (out/main, out/preload, out/renderer):
  * - main: the Electron shell (src-main/electron/main.ts) and the server host that runs in a utility process
  *   (src-main/desktop/server-host-entry.ts). Dependencies stay external (better-sqlite3 and keytar are native;
  *   fastify plugins read their own files), loaded from node_modules at run time.
+ *   Files the main code starts by path rather than imports (the OCR worker thread's script) are copied beside it
+ *   by `besideMain`, since `__dirname` is out/main once bundled.
  * - preload: one small sandboxed script exposing `window.finops`; it imports only `electron` (external) and
  *   shared types, so it is self-contained as a sandboxed preload must be.
  * - renderer: the React UI, everything bundled. The platform module is chosen here at build time: the desktop
@@ -16,8 +20,24 @@ import { defineConfig } from 'electron-vite';
  */
 const devApiPort = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
 
+/** Scripts the main bundle starts by path (`path.join(__dirname, name)`), emitted into out/main under their names. */
+const STARTED_BY_PATH = ['src-main/documents/ocr-worker.cjs'];
+
+function besideMain(): Plugin {
+  return {
+    name: 'finops-beside-main',
+    generateBundle() {
+      for (const file of STARTED_BY_PATH) {
+        const fileName = file.slice(file.lastIndexOf('/') + 1);
+        this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(__dirname, file)) });
+      }
+    },
+  };
+}
+
 export default defineConfig({
   main: {
+    plugins: [besideMain()],
     build: {
       outDir: 'out/main',
       externalizeDeps: true,

@@ -94,9 +94,12 @@ describe('the session cookie as a credential', () => {
     const noCsrf = await api.call('POST', '/v1/customers', { body: { name: 'Cookie Co' }, headers: withCookie(s) });
     expect(noCsrf.statusCode).toBe(403);
     expect(noCsrf.json().message).toMatch(/CSRF token/);
+    // One character off; which one replaces the last depends on it, so the token is never accidentally right.
+    const altered = `${s.csrf.slice(0, -1)}${s.csrf.endsWith('A') ? 'B' : 'A'}`;
+    expect(altered).not.toBe(s.csrf);
     const badCsrf = await api.call('POST', '/v1/customers', {
       body: { name: 'Cookie Co' },
-      headers: withCookie(s, { 'x-csrf-token': `${s.csrf.slice(0, -1)}A` }),
+      headers: withCookie(s, { 'x-csrf-token': altered }),
     });
     expect(badCsrf.statusCode).toBe(403);
 
