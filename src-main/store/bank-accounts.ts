@@ -4,6 +4,7 @@ import { ensureCategoriesOnce } from './categories';
 import type { Db } from './db';
 import { Conflict, InvalidReference, NotFound } from './errors';
 import { accountInstitution } from './institutions';
+import { dropPaymentSuggestions, refuseIfHeld } from './transaction-holders';
 import { createTransactions, deleteTransactions } from './transactions';
 import { write } from './write';
 
@@ -17,7 +18,8 @@ import { write } from './write';
  *
  * Deleting an account with transactions needs `cascade`. The ledger deletes manual transactions but only excludes
  * bank lines (deleteTransactions), and a transaction cannot outlive its account (foreign key), so the cascade runs in
- * one write: (1) refuse if any transaction is reconciled; (2) deleteTransactions on all of them — manual ones go,
+ * one write: (1) refuse if any transaction is reconciled, or held by an invoice's payment or a matched receipt
+ * (transaction-holders.ts); (2) deleteTransactions on all of them — manual ones go,
  * bank lines become excluded, and the ledger takes every one of them out of the daily roll-up; (3) the now excluded
  * bank lines, which no report counts any more, are removed with a tombstone each (splits, tags, attachments and
  * provenance go with them by foreign key; the search index by trigger); (4) the account goes. Nothing derived is
@@ -243,6 +245,9 @@ export function deleteBankAccount(
           'Unreconcile them first: a reconciled transaction is never deleted',
         );
       }
+      // The excluded bank lines are removed below too, so every one of them must be free, not only the manual ones.
+      refuseIfHeld(db, teamId, ids);
+      dropPaymentSuggestions(w, db, teamId, ids);
       const outcomes = deleteTransactions(db, teamId, ids);
       // Excluded now, so counted by no report and no roll-up: removing them changes no figure of any other account.
       for (const o of outcomes) if (o.outcome === 'excluded') w.remove('transaction', o.id);

@@ -18,6 +18,7 @@ import { listFingerprint } from './list/cursor';
 import { ftsQuery } from './list/fts';
 import { keysetPage, type SortColumn } from './list/keyset';
 import { resolveTagRefs } from './tags';
+import { dropPaymentSuggestions, refuseIfHeld } from './transaction-holders';
 import type { Origin, SqlValue } from './write';
 
 /**
@@ -627,6 +628,9 @@ export function deleteTransactions(
           `Unreconcile first: ${reconciled.map((r) => r.id).join(', ')}`,
         );
       }
+      const removed = rows.filter((r) => r.manual).map((r) => r.id);
+      refuseIfHeld(db, teamId, removed);
+      dropPaymentSuggestions(lw.w, db, teamId, removed);
       return rows.map((row) => {
         if (!row.manual) {
           applyChange(lw, row.id, { status: 'excluded' }, source);

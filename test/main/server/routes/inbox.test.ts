@@ -115,6 +115,10 @@ describe('inbox reconciliation', () => {
     expect(fulfilled(api, b)).toBe(1);
     const again = await api.call('POST', `/v1/inbox/${uploaded.id}/confirm`, { token, body: { transactionId: a } });
     expect(again.statusCode).toBe(409);
+    // While the receipt is matched, its transaction is not removed (the item would be done with nothing).
+    const held = await api.call('DELETE', `/v1/transactions/${b}`, { token });
+    expect(held.statusCode, held.body).toBe(409);
+    expect(held.json().description).toContain(`POST /v1/inbox/${uploaded.id}/unmatch`);
 
     const undone = await api.call('POST', `/v1/inbox/${uploaded.id}/unmatch`, { token });
     expect(undone.statusCode, undone.body).toBe(200);

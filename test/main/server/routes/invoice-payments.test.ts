@@ -178,4 +178,47 @@ describe('invoice payments', () => {
         .statusCode,
     ).toBe(422);
   });
+
+  it('a transaction that pays an invoice is not removed until unmatched; its suggestions go with it', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Payments');
+    const teamId = api.team('Payments').id;
+    const { customerId, bankAccountId } = await setup(api, token);
+    const inv = await issued(api, token, customerId, 250, 'INV-HOLD-1');
+    const paying = await income(api, token, bankAccountId, 250, `Nordwind Logistik ${inv.invoiceNumber}`);
+    const applied = await api.call('POST', '/v1/invoice-payments', { token, body: { invoiceId: inv.id, transactionId: paying } });
+    expect(applied.statusCode, applied.body).toBe(201);
+    // A second invoice of another amount with an open suggestion on another transaction.
+    const other = await issued(api, token, customerId, 40);
+    const suggestedTx = await income(api, token, bankAccountId, 40, 'SEPA credit');
+    expect(matchInvoicePayments(api.db, teamId, { now: new Date('2099-03-21T00:00:00Z') }).suggested).toBe(1);
+
+    // The paying transaction: deleting it alone, or its account with cascade, is refused, naming the invoice.
+    const del = await api.call('DELETE', `/v1/transactions/${paying}`, { token });
+    expect(del.statusCode, del.body).toBe(409);
+    expect(del.json().description).toContain('invoice INV-HOLD-1');
+    expect(del.json().description).toContain(`DELETE /v1/invoice-payments/${applied.json().id}`);
+    const cascade = await api.call('DELETE', `/v1/bank-accounts/${bankAccountId}?cascade=true`, { token });
+    expect(cascade.statusCode, cascade.body).toBe(409);
+    expect((await api.call('GET', `/v1/transactions/${paying}`, { token })).statusCode).toBe(200);
+    expect((await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json().status).toBe('paid');
+
+    // The merely suggested transaction can go, and takes its suggestion along (no payment points at nothing).
+    const gone = await api.call('DELETE', `/v1/transactions/${suggestedTx}`, { token });
+    expect(gone.statusCode, gone.body).toBe(200);
+    expect((await api.call('GET', '/v1/invoice-payments?states=suggested', { token })).json().data).toEqual([]);
+    expect((await api.call('GET', `/v1/invoices/${other.id}`, { token })).json().status).toBe('unpaid');
+
+    // Unmatched, the transaction is free: the invoice is open again and the transaction is deleted.
+    expect((await api.call('DELETE', `/v1/invoice-payments/${applied.json().id}`, { token })).statusCode).toBe(200);
+    expect((await api.call('DELETE', `/v1/transactions/${paying}`, { token })).statusCode).toBe(200);
+    expect((await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json().status).toBe('unpaid');
+    const dangling = api.db
+      .prepare(
+        'SELECT count(*) FROM invoice_payments p WHERE NOT EXISTS (SELECT 1 FROM transactions t WHERE t.id = p.transaction_id)',
+      )
+      .pluck()
+      .get();
+    expect(dangling).toBe(0);
+  });
 });
