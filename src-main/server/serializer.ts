@@ -29,7 +29,7 @@ export function contractSerializerCompiler(options: { validate: boolean }): Seri
   return ({ schema, method, url, httpStatus }) => {
     const zodSchema = schema as z.ZodType;
     const jsonSchema = z.toJSONSchema(zodSchema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
-    const stringify = fastJson(unwrapRefs(jsonSchema) as Parameters<typeof fastJson>[0]);
+    const stringify = fastJson(nullableAsFlag(unwrapRefs(jsonSchema)) as Parameters<typeof fastJson>[0]);
     if (!options.validate) return (data: unknown) => stringify(data);
     const route = `${method} ${url} ${httpStatus}`;
     return (data: unknown) => {
@@ -58,4 +58,31 @@ function unwrapRefs(schema: unknown): unknown {
     out.allOf = unwrapRefs(allOf);
   }
   return out;
+}
+
+/**
+ * zod writes a nullable value that JSON Schema cannot express as a type list (an integer, an enum, an object, a
+ * string with a format) as `anyOf: [X, {type: 'null'}]`. fast-json-stringify serializes any anyOf by running a
+ * validator on the value for each option, per value written; a customer read has two such fields and a transaction
+ * page hundreds. Its own `nullable: true` keyword writes the same bytes with one `=== null` check, so the pair
+ * becomes X with that flag. Options that are references stay as they are (their siblings are merged into the target
+ * when it resolves). The contract's zod schemas, and so the OpenAPI document and the tests' response checks, are
+ * untouched: this is the serializer's copy.
+ */
+export function nullableAsFlag(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(nullableAsFlag);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) out[k] = nullableAsFlag(v);
+  const options = out.anyOf;
+  if (!Array.isArray(options) || options.length !== 2) return out;
+  const isNull = (o: unknown) => !!o && typeof o === 'object' && (o as { type?: unknown }).type === 'null';
+  const value = options.find((o) => !isNull(o)) as Record<string, unknown> | undefined;
+  if (!value || !options.some(isNull) || typeof value.type !== 'string') return out;
+  if (value.$ref !== undefined || value.anyOf || value.oneOf || value.allOf) return out;
+  const { anyOf: _options, ...siblings } = out;
+  // Inside an anyOf the serializer keeps (a reference's target), values are still checked by Ajv, whose `nullable`
+  // needs null listed in an enum.
+  const nullableEnum = Array.isArray(value.enum) ? { enum: [...value.enum, null] } : {};
+  return { ...siblings, ...value, ...nullableEnum, nullable: true };
 }

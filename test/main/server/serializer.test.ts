@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp, createApp } from '../../../src-main/server/app';
 import { registerRoute } from '../../../src-main/server/route';
-import { contractSerializerCompiler, ResponseContractViolation } from '../../../src-main/server/serializer';
+import { contractSerializerCompiler, nullableAsFlag, ResponseContractViolation } from '../../../src-main/server/serializer';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { defineRoute } from '../../../src-shared/contract/route';
 import { makeTestApi } from '../../helpers/api';
@@ -63,6 +63,47 @@ describe('compiled response serializers', () => {
     const value = { definition: { a: [1, 'two', { b: null }] } };
     for (const validate of [false, true]) {
       const write = contractSerializerCompiler({ validate })({ schema: Doc, method: 'GET', url: '/doc', httpStatus: '200' });
+      expect(JSON.parse(write(value))).toEqual(value);
+    }
+  });
+
+  it('write nullable integers, enums, formatted strings and objects as null or as their value (no anyOf left)', () => {
+    const Nullables = z.object({
+      year: z.number().int().nullable(),
+      state: z.enum(['pending', 'done']).nullable(),
+      at: z.iso.datetime().nullable(),
+      link: z.object({ id: z.string(), amount: z.number() }).nullable(),
+      list: z.array(z.number().int()).nullable(),
+    });
+    const write = contractSerializerCompiler({ validate: false })({
+      schema: Nullables,
+      method: 'GET',
+      url: '/n',
+      httpStatus: '200',
+    });
+    const empty = { year: null, state: null, at: null, link: null, list: null };
+    // Without the flag, fast-json-stringify would write a null integer as 0 and a null object as {}.
+    expect(JSON.parse(write(empty))).toEqual(empty);
+    const full = { year: 1998, state: 'done', at: '2026-11-23T08:00:00.000Z', link: { id: 'p', amount: 1.5 }, list: [1, 2] };
+    expect(JSON.parse(write(full))).toEqual(full);
+    expect(Nullables.parse(JSON.parse(write(full)))).toEqual(full);
+    // What the serializer compiles has no anyOf left (each would run a validator per value written).
+    const compiled = JSON.stringify(nullableAsFlag(z.toJSONSchema(Nullables, { target: 'draft-7', io: 'output' })));
+    expect(compiled).not.toContain('anyOf');
+    expect(compiled.match(/"nullable":true/g)).toHaveLength(5);
+  });
+
+  it('write a nullable reference whose target holds a nullable enum (the reference stays an anyOf)', () => {
+    const Check = z
+      .object({ source: z.enum(['file', 'ledger']).nullable(), at: z.number().int().nullable() })
+      .meta({ id: 'Check' });
+    const Batch = z.object({ balance: Check.nullable(), first: Check });
+    const write = contractSerializerCompiler({ validate: false })({ schema: Batch, method: 'GET', url: '/b', httpStatus: '200' });
+    for (const value of [
+      { balance: null, first: { source: null, at: null } },
+      { balance: { source: null, at: 3 }, first: { source: 'file', at: null } },
+      { balance: { source: 'ledger', at: null }, first: { source: 'ledger', at: 1 } },
+    ]) {
       expect(JSON.parse(write(value))).toEqual(value);
     }
   });
