@@ -4,15 +4,13 @@
  */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-export const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg'] as const;
+export const ACCEPTED_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic', 'image/heif'] as const;
 export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
 
-/** Recognized, but no library here decodes it for extraction: refused with a clear message. */
-const REFUSED_WITH_REASON: Record<string, string> = {
-  'image/heic':
-    'HEIC photos are not supported yet: export the photo as JPEG (iPhone: Settings › Camera › Formats › Most Compatible)',
-  'image/heif': 'HEIF images are not supported yet: export the image as JPEG or PNG',
-};
+/** Photos in Apple's format, decoded for extraction by documents/heic.ts. */
+export function isHeif(type: AcceptedType): boolean {
+  return type === 'image/heic' || type === 'image/heif';
+}
 
 type FileTypeModule = typeof import('file-type');
 let fileType: Promise<FileTypeModule> | undefined;
@@ -28,8 +26,6 @@ export async function detectType(bytes: Uint8Array): Promise<Detection> {
     return { ok: true, mimetype: found.mime as AcceptedType, ext: found.ext };
   }
   const detected = found?.mime ?? null;
-  const reason =
-    (detected && REFUSED_WITH_REASON[detected]) ??
-    `The file is ${detected ? `a ${detected} file` : 'of an unknown type'}; upload a PDF, PNG or JPEG`;
+  const reason = `The file is ${detected ? `a ${detected} file` : 'of an unknown type'}; upload a PDF, PNG, JPEG or HEIC`;
   return { ok: false, reason, detected };
 }

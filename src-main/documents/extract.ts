@@ -1,4 +1,5 @@
-import type { AcceptedType } from './detect';
+import { type AcceptedType, isHeif } from './detect';
+import { heicToPng } from './heic';
 import type { OcrEngine } from './ocr';
 import { pdfText, renderPdfPages } from './pdf';
 import { parseReceipt, type ReceiptFields } from './receipt-fields';
@@ -31,6 +32,7 @@ export async function extractFile(bytes: Buffer, mimetype: AcceptedType, ocr: Oc
     const ocrText = texts.join('\n\n');
     return { method: 'pdf-ocr', text: ocrText, fields: parseReceipt(ocrText), pages };
   }
-  const text = await ocr.recognize(bytes);
+  const image = isHeif(mimetype) ? (await heicToPng(bytes)).png : bytes;
+  const text = await ocr.recognize(image);
   return { method: 'image-ocr', text, fields: parseReceipt(text), pages: null };
 }

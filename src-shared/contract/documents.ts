@@ -48,6 +48,7 @@ export const UPLOAD_MEDIA_TYPES = [
   'image/png',
   'image/jpeg',
   'image/heic',
+  'image/heif',
   'application/octet-stream',
 ] as const;
 

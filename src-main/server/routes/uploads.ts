@@ -13,7 +13,7 @@ import { ApiError } from '../errors';
  * its 1 MiB JSON limit and its media types.
  */
 const RAW = Symbol('raw upload');
-const RAW_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic', 'application/octet-stream'];
+const RAW_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic', 'image/heif', 'application/octet-stream'];
 /** Base64 of 20 MiB plus the JSON around it. */
 const JSON_LIMIT = Math.ceil((MAX_FILE_BYTES * 4) / 3) + 64 * 1024;
 

@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { detectType } from '../../../src-main/documents/detect';
 import { extractFile } from '../../../src-main/documents/extract';
 import { OCR_LANG_PATH, OcrEngine } from '../../../src-main/documents/ocr';
 import { RECEIPTS, type RenderedReceipt, renderReceipts, VARIANTS } from '../../fixtures/receipts';
@@ -61,6 +62,38 @@ describe('extraction accuracy over the fixture set', () => {
       expect(sum / (FIELDS.length * RECEIPTS.length), kind).toBeGreaterThanOrEqual(0.9);
     }
   }, 180_000);
+});
+
+describe('HEIC photos', () => {
+  it('decodes the photo of every receipt stored as HEIC and finds its fields as well as from the JPEG', async () => {
+    const dir = path.resolve(__dirname, '../../fixtures/receipts-heic');
+    let right = 0;
+    const misses: string[] = [];
+    for (const r of RECEIPTS) {
+      const bytes = fs.readFileSync(path.join(dir, `${r.key}.heic`));
+      expect((await detectType(bytes)).ok, r.key).toBe(true);
+      const e = await extractFile(bytes, 'image/heic', ocr);
+      expect(e.method).toBe('image-ocr');
+      const f = e.fields;
+      const minor = (a: string | null) => (a === null ? null : Math.round(Number(a) * 100));
+      const ok = [
+        f.merchant?.toLowerCase() === r.merchant.toLowerCase(),
+        f.date === r.truth.date,
+        minor(f.amount) === r.truth.amountMinor,
+        f.currency === r.truth.currency,
+        minor(f.vatAmount) === r.truth.vatMinor,
+      ];
+      right += ok.filter(Boolean).length;
+      if (ok.includes(false)) misses.push(`${r.key}: ${JSON.stringify(f)}`);
+    }
+    console.info(`HEIC extraction accuracy ${right}/${RECEIPTS.length * 5}${misses.length ? `\n${misses.join('\n')}` : ''}`);
+    expect(right / (RECEIPTS.length * 5)).toBeGreaterThanOrEqual(0.9);
+  }, 180_000);
+
+  it('a file that only claims to be HEIC fails its extraction with a clear error', async () => {
+    const fake = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypheic'), Buffer.alloc(16)]);
+    await expect(extractFile(fake, 'image/heic', ocr)).rejects.toThrow(/HEIC image could not be decoded/);
+  }, 60_000);
 });
 
 describe('OCR without network', () => {
