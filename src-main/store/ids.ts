@@ -11,3 +11,13 @@ export function newId(): string {
 export function nowIso(): string {
   return new Date().toISOString();
 }
+
+/**
+ * A FROM clause for the rows of `table` (as `alias`) whose ids come as a JSON array in the first bound parameter.
+ * The ids drive the join (CROSS JOIN keeps them the outer loop), so each row is found by its primary key: with
+ * `id IN (…)` beside `team_id = ?` the planner may walk the team's index instead and read every row of a large team.
+ * Callers still filter on the team.
+ */
+export function fromIds(table: string, alias: string): string {
+  return `json_each(?) AS wanted CROSS JOIN ${table} ${alias} ON ${alias}.id = wanted.value`;
+}

@@ -14,7 +14,7 @@ import { UNCATEGORIZED } from '../../src-shared/domain/transactions';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 import type { Db } from './db';
 import { InvalidReference, NotFound } from './errors';
-import { newId } from './ids';
+import { fromIds, newId } from './ids';
 import { resolveTagRefs } from './tags';
 import { updateTransactions } from './transactions';
 import { write } from './write';
@@ -226,13 +226,13 @@ interface FactsSqlRow {
   locked: string;
 }
 
-const FACTS_SQL = `SELECT t.id, t.name, t.description, t.counterparty_name, t.note, t.amount_minor, t.currency, t.bank_account_id,
+/** The facts' columns, over `transactions t` (the FROM clause is the caller's). */
+const FACTS_SELECT = `SELECT t.id, t.name, t.description, t.counterparty_name, t.note, t.amount_minor, t.currency, t.bank_account_id,
     t.category_slug, t.date, t.internal, t.recurring, t.frequency, t.status,
     (SELECT json_group_array(tag_id) FROM transaction_tags tt WHERE tt.team_id = t.team_id AND tt.transaction_id = t.id) AS tag_ids,
     EXISTS (SELECT 1 FROM transaction_splits s WHERE s.team_id = t.team_id AND s.transaction_id = t.id) AS split,
     (SELECT json_group_array(field) FROM transaction_field_sources f
-       WHERE f.team_id = t.team_id AND f.transaction_id = t.id AND f.source = 'user') AS locked
-  FROM transactions t`;
+       WHERE f.team_id = t.team_id AND f.transaction_id = t.id AND f.source = 'user') AS locked`;
 
 function toFacts(r: FactsSqlRow): FactsRow {
   return {
@@ -264,11 +264,7 @@ export function factsOf(db: Db, teamId: string, ids: readonly string[]): FactsRo
   for (let i = 0; i < ids.length; i += 5000) {
     const chunk = ids.slice(i, i + 5000);
     const rows = db
-      // The ids drive the join (see transactions.ts getTransactions): the team's index is never walked.
-      .prepare(
-        `${FACTS_SQL.replace('FROM transactions t', 'FROM json_each(?) AS wanted CROSS JOIN transactions t ON t.id = wanted.value')}
-         WHERE t.team_id = ?`,
-      )
+      .prepare(`${FACTS_SELECT} FROM ${fromIds('transactions', 't')} WHERE t.team_id = ?`)
       .all(JSON.stringify(chunk), teamId) as FactsSqlRow[];
     out.push(...rows.map(toFacts));
   }
@@ -284,7 +280,7 @@ export function factsInWindow(
 ): FactsRow[] {
   const rows = db
     .prepare(
-      `${FACTS_SQL} WHERE t.team_id = @team AND t.date >= @start AND t.date <= @end AND t.status <> 'excluded'
+      `${FACTS_SELECT} FROM transactions t WHERE t.team_id = @team AND t.date >= @start AND t.date <= @end AND t.status <> 'excluded'
        ${scope.onlyUncategorized ? 'AND t.category_slug IS NULL' : ''} ORDER BY t.date, t.id LIMIT @cap`,
     )
     .all({ team: teamId, start: scope.start ?? '0000-00-00', end: scope.end ?? '9999-12-31', cap: cap + 1 }) as FactsSqlRow[];

@@ -12,7 +12,7 @@ import { listStatus, UNCATEGORIZED } from '../../src-shared/domain/transactions'
 import { currencyExponent, toMajor } from '../../src-shared/money';
 import type { Db } from './db';
 import { Conflict, InvalidReference, NotFound } from './errors';
-import { newId } from './ids';
+import { fromIds, newId } from './ids';
 import { type LedgerRow, type LedgerWrite, ledgerWrite } from './ledger-write';
 import { listFingerprint } from './list/cursor';
 import { ftsQuery } from './list/fts';
@@ -836,11 +836,7 @@ function toTransaction(r: DetailRow): Transaction {
 export function getTransactions(db: Db, teamId: string, ids: readonly string[]): Transaction[] {
   if (ids.length === 0) return [];
   const rows = db
-    // The ids drive the join (CROSS JOIN keeps them the outer loop): with `id IN (…)` beside `team_id = ?` the
-    // planner may walk the team's index instead, reading every transaction of a 1M-row team.
-    .prepare(
-      `SELECT ${DETAIL_COLUMNS} FROM json_each(?) AS wanted CROSS JOIN transactions t ON t.id = wanted.value WHERE t.team_id = ?`,
-    )
+    .prepare(`SELECT ${DETAIL_COLUMNS} FROM ${fromIds('transactions', 't')} WHERE t.team_id = ?`)
     .all(JSON.stringify(ids), teamId) as DetailRow[];
   const byId = new Map(rows.map((r) => [r.id, toTransaction(r)]));
   return ids.flatMap((id) => {
@@ -1081,9 +1077,7 @@ export function listTransactions(db: Db, teamId: string, query: TransactionListO
       page.ids.length === 0
         ? []
         : (db
-            .prepare(
-              `SELECT ${LIST_COLUMNS} FROM json_each(?) AS wanted CROSS JOIN transactions t ON t.id = wanted.value WHERE t.team_id = ?`,
-            )
+            .prepare(`SELECT ${LIST_COLUMNS} FROM ${fromIds('transactions', 't')} WHERE t.team_id = ?`)
             .all(JSON.stringify(page.ids), teamId) as ListRow[]);
     const byId = new Map(rows.map((r) => [r.id, r]));
     const data = page.ids.flatMap((id) => {
