@@ -32,7 +32,7 @@ export async function extractFile(bytes: Buffer, mimetype: AcceptedType, ocr: Oc
     const ocrText = texts.join('\n\n');
     return { method: 'pdf-ocr', text: ocrText, fields: parseReceipt(ocrText), pages };
   }
-  const image = isHeif(mimetype) ? (await heicToPng(bytes)).png : bytes;
+  const image = isHeif(mimetype) ? await heicToPng(bytes) : bytes;
   const text = await ocr.recognize(image);
   return { method: 'image-ocr', text, fields: parseReceipt(text), pages: null };
 }

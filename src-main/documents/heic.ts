@@ -20,33 +20,26 @@ const { createCanvas, ImageData } = require(workerData.canvas);
   const canvas = createCanvas(width, height);
   canvas.getContext('2d').putImageData(new ImageData(new Uint8ClampedArray(data), width, height), 0, 0);
   const png = await canvas.encode('png');
-  parentPort.postMessage({ png, width, height });
+  parentPort.postMessage({ png });
 })().catch((err) => parentPort.postMessage({ error: String(err && err.message ? err.message : err) }));
 `;
-
-export interface DecodedPhoto {
-  png: Buffer;
-  width: number;
-  height: number;
-}
 
 export class HeicDecodeError extends Error {
   override name = 'HeicDecodeError';
 }
 
-export function heicToPng(bytes: Buffer): Promise<DecodedPhoto> {
+export function heicToPng(bytes: Buffer): Promise<Buffer> {
   return new Promise((done, fail) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { bytes, heicDecode: resolve('heic-decode'), canvas: resolve('@napi-rs/canvas') },
     });
     let settled = false;
-    worker.once('message', (m: { png?: Uint8Array; width?: number; height?: number; error?: string }) => {
+    worker.once('message', (m: { png?: Uint8Array; error?: string }) => {
       settled = true;
       void worker.terminate();
       if (m.error || !m.png) fail(new HeicDecodeError(`The HEIC image could not be decoded: ${m.error ?? 'no image'}`));
-      else
-        done({ png: Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength), width: m.width ?? 0, height: m.height ?? 0 });
+      else done(Buffer.from(m.png.buffer, m.png.byteOffset, m.png.byteLength));
     });
     worker.once('error', (err) => {
       if (!settled) fail(new HeicDecodeError(`The HEIC image could not be decoded: ${err.message}`));
