@@ -24,13 +24,34 @@ export class ResponseContractViolation extends Error {
  * required one. It is the same in tests and in production, so what is tested is what ships; with `validate`
  * (tests: `validateResponses`) each body it wrote is parsed back and checked against the zod schema too, which a
  * deep check of every response costs too much CPU to do in production (~18 % of a 50-row list).
+ *
+ * A schema is compiled once however many routes and statuses answer with it (the Error payload serves every
+ * route's 4xx: some 2,200 route responses share about 120 schemas), and in production only when a response first
+ * needs it: compiling them all took most of the server's start-up (~1.3 s here) and held ~25 MB of generated code
+ * that a desktop session mostly never runs (docs/decisions/0006). With `validate` every schema compiles when its
+ * route registers, so a schema fast-json-stringify cannot take fails the tests at start-up, not on a first request.
  */
 export function contractSerializerCompiler(options: { validate: boolean }): SerializerCompiler {
+  const compiled = new WeakMap<z.ZodType, Stringify>();
+  const compile = (zodSchema: z.ZodType): Stringify => {
+    let stringify = compiled.get(zodSchema);
+    if (!stringify) {
+      const jsonSchema = z.toJSONSchema(zodSchema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
+      stringify = fastJson(nullableAsFlag(unwrapRefs(jsonSchema)) as Parameters<typeof fastJson>[0]);
+      compiled.set(zodSchema, stringify);
+    }
+    return stringify;
+  };
   return ({ schema, method, url, httpStatus }) => {
     const zodSchema = schema as z.ZodType;
-    const jsonSchema = z.toJSONSchema(zodSchema, { target: 'draft-7', io: 'output', unrepresentable: 'any' });
-    const stringify = fastJson(nullableAsFlag(unwrapRefs(jsonSchema)) as Parameters<typeof fastJson>[0]);
-    if (!options.validate) return (data: unknown) => stringify(data);
+    if (!options.validate) {
+      let stringify: Stringify | undefined;
+      return (data: unknown) => {
+        stringify ??= compile(zodSchema);
+        return stringify(data);
+      };
+    }
+    const stringify = compile(zodSchema);
     const route = `${method} ${url} ${httpStatus}`;
     return (data: unknown) => {
       const json = stringify(data);
@@ -40,6 +61,8 @@ export function contractSerializerCompiler(options: { validate: boolean }): Seri
     };
   };
 }
+
+type Stringify = (data: unknown) => string;
 
 /**
  * zod writes a described use of a named or recursive schema as `{ allOf: [{ $ref }], description }`;
