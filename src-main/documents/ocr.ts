@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { createWorker, OEM, type Worker } from 'tesseract.js';
+import type { Worker } from 'tesseract.js';
 
 /**
  * OCR with tesseract.js, entirely local (docs/decisions/0083-document-extraction.md):
@@ -36,6 +36,8 @@ export class OcrEngine {
     // tesseract.js swallows a failure to load the language (its createWorker never settles) and reports it only to
     // errorHandler: turn that into a rejection. Later errors of a job also reject that job's own promise.
     this.worker ??= new Promise<Worker>((resolve, reject) => {
+      // Required here, not at the top: tesseract.js is loaded by the first OCR job, not by every server start.
+      const { createWorker, OEM } = require('tesseract.js') as typeof import('tesseract.js');
       createWorker(OCR_LANG, OEM.LSTM_ONLY, {
         langPath: this.options.langPath ?? OCR_LANG_PATH,
         gzip: true,

@@ -1,4 +1,4 @@
-import nodemailer from 'nodemailer';
+import type Nodemailer from 'nodemailer';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoice-deliveries';
@@ -35,7 +35,11 @@ function teamName(db: Db, teamId: string): string {
   return (db.prepare('SELECT name FROM teams WHERE id = ?').pluck().get(teamId) as string | undefined) ?? 'Finops Desk';
 }
 
+/** nodemailer (~2 MB of heap) loads with the first email sent, not with every server that never sends one. */
+let nodemailer: typeof Nodemailer | undefined;
+
 function transportFor(settings: SmtpSettings, password: string | undefined) {
+  nodemailer ??= require('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport({
     host: settings.host,
     port: settings.port,

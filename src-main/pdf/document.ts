@@ -1,4 +1,4 @@
-import PDFDocument from 'pdfkit';
+import type PDFKitDocument from 'pdfkit';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
 /**
@@ -37,8 +37,15 @@ export interface PdfOptions {
   margin?: number;
 }
 
+/**
+ * pdfkit, with fontkit and its tables behind it (~8 MB of heap), loads with the first PDF a process makes rather
+ * than with the server: most sessions make none (docs/decisions/0006).
+ */
+let pdfkit: typeof PDFKitDocument | undefined;
+
 export function createPdf(options: PdfOptions): PdfDocument {
-  const doc = new PDFDocument({
+  pdfkit ??= require('pdfkit') as typeof PDFKitDocument;
+  const doc = new pdfkit({
     size: options.size === 'letter' ? 'LETTER' : 'A4',
     margin: options.margin ?? 50,
     bufferPages: true,
