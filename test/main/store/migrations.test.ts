@@ -72,16 +72,3 @@ describe('schema migrations', () => {
     raw.close();
   });
 });
-
-describe('statement cache', () => {
-  it('hands back one compiled statement per SQL text, with result modes reset', () => {
-    const db = openDatabase(tmpDir());
-    createTeam(db, { name: 'A' });
-    const sql = 'SELECT name FROM teams';
-    const plucked = db.prepare(sql).pluck().get();
-    expect(plucked).toBe('A');
-    expect(db.prepare(sql)).toBe(db.prepare(sql));
-    expect(db.prepare(sql).get()).toEqual({ name: 'A' });
-    db.close();
-  });
-});
