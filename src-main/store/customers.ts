@@ -109,6 +109,9 @@ const READ_COLUMNS = `c.*,
 
 type InvoiceTuple = [string, string, number, number, string | null, string | null, string | null];
 
+/** The read of one customer: a constant text, so the statement cache finds it without building ~1 KB of SQL. */
+const READ_ONE = `SELECT ${READ_COLUMNS} FROM customers c WHERE c.team_id = ? AND c.id = ?`;
+
 function readRows(db: Db, teamId: string, ids: readonly string[]): ReadRow[] {
   if (ids.length === 0) return [];
   return db
@@ -209,7 +212,7 @@ function getRow(db: Db, teamId: string, id: string): Row | undefined {
 }
 
 export function getCustomer(db: Db, teamId: string, id: string, now = new Date()): Customer {
-  const [row] = readRows(db, teamId, [id]);
+  const row = db.prepare(READ_ONE).get(teamId, id) as ReadRow | undefined;
   if (!row) throw new NotFound('customer', id);
   return toCustomer(row, now);
 }
