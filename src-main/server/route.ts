@@ -84,8 +84,8 @@ export function registerRoute<R extends RouteContract>(
       ...(route.public ? { security: [] } : { security: [{ bearerAuth: [...route.scopes] }, { oauth2: [...route.scopes] }] }),
       ...({ 'x-scopes': [...route.scopes] } as object),
     },
-    handler: async (request, reply) => {
-      const result = await handler({
+    handler: (request, reply) => {
+      const result = handler({
         params: request.params as RouteParams<R>,
         query: request.query as RouteQuery<R>,
         body: request.body as RouteBody<R>,
@@ -93,10 +93,19 @@ export function registerRoute<R extends RouteContract>(
         request,
         reply,
       });
-      // A handler that answered by itself (a page, a redirect) has nothing more to return.
-      if (reply.sent) return reply;
-      if (reply.statusCode === 200 && successStatus !== 200) reply.code(successStatus);
-      return result;
+      // Most handlers answer synchronously (a store read): sending at once spares each such request a promise and
+      // two microtask hops. A handler that answered by itself (a page, a redirect) has nothing more to send.
+      if (result instanceof Promise) return result.then((body) => (answered(reply, body) ? reply : withStatus(reply, body)));
+      if (!answered(reply, result)) reply.send(withStatus(reply, result));
     },
   });
+
+  function withStatus<T>(reply: FastifyReply, body: T): T {
+    if (reply.statusCode === 200 && successStatus !== 200) reply.code(successStatus);
+    return body;
+  }
+}
+
+function answered(reply: FastifyReply, result: unknown): boolean {
+  return reply.sent || result === reply;
 }
