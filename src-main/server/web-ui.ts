@@ -61,7 +61,7 @@ export const webUiPlugin = fp(async (app: FastifyInstance, options: WebUiOptions
   // Callback style: every API request passes through here, and leaves at once.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return done();
-    if (request.routeOptions.url !== undefined) return done(); // a real route matched: not ours
+    if (!request.is404) return done(); // a real route matched: not ours
     const urlPath = request.url.split('?')[0] ?? '/';
     if (API_PREFIXES.some((p) => urlPath === p || urlPath.startsWith(`${p}/`))) return done();
     const file = resolveStaticFile(root, urlPath);

@@ -1,8 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { grants, type Scope } from '../../../src-shared/contract/scopes';
 import type { Db } from '../../store/db';
 import { forbidden, unauthorized } from '../errors';
+import { withHook } from '../plugins/route-hooks';
 import type { SessionAuth } from '../session/authenticator';
 import { type BearerResolver, type Credential, type CredentialLookup, credentialResolver } from './credentials';
 
@@ -60,34 +61,45 @@ export const authPlugin = fp(
       return opts.sessions?.recheck(request);
     });
     app.decorateRequest('credential', null);
-    // Callback style, not async: this runs on every request, and a promise per hook showed in the profiles.
-    app.addHook('onRequest', (request, _reply, done) => {
-      const config = request.routeOptions.config;
-      if (!config.scopes || config.public) return done();
-      const token = bearerToken(request);
-      let credential: Credential | undefined;
-      if (token) {
-        credential = resolveBearer(token);
-        if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
-      } else {
-        // The session cookie counts only when no Authorization header is sent: bearer auth is unchanged by it.
-        const session = request.headers.authorization ? undefined : opts.sessions?.authenticate(request);
-        if (!session)
-          return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
-        if (session instanceof Error) return done(session);
-        credential = session;
-      }
-      if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
-      if (!grants(credential.scopes, config.scopes)) {
-        return done(
-          forbidden(
-            'Insufficient permissions',
-            `Insufficient permissions. Required scopes: ${config.scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
-          ),
-        );
-      }
-      request.credential = credential;
-      done();
+
+    /** The check of one route, which knows its scopes from the start (no per-request look at the route's config). */
+    const authenticate =
+      (scopes: readonly Scope[]): onRequestHookHandler =>
+      (request, _reply, done) => {
+        const token = bearerToken(request);
+        let credential: Credential | undefined;
+        if (token) {
+          credential = resolveBearer(token);
+          if (!credential) return done(unauthorized('Invalid, expired or revoked credential'));
+        } else {
+          // The session cookie counts only when no Authorization header is sent: bearer auth is unchanged by it.
+          const session = request.headers.authorization ? undefined : opts.sessions?.authenticate(request);
+          if (!session)
+            return done(unauthorized('Authentication required', 'Send Authorization: Bearer <API key or OAuth access token>'));
+          if (session instanceof Error) return done(session);
+          credential = session;
+        }
+        if (credential.scopes.size === 0) return done(unauthorized('The credential has no effective scopes'));
+        if (!grants(credential.scopes, scopes)) {
+          return done(
+            forbidden(
+              'Insufficient permissions',
+              `Insufficient permissions. Required scopes: ${scopes.join(', ')}. Your scopes: ${credential.granted.join(', ')}`,
+            ),
+          );
+        }
+        request.credential = credential;
+        done();
+      };
+
+    // Each contract route that needs a caller gets the check as its first onRequest hook, ahead of the rate limit
+    // and the response cache that read the credential (their plugins register after this one, and so do their
+    // onRoute hooks). Callback style, not async: it runs on every request, and a promise per hook showed in the
+    // profiles. Routes outside the contract (docs, the web UI's files, unknown paths) and public ones pass.
+    app.addHook('onRoute', (route) => {
+      const scopes = route.config?.scopes;
+      if (!scopes || route.config?.public) return;
+      route.onRequest = withHook(route.onRequest, authenticate(scopes));
     });
   },
   { name: 'auth' },

@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import type { RateLimitClass } from '../../../src-shared/contract/route';
+import type { Credential } from '../auth/credentials';
 import { ApiError } from '../errors';
+import { withHook } from './route-hooks';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -102,11 +104,28 @@ function checkRule(name: string, rule: RateLimitRule): RateLimitRule {
   return rule;
 }
 
-function setHeaders(reply: FastifyReply, d: Decision): void {
-  reply.header('RateLimit-Limit', String(d.limit));
-  reply.header('RateLimit-Remaining', String(d.remaining));
-  reply.header('RateLimit-Reset', String(d.resetSeconds));
-  reply.header('RateLimit-Policy', `${d.limit};w=${d.windowSeconds}`);
+function setHeaders(reply: FastifyReply, d: Decision, rule: RuleHeaders): void {
+  reply.header('ratelimit-limit', rule.limit);
+  reply.header('ratelimit-remaining', String(d.remaining));
+  reply.header('ratelimit-reset', String(d.resetSeconds));
+  reply.header('ratelimit-policy', rule.policy);
+}
+
+/** A rule's two header values that never change, written once (fastify keeps header names in lower case). */
+interface RuleHeaders {
+  limit: string;
+  policy: string;
+}
+
+const ruleHeaders = new WeakMap<RateLimitRule, RuleHeaders>();
+
+function headersOf(rule: RateLimitRule): RuleHeaders {
+  let headers = ruleHeaders.get(rule);
+  if (!headers) {
+    headers = { limit: String(rule.limit), policy: `${rule.limit};w=${Math.ceil(rule.windowMs / 1000)}` };
+    ruleHeaders.set(rule, headers);
+  }
+  return headers;
 }
 
 export const rateLimitPlugin = fp(
@@ -119,33 +138,56 @@ export const rateLimitPlugin = fp(
     const oauth = checkRule('oauth', opts.oauth ?? DEFAULT_OAUTH_RULE);
     const counter = new FixedWindowCounter(opts.now ?? Date.now);
 
-    function bucketOf(request: FastifyRequest): Bucket | undefined {
-      const config = request.routeOptions.config;
-      if (config.rateLimit === 'oauth')
-        return { key: `oauth ${request.ip}`, rule: oauth, who: 'OAuth requests from this address' };
-      if (request.credential) return { key: `credential ${request.credential.id}`, rule: perCredential, who: 'this credential' };
-      if (config.scopes) return { key: `ip ${request.ip}`, rule: perIp, who: 'unauthenticated requests from this address' };
-      return undefined;
+    // A credential's bucket is made once while the auth plugin keeps the credential: its key string then keeps
+    // its hash, and a request builds no string to find its window.
+    const credentialBuckets = new WeakMap<Credential, Bucket>();
+
+    function credentialBucket(credential: Credential): Bucket {
+      let bucket = credentialBuckets.get(credential);
+      if (!bucket) {
+        bucket = { key: `credential ${credential.id}`, rule: perCredential, who: 'this credential' };
+        credentialBuckets.set(credential, bucket);
+      }
+      return bucket;
     }
 
-    // Registered after the auth plugin, so this runs after its onRequest hook has set request.credential.
-    app.addHook('onRequest', (request, reply, done) => {
-      const bucket = bucketOf(request);
-      if (!bucket) return done();
-      const d = counter.hit(bucket.key, bucket.rule);
-      setHeaders(reply, d);
-      if (!d.allowed) {
-        return done(
-          new ApiError(
-            429,
-            'Too Many Requests',
-            `Rate limit exceeded: at most ${d.limit} requests per ${d.windowSeconds} s for ${bucket.who}`,
-            `Retry after ${d.resetSeconds} s`,
-            d.resetSeconds,
-          ),
-        );
-      }
-      done();
+    /** The bucket a request of a route counts against, chosen by the route's class once, when it registers. */
+    function bucketsOf(config: FastifyContextConfig): ((request: FastifyRequest) => Bucket) | undefined {
+      if (config.rateLimit === 'oauth')
+        return (request) => ({ key: `oauth ${request.ip}`, rule: oauth, who: 'OAuth requests from this address' });
+      if (!config.scopes) return undefined;
+      // On a route that needs a caller the auth hook, which runs first, has set the credential (or answered 401).
+      return (request) =>
+        request.credential
+          ? credentialBucket(request.credential)
+          : { key: `ip ${request.ip}`, rule: perIp, who: 'unauthenticated requests from this address' };
+    }
+
+    const limit =
+      (bucketOf: (request: FastifyRequest) => Bucket): onRequestHookHandler =>
+      (request, reply, done) => {
+        const bucket = bucketOf(request);
+        const d = counter.hit(bucket.key, bucket.rule);
+        setHeaders(reply, d, headersOf(bucket.rule));
+        if (!d.allowed) {
+          return done(
+            new ApiError(
+              429,
+              'Too Many Requests',
+              `Rate limit exceeded: at most ${d.limit} requests per ${d.windowSeconds} s for ${bucket.who}`,
+              `Retry after ${d.resetSeconds} s`,
+              d.resetSeconds,
+            ),
+          );
+        }
+        done();
+      };
+
+    // Each contract route gets its counter as an onRequest hook after the auth plugin's (registered before this
+    // plugin, so its onRoute hook adds first). Routes outside the contract are not counted.
+    app.addHook('onRoute', (route) => {
+      const bucketOf = route.config ? bucketsOf(route.config) : undefined;
+      if (bucketOf) route.onRequest = withHook(route.onRequest, limit(bucketOf));
     });
   },
   // Both read request.credential, which the auth plugin's onRequest hook sets.

@@ -24,8 +24,8 @@ import { withHook } from './route-hooks';
  *   at all, not even that one point read is made;
  * - the key matches: the caller's team and the exact URL (path and query), so one team never sees another's entry;
  * - the clock is before the entry's `cacheUntil`.
- * Auth, scopes and rate limits run before the lookup (route hooks run after the app's), so a hit is counted and
- * refused exactly like a miss. Bodies are kept up to a byte budget, oldest out.
+ * Auth, scopes and rate limits run before the lookup (their plugins register first, so each route gets their
+ * onRequest hooks ahead of this one), so a hit is counted and refused exactly like a miss. Bodies are kept up to a byte budget, oldest out.
  */
 export interface ResponseCacheOptions {
   db: Db;
@@ -128,13 +128,14 @@ export const responseCachePlugin = fp(
       done();
     };
 
-    const noteLifetime: preSerializationHookHandler = (request, reply, payload, done) => {
-      const pending = (request as WithPending)[kPending];
-      const cacheUntil = request.routeOptions.config.cacheUntil;
-      // Error payloads pass through here too: only a success body is the route's to judge.
-      if (pending && cacheUntil && reply.statusCode === 200) pending.until = cacheUntil(payload, now());
-      done(null, payload);
-    };
+    const noteLifetime =
+      (cacheUntil: (body: unknown, now: number) => number): preSerializationHookHandler =>
+      (request, reply, payload, done) => {
+        const pending = (request as WithPending)[kPending];
+        // Error payloads pass through here too: only a success body is the route's to judge.
+        if (pending && reply.statusCode === 200) pending.until = cacheUntil(payload, now());
+        done(null, payload);
+      };
 
     const store: onSendHookHandler = (request, reply, payload, done) => {
       const pending = (request as WithPending)[kPending];
@@ -160,9 +161,10 @@ export const responseCachePlugin = fp(
     };
 
     app.addHook('onRoute', (route) => {
-      if (!route.config?.cacheUntil || route.method !== 'GET') return;
+      const cacheUntil = route.config?.cacheUntil;
+      if (!cacheUntil || route.method !== 'GET') return;
       route.onRequest = withHook(route.onRequest, lookup);
-      route.preSerialization = withHook(route.preSerialization, noteLifetime);
+      route.preSerialization = withHook(route.preSerialization, noteLifetime(cacheUntil));
       route.onSend = withHook(route.onSend, store);
     });
   },
