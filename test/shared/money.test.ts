@@ -1,3 +1,5 @@
+import { data as isoCurrencies } from 'currency-codes';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { currencyExponent, formatMoney, isCurrencyCode, MAX_MINOR, MoneyError, toMajor, toMinor } from '../../src-shared/money';
 
@@ -58,6 +60,38 @@ describe('money', () => {
     expect(toMajor(-5, 'EUR')).toBe(-0.05);
     expect(toMajor(1234, 'BHD')).toBe(1.234);
     expect(toMajor(1234, 'JPY')).toBe(1234);
+    expect(toMajor(5, 'CLF')).toBe(0.0005);
+    expect(Object.is(toMajor(-0, 'EUR'), 0)).toBe(true);
+  });
+
+  it('converts minor to major as the double its decimal text parses to, for any amount and exponent', () => {
+    /** The decimal written out and parsed: the definition of "the nearest double to the exact decimal". */
+    const parsed = (minor: number, exponent: number) => {
+      if (exponent === 0) return minor;
+      const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
+      const value = Number(`${digits.slice(0, -exponent)}.${digits.slice(-exponent)}`);
+      return minor < 0 ? -value : value;
+    };
+    // Small amounts (every digit count of a price) and large ones up to MAX_MINOR.
+    const amount = fc.oneof(
+      fc.integer({ min: -1_000_000, max: 1_000_000 }),
+      fc.bigInt({ min: -BigInt(MAX_MINOR), max: BigInt(MAX_MINOR) }).map(Number),
+    );
+    fc.assert(
+      fc.property(amount, fc.constantFrom('JPY', 'EUR', 'BHD', 'CLF'), (minor, currency) => {
+        expect(toMajor(minor, currency)).toBe(parsed(minor, currencyExponent(currency)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+
+  it('knows every ISO 4217 code with its exponent, in upper case and as written', () => {
+    for (const c of isoCurrencies) {
+      expect(isCurrencyCode(c.code)).toBe(true);
+      expect(currencyExponent(c.code)).toBe(Number.isInteger(c.digits) ? c.digits : 2);
+      expect(currencyExponent(c.code.toLowerCase())).toBe(currencyExponent(c.code));
+    }
+    expect(isCurrencyCode('eur')).toBe(false);
   });
 
   it('knows real currency codes only', () => {
