@@ -5,6 +5,7 @@
  * shared and noisy).
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 
@@ -29,6 +30,39 @@ export function startProcess(cmd: string, args: string[]): Promise<Started> {
     });
     child.once('exit', (code) => reject(new Error(`${cmd} exited with ${code}: ${out}`)));
   });
+}
+
+/** A new API key for `team` on a data dir, made by the CLI of the checkout at `root`. */
+export function createKey(root: string, dataDir: string, team: string): string {
+  const r = spawnSync(path.join(root, 'bin', 'finops'), ['token', 'create', '--data-dir', dataDir, '--team', team], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (r.status !== 0) throw new Error(`finops token create failed (${r.status}): ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+/**
+ * Where the processes of a benchmark run. With two or more cores and `taskset` (util-linux), the measured servers
+ * share the first core and this process, the load generator, takes the second: the server's time is then its own,
+ * not whatever the load generator and the machine's other work leave it. Elsewhere nothing is pinned.
+ */
+export interface CpuPinning {
+  description: string;
+  /** The command line that starts `cmd args` on the servers' core. */
+  server(cmd: string, args: string[]): [string, string[]];
+}
+
+export function cpuPinning(): CpuPinning {
+  const unpinned: CpuPinning = { description: 'nothing pinned', server: (cmd, args) => [cmd, args] };
+  if (os.cpus().length < 2 || process.env.BENCH_PIN === '0') return unpinned;
+  // -a: every thread of this process (autocannon's sockets are served by the main thread and libuv's pool).
+  const self = spawnSync('taskset', ['-a', '-pc', '1', String(process.pid)], { encoding: 'utf8' });
+  if (self.status !== 0) return unpinned;
+  return {
+    description: 'servers on CPU 0, load generator on CPU 1',
+    server: (cmd, args) => ['taskset', ['-c', '0', cmd, ...args]],
+  };
 }
 
 /** `finops serve` on a data dir with an effectively unlimited rate limit. */
