@@ -3,7 +3,7 @@
  * The web build shows the sign-in form until someone is signed in (docs/decisions/0110); the desktop app is always
  * connected through its own key.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { userRoutes } from '../src-shared/contract/users';
 import { NotificationBell } from './components/NotificationBell';
 import { useChangeStream } from './data/use-change-stream';
@@ -158,21 +158,33 @@ function Toasts() {
   );
 }
 
-/** The signed-in user's locale, date format and time zone, applied to every formatted number and date. */
-function usePreferences(enabled: boolean): number {
+/**
+ * Applies the signed-in user's formatting preferences (`/v1/users/me`) and returns the key the current screen is
+ * mounted under, or undefined while the first answer is awaited. Formatted text is everywhere (memoized rows,
+ * chart ticks), so a preference that changes value remounts the screen; nothing else does. The screen waits for
+ * the first answer rather than mounting with the browser's defaults and remounting when it comes: a remount throws
+ * away what the screen holds, such as an import's preview or a half-filled form (docs/decisions/0111).
+ */
+function usePreferences(enabled: boolean): string | undefined {
   const me = useRead(userRoutes.me, undefined, { enabled });
-  const [version, setVersion] = useState(0);
-  useEffect(() => {
-    if (!me.data) return;
+  const user = me.data;
+  const key = user
+    ? `${user.locale} ${user.dateFormat} ${user.timezone} ${user.timeFormat}`
+    : !enabled || me.failureCount > 0 // not signed in, or unanswered: the defaults, without waiting out retries
+      ? 'defaults'
+      : undefined;
+  // Applied while rendering, so the screen mounted under this key renders with them (not one render later).
+  const applied = useRef<string | undefined>(undefined);
+  if (user && key !== applied.current) {
     setFormatPreferences({
-      locale: me.data.locale,
-      dateFormat: me.data.dateFormat,
-      timezone: me.data.timezone,
-      timeFormat: me.data.timeFormat,
+      locale: user.locale,
+      dateFormat: user.dateFormat,
+      timezone: user.timezone,
+      timeFormat: user.timeFormat,
     });
-    setVersion((v) => v + 1);
-  }, [me.data]);
-  return version;
+    applied.current = key;
+  }
+  return key;
 }
 
 export function App() {
@@ -184,7 +196,7 @@ export function App() {
   const entry = findEntry(path);
   // Every screen's data stays current with the server's changes, whoever makes them.
   useChangeStream(connected, connectionKey);
-  const prefsVersion = usePreferences(connected);
+  const screenKey = usePreferences(connected);
 
   useEffect(() => {
     void load();
@@ -230,9 +242,13 @@ export function App() {
           <NotificationBell enabled={connected} />
           <UserMenu />
         </header>
-        <main className="main" id="main" tabIndex={-1} key={prefsVersion}>
-          {entry.render()}
-        </main>
+        {screenKey === undefined ? (
+          <main className="main" id="main" tabIndex={-1} aria-busy="true" />
+        ) : (
+          <main className="main" id="main" tabIndex={-1} key={screenKey}>
+            {entry.render()}
+          </main>
+        )}
       </div>
       <Toasts />
     </div>

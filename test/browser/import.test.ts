@@ -8,6 +8,8 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureTeam } from '../../src-main/store/teams';
+import { updateMe } from '../../src-main/store/teams-api';
+import { findUserByEmail } from '../../src-main/store/users';
 import { write } from '../../src-main/store/write';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
@@ -91,6 +93,35 @@ describe('importing a bank file in the web UI', () => {
     await app.toast(/Undone: statement-november.csv/).waitFor();
     await expect.poll(async () => (await imported()).length).toBe(0);
     await batches.getByText(/Undone/).waitFor();
+  });
+
+  it("keeps a preview made before the user's preferences arrived, and shows it in them", async () => {
+    // The preferences (here a dd.MM.yyyy date format) come 1.5 s late. The screen used to mount at once with the
+    // browser's defaults and be mounted afresh when they came, losing the preview picked in between.
+    const { email } = await ui.user();
+    const user = findUserByEmail(ui.server.db, email);
+    if (!user) throw new Error('no test user');
+    updateMe(
+      ui.server.db,
+      { teamId: ensureTeam(ui.server.db, 'Browser Test Co').id, userId: user.id },
+      { dateFormat: 'dd.MM.yyyy' },
+    );
+    const late = await context.newPage(); // the context's session cookie: signed in already
+    let answered = false;
+    await late.route('**/v1/users/me', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+      answered = true;
+    });
+    await late.goto(`${ui.url}/import`);
+    await expect.poll(() => late.locator('.import-top select').inputValue(), { timeout: 30_000 }).toBe(accountId);
+    await late.getByLabel('Bank file', { exact: true }).setInputFiles(file);
+    const preview = late.getByRole('region', { name: 'Preview' });
+    await preview.getByText('statement-november.csv').waitFor({ timeout: 30_000 });
+    await expect.poll(() => answered, { timeout: 30_000 }).toBe(true);
+    const firstDate = preview.getByRole('table', { name: 'Rows of the file' }).locator('tbody td.date').first();
+    await expect.poll(() => firstDate.innerText({ timeout: 500 }).catch(() => 'gone'), { timeout: 5_000 }).toBe('03.11.2026');
+    expect(await preview.locator('.tile', { hasText: 'Rows' }).locator('dd').innerText()).toBe('5');
   });
 
   it('reconciles against a statement balance: the difference and its candidate lines', async () => {
