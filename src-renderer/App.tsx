@@ -242,13 +242,9 @@ export function App() {
           <NotificationBell enabled={connected} />
           <UserMenu />
         </header>
-        {screenKey === undefined ? (
-          <main className="main" id="main" tabIndex={-1} aria-busy="true" />
-        ) : (
-          <main className="main" id="main" tabIndex={-1} key={screenKey}>
-            {entry.render()}
-          </main>
-        )}
+        <main className="main" id="main" tabIndex={-1} key={screenKey} aria-busy={screenKey === undefined || undefined}>
+          {screenKey === undefined ? null : entry.render()}
+        </main>
       </div>
       <Toasts />
     </div>

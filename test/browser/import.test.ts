@@ -25,6 +25,7 @@ let app: AppPage;
 let page: Page;
 let key: string;
 let accountId: string;
+let teamId: string;
 
 beforeAll(async () => {
   webRoot = await buildWebUi();
@@ -39,7 +40,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   key = ui.key();
-  const teamId = ensureTeam(ui.server.db, 'Browser Test Co').id;
+  teamId = ensureTeam(ui.server.db, 'Browser Test Co').id;
   accountId = write(ui.server.db, teamId, (w) =>
     w.insert('bank_account', { name: 'Girokonto', type: 'depository', currency: 'EUR', manual: 1 }),
   );
@@ -101,11 +102,7 @@ describe('importing a bank file in the web UI', () => {
     const { email } = await ui.user();
     const user = findUserByEmail(ui.server.db, email);
     if (!user) throw new Error('no test user');
-    updateMe(
-      ui.server.db,
-      { teamId: ensureTeam(ui.server.db, 'Browser Test Co').id, userId: user.id },
-      { dateFormat: 'dd.MM.yyyy' },
-    );
+    updateMe(ui.server.db, { teamId, userId: user.id }, { dateFormat: 'dd.MM.yyyy' });
     const late = await context.newPage(); // the context's session cookie: signed in already
     let answered = false;
     await late.route('**/v1/users/me', async (route) => {
@@ -114,6 +111,7 @@ describe('importing a bank file in the web UI', () => {
       answered = true;
     });
     await late.goto(`${ui.url}/import`);
+    // The account list comes only with the screen, after the held preferences.
     await expect.poll(() => late.locator('.import-top select').inputValue(), { timeout: 30_000 }).toBe(accountId);
     await late.getByLabel('Bank file', { exact: true }).setInputFiles(file);
     const preview = late.getByRole('region', { name: 'Preview' });
