@@ -6,6 +6,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/browser/**', 'node_modules/**'],
     environment: 'node',
+    setupFiles: ['test/setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

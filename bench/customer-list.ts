@@ -14,10 +14,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type CustomerListOptions, getCustomer, listCustomers } from '../src-main/store/customers';
-import { openDatabase } from '../src-main/store/db';
+import { openDataDir as openDatabase } from '../src-main/runtime/data-dir';
+import { type CustomerListOptions, getCustomer, listCustomers } from '../src-main/store/customers/customers';
 import { newId, nowIso } from '../src-main/store/ids';
-import { createTeam } from '../src-main/store/teams';
+import { createTeam } from '../src-main/store/teams/teams';
 import { median } from './stats';
 
 const runsArg = process.argv.indexOf('--runs');

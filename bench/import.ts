@@ -12,14 +12,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { planDemo } from '../src-main/demo/seed';
-import { fingerprints } from '../src-main/import/fingerprint';
 import { parseBankFile } from '../src-main/import/parse-file';
 import { commitFile } from '../src-main/import/service';
-import { type Db, openDatabase } from '../src-main/store/db';
-import { writeDemo } from '../src-main/store/demo-data';
+import { openDataDir as openDatabase } from '../src-main/runtime/data-dir';
+import type { Db } from '../src-main/store/db';
+import { writeDemo } from '../src-main/store/demo/demo-data';
 import { newId } from '../src-main/store/ids';
-import { rebuildBalances, rebuildLedgerDaily } from '../src-main/store/ledger-maintenance';
-import { ensureTeam } from '../src-main/store/teams';
+import { fingerprints } from '../src-main/store/import/fingerprint';
+import { rebuildBalances, rebuildLedgerDaily } from '../src-main/store/ledger/maintenance';
+import { ensureTeam } from '../src-main/store/teams/teams';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { defaultDataDir } from '../paths';
-import { type Db, openDatabase } from '../store/db';
+import { openDataDir } from '../runtime/data-dir';
+import type { Db } from '../store/db';
 
 /**
  * Shared pieces of the `finops` command line. Exit codes: 0 success, 1 runtime failure, 2 usage error (unknown
@@ -38,7 +39,7 @@ export function resolveDataDir(opts: { dataDir?: string }): string {
 
 /** Opens the data dir's database for one command and closes it however the command ends. */
 export function withDatabase<T>(opts: { dataDir?: string }, run: (db: Db) => T): T {
-  const db = openDatabase(resolveDataDir(opts));
+  const db = openDataDir(resolveDataDir(opts));
   try {
     return run(db);
   } finally {

@@ -1,6 +1,6 @@
 /**
  * `finops demo`'s engine: plans the demo data set (see the generator modules' headers and
- * docs/decisions/0005-demo-data.md). Pure: no I/O. src-main/store/demo-data.ts writes it into a team; with
+ * docs/decisions/0005-demo-data.md). Pure: no I/O. src-main/store/demo/demo-data.ts writes it into a team; with
  * positional bulk inserts and time-ordered ids a million transactions take seconds.
  */
 

@@ -10,9 +10,9 @@
  * The desktop team is the data dir's first team (so `finops demo` data shows up in the app), or a new one named
  * `DEFAULT_DESKTOP_TEAM` in an empty data dir.
  */
-import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../store/api-keys';
+import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../store/auth/api-keys';
 import type { Db } from '../store/db';
-import { createTeam, type Team } from '../store/teams';
+import { createTeam, type Team } from '../store/teams/teams';
 
 export const DESKTOP_KEY_NAME = 'desktop app';
 export const DEFAULT_DESKTOP_TEAM = 'My company';

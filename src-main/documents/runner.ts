@@ -1,7 +1,5 @@
 import type { Db } from '../store/db';
-import { applyExtractionToDocuments } from '../store/documents';
-import { applyExtractionToInbox, expireStaleInbox, itemsToMatch, matchInboxItem } from '../store/inbox';
-import { PROCESS_OWNER, withLease } from '../store/leases';
+import { applyExtractionToDocuments } from '../store/documents/documents';
 import {
   claimExtraction,
   completeExtraction,
@@ -10,7 +8,9 @@ import {
   releaseIfUnreferenced,
   unreferencedFiles,
   withBlobCleanup,
-} from '../store/stored-files';
+} from '../store/files/stored-files';
+import { applyExtractionToInbox, expireStaleInbox, itemsToMatch, matchInboxItem } from '../store/inbox/inbox';
+import { PROCESS_OWNER, withLease } from '../store/leases';
 import type { AcceptedType } from './detect';
 import { extractFile } from './extract';
 import { OcrEngine } from './ocr';

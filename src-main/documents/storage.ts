@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Db } from '../store/db';
-import type { BlobStore } from '../store/stored-files';
+import type { BlobStore } from '../store/files/stored-files';
 
 /**
  * Content-addressed blobs in the data dir (docs/decisions/0082-document-storage.md): `files/<sha256[0:2]>/<sha256>`.

@@ -10,7 +10,9 @@
  * these three, the rule above is exact.
  * A format may name its own encoding (an OFX header's CHARSET, an XML declaration): that wins when it is one of these.
  */
-export type TextEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | 'windows-1252' | 'ISO-8859-1';
+import type { TextEncoding } from '../../src-shared/domain/import/types';
+
+export type { TextEncoding };
 
 export interface Decoded {
   text: string;

@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import { type CsvMapping, CsvMapping as CsvMappingSchema } from '../../src-shared/contract/import-mapping';
+import type { ImportFormat, ParsedFile, ParseResult, Problem } from '../../src-shared/domain/import/types';
 import { declaredEncoding, decode, type TextEncoding } from './encoding';
 import { parseCamt } from './parsers/camt';
 import { inferCsvMapping, parseCsv } from './parsers/csv';
 import { parseMt940 } from './parsers/mt940';
 import { parseOfx } from './parsers/ofx';
-import type { ImportFormat, ParsedFile, Problem } from './types';
+
+export type { ParseResult };
 
 /**
  * One entry point for every bank file: detect the format from the content (never from the file name alone), decode
@@ -40,16 +42,6 @@ export interface ParseOptions {
   mapping?: CsvMapping | null;
   /** Force an encoding instead of detecting it (a person who knows better). */
   encoding?: TextEncoding | null;
-}
-
-export interface ParseResult {
-  file: ParsedFile;
-  sha256: string;
-  size: number;
-  /** What the person should check in the mapping (CSV): an ambiguous date format, a column guessed by content. */
-  notes: string[];
-  /** The mapping was inferred here (not given). */
-  inferred: boolean;
 }
 
 function empty(format: ImportFormat, encoding: TextEncoding, errors: Problem[]): ParsedFile {

@@ -1,4 +1,5 @@
 import type { CsvMapping } from '../../src-shared/contract/import-mapping';
+import { balanceForApi } from '../../src-shared/domain/import/balance';
 import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
@@ -10,10 +11,9 @@ import {
   importAccount,
   planImport,
   planTransfers,
-} from '../store/import-batches';
-import { findImportMapping, saveImportMapping, touchImportMapping } from '../store/import-mappings';
-import { createNotification } from '../store/notifications';
-import { balanceForApi } from './balance';
+} from '../store/import/batches';
+import { findImportMapping, saveImportMapping, touchImportMapping } from '../store/import/mappings';
+import { createNotification } from '../store/notifications/notifications';
 import type { TextEncoding } from './encoding';
 import { type ParseResult, parseBankFile } from './parse-file';
 

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { renderInvoicePdf } from '../pdf/invoice-pdf';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
-import { invoiceParties, pdfFile, recordPdfFile } from '../store/invoice-files';
-import { getInvoice, getInvoiceRow } from '../store/invoices';
+import { invoiceParties, pdfFile, recordPdfFile } from '../store/invoices/files';
+import { getInvoice, getInvoiceRow } from '../store/invoices/invoices';
 
 /**
  * Every invoice's PDF, stored in the data dir (`invoices/<team id>/<invoice id>.pdf`) and re-rendered when the

@@ -1,6 +1,6 @@
 import type { Db } from '../store/db';
-import { type MatchResult, matchInvoicePayments } from '../store/invoice-matching';
-import { entitiesChangedSince, runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoice-scheduling';
+import { type MatchResult, matchInvoicePayments } from '../store/invoices/matching';
+import { entitiesChangedSince, runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoices/scheduling';
 import { type LeaseOptions, withLease } from '../store/leases';
 
 /**

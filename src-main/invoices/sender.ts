@@ -1,9 +1,9 @@
 import type Nodemailer from 'nodemailer';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
-import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoice-deliveries';
-import { getSmtpSettings, type SmtpSettings } from '../store/invoice-smtp';
-import { getInvoice } from '../store/invoices';
+import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';
+import { getInvoice } from '../store/invoices/invoices';
+import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
 import { invoiceEmail } from './email';
 import { invoicePdf } from './pdf-files';

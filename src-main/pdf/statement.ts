@@ -1,4 +1,4 @@
-import type { StatementData } from '../store/bank-accounts';
+import type { StatementData } from '../store/bank-accounts/bank-accounts';
 import { createPdf, drawTable, FONT, formatDay, moneyFormatter, numberPages, renderPdf, type TableColumn } from './document';
 
 /**

@@ -14,7 +14,7 @@ import {
   ruleDefs,
   saveRecurringSeries,
   toRuleDef,
-} from '../store/rules';
+} from '../store/rules/rules';
 import { dryRunRules, MAX_SCOPE, type RuleRun } from './apply';
 
 /**

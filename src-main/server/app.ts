@@ -1,5 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { dataDirOf } from '../documents/storage';
+import { type BackgroundOptions, startBackgroundWork } from '../runtime/background';
 import type { Db } from '../store/db';
 import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
@@ -17,7 +19,7 @@ import { appSessionRoutesPlugin } from './routes/app-session';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
-import { type DocumentsOptions, documentRoutesPlugin } from './routes/documents';
+import { documentRoutesPlugin } from './routes/documents';
 import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
 import { invoicePaymentRoutesPlugin } from './routes/invoice-payments';
@@ -57,8 +59,14 @@ export interface AppOptions {
   idempotency?: IdempotencyOptions;
   /** Folder of the built web UI to serve at `/`; omitted in API-only tests. */
   webRoot?: string;
-  /** Documents and inbox: the background extraction and matching runner's settings (routes/documents.ts). */
-  documents?: DocumentsOptions;
+  /**
+   * The background work this app runs while it is up (runtime/background.ts), started when it is ready and stopped
+   * when it closes. Documents (extraction, inbox matching) run by default (`{runner: false}`: created, not ticking);
+   * the workflow runner and the invoices' jobs only when given (`finops serve` and the desktop host give both).
+   */
+  documents?: BackgroundOptions['documents'];
+  workflows?: BackgroundOptions['workflows'];
+  invoiceJobs?: BackgroundOptions['invoices'];
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /**
@@ -102,6 +110,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   installErrorHandling(app);
   await installBodyParsing(app);
+  installBackgroundWork(app, options);
   // The web UI's session cookie is a credential too (server/session/, docs/decisions/0110).
   const sessions = sessionAuthenticator(options.db);
   await app.register(authPlugin, { db: options.db, resolvers: [resolveApiKey, resolveOAuthAccessToken], sessions });
@@ -151,7 +160,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(teamRoutesPlugin, { db: options.db });
       await v1.register(userRoutesPlugin, { db: options.db });
       // [documents and inbox routes register here]
-      await v1.register(documentRoutesPlugin, { db: options.db, documents: options.documents });
+      await v1.register(documentRoutesPlugin, { db: options.db });
       // [search routes register here]
       await v1.register(searchRoutesPlugin, { db: options.db });
       // [metrics and reports routes register here]
@@ -169,4 +178,22 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
   return app;
+}
+
+/** Starts the app's background work when it is ready and stops it when it closes (before the database closes). */
+function installBackgroundWork(app: FastifyInstance, options: AppOptions): void {
+  let stop: (() => Promise<void>) | undefined;
+  app.addHook('onReady', async () => {
+    const work = startBackgroundWork(options.db, {
+      dataDir: options.dataDir ?? dataDirOf(options.db),
+      workflows: options.workflows ?? false,
+      invoices: options.invoiceJobs ?? false,
+      documents: options.documents,
+      onError: (err, area, id) => app.log.error({ err, area, id }, 'background work failed'),
+    });
+    stop = () => work.stop();
+  });
+  app.addHook('onClose', async () => {
+    await stop?.();
+  });
 }

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { startInvoiceJobs } from '../invoices/jobs';
-import { type Db, openDatabase } from '../store/db';
-import { type RunnerOptions, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
+import { openDataDir } from '../runtime/data-dir';
+import type { Db } from '../store/db';
+import type { RunnerOptions } from '../workflows/runner';
 import { buildApp } from './app';
 
 export interface StartOptions {
@@ -44,7 +44,7 @@ export function defaultWebRoot(): string | undefined {
  * and closes the database, so a SIGTERM loses nothing that was answered as committed.
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const db = openDatabase(options.dataDir);
+  const db = openDataDir(options.dataDir);
   // A long-lived connection: let SQLite gather the statistics its planner needs (bounded work; SQLite's advice).
   db.pragma('optimize=0x10002');
   let app: FastifyInstance;
@@ -56,31 +56,16 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       responseCacheBytes: options.responseCacheBytes,
       webRoot: options.webRoot ?? defaultWebRoot(),
       logLevel: options.logLevel,
+      // The server's background work (runtime/background.ts): workflow runs, the invoices' scheduler and sender,
+      // document extraction; each claims its work through the database (leases).
+      workflows: options.workflows ?? {},
+      invoiceJobs: options.invoiceJobs ?? {},
     });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
     db.close();
     throw err;
   }
-  // Runs execute in the background of the server; the runner claims them through the database (leases).
-  const runner =
-    options.workflows === false
-      ? undefined
-      : new WorkflowRunner(db, {
-          ...runnerOptionsFromEnv(),
-          ...options.workflows,
-          ports: { ...runnerOptionsFromEnv().ports, ...options.workflows?.ports },
-          onError: (err, runId) => app.log.error({ err, runId }, 'workflow runner failed'),
-        }).start();
-  // Overdue moves (caught up at once for the time the app was closed), scheduled sends and the email queue.
-  const invoiceJobs =
-    options.invoiceJobs === false
-      ? undefined
-      : startInvoiceJobs(db, {
-          dataDir: options.dataDir,
-          ...options.invoiceJobs,
-          onError: (err) => app.log.error({ err }, 'invoice background work failed'),
-        });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
@@ -93,10 +78,8 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     async close() {
       if (closed) return;
       closed = true;
+      // Stops the background work too (a step in flight completes; the rest is taken up by the next start).
       await app.close();
-      // A step in flight completes; the rest of each run is taken up by the next start.
-      await runner?.stop();
-      await invoiceJobs?.stop();
       db.pragma('optimize');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

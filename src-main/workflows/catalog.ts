@@ -8,7 +8,7 @@ import {
   getWorkflowVersionText,
   promoteWorkflowVersion,
   setWorkflowActive,
-} from '../store/workflows';
+} from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { isValidStoredDefinition, parseStoredDefinition } from './definitions';
 import { schedulesOf } from './schedule';

@@ -1,6 +1,6 @@
 import type { WorkflowDefinition } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
-import { getWorkflowVersionText } from '../store/workflows';
+import { getWorkflowVersionText } from '../store/workflows/workflows';
 import { describeProblems, validateDefinition } from './validate';
 
 /**

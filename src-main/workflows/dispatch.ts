@@ -1,7 +1,7 @@
 import type { Db } from '../store/db';
 import { Conflict } from '../store/errors';
-import { findRunByKey, insertRun, type RunRef, type RunSource } from '../store/workflow-runs';
-import { getWorkflowForStart } from '../store/workflows';
+import { findRunByKey, insertRun, type RunRef, type RunSource } from '../store/workflows/runs';
+import { getWorkflowForStart } from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { parseStoredDefinition } from './definitions';
 import { declares, dispatchProblem, triggerDataProblem } from './triggers';

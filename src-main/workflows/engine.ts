@@ -16,7 +16,7 @@ import {
   resumeRun,
   retryStep,
   waitStep,
-} from '../store/workflow-runs';
+} from '../store/workflows/runs';
 import { write } from '../store/write';
 import { loadVersion } from './definitions';
 import type { EffectPorts } from './effects';

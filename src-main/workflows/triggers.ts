@@ -4,9 +4,9 @@ import {
   type WorkflowDefinition,
 } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
-import { recordExists } from '../store/workflow-records';
-import { findRunByKey, insertRun, type RunRef } from '../store/workflow-runs';
-import { getWorkflowForStart, workflowsDeclaring } from '../store/workflows';
+import { recordExists } from '../store/workflows/records';
+import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs';
+import { getWorkflowForStart, workflowsDeclaring } from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { parseStoredDefinition } from './definitions';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DATE_FORMATS } from '../domain/import-dates';
+import { DATE_FORMATS } from '../domain/import/dates';
 
 /**
  * A CSV mapping: how one bank's CSV export becomes rows (docs/decisions/0061-csv-mapping.md). Inferred from the whole

@@ -14,7 +14,7 @@ import { isIssued, isOpen } from './invoice-status';
  * - recent: created within the last RECENT_DAYS, or last issued invoice dated within them (by UTC day).
  * - tabs: all, plus the stage (unless new), recent, and the payment status when it is unpaid or paid.
  *
- * The store evaluates the same rules in SQL for list filters (src-main/store/rules/customer-sql.ts); a table test
+ * The store evaluates the same rules in SQL for list filters (src-main/store/customers/engagement-sql.ts); a table test
  * holds the two forms equal. Amounts here are minor units; the result is in major units for the API.
  */
 export const RECENT_DAYS = 30;

@@ -1,6 +1,6 @@
 /**
  * Invoice statuses and the rules other figures are built on. Each rule is defined once here; the store's SQL forms
- * (src-main/store/rules/invoice-sql.ts) are generated from these same lists, and a table test holds them equal.
+ * (src-main/store/invoices/status-sql.ts) are generated from these same lists, and a table test holds them equal.
  *
  * - issued: sent to the customer or due to be (every status but draft and canceled). Only issued invoices count
  *   towards a customer's invoiced totals, invoice counts, "first-time"/"repeat" and the last invoice date.

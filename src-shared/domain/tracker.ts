@@ -1,5 +1,5 @@
 /**
- * Time-tracking rules, defined once (the SQL form is src-main/store/rules/tracker-sql.ts; a table test holds both
+ * Time-tracking rules, defined once (the SQL form is src-main/store/tracker/amount-sql.ts; a table test holds both
  * equal).
  *
  * An entry's billable amount is its duration × the project's hourly rate, rounded half up to the currency's minor

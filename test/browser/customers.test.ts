@@ -5,9 +5,9 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCustomer } from '../../src-main/store/customers';
+import { createCustomer } from '../../src-main/store/customers/customers';
 import { openDatabase } from '../../src-main/store/db';
-import { ensureTeam } from '../../src-main/store/teams';
+import { ensureTeam } from '../../src-main/store/teams/teams';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';

@@ -7,9 +7,9 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureTeam } from '../../src-main/store/teams';
-import { updateMe } from '../../src-main/store/teams-api';
-import { findUserByEmail } from '../../src-main/store/users';
+import { updateMe } from '../../src-main/store/teams/team-api';
+import { ensureTeam } from '../../src-main/store/teams/teams';
+import { findUserByEmail } from '../../src-main/store/users/users';
 import { write } from '../../src-main/store/write';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';

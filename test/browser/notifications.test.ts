@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ensureTeam } from '../../src-main/store/teams';
+import { ensureTeam } from '../../src-main/store/teams/teams';
 import { write } from '../../src-main/store/write';
 import { seedScreensData } from './helpers/screens-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';

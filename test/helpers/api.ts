@@ -1,9 +1,9 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, afterEach } from 'vitest';
 import { type AppOptions, buildApp } from '../../src-main/server/app';
-import { createApiKey } from '../../src-main/store/api-keys';
+import { createApiKey } from '../../src-main/store/auth/api-keys';
 import { type Db, openDatabase } from '../../src-main/store/db';
-import { ensureTeam, type Team } from '../../src-main/store/teams';
+import { ensureTeam, type Team } from '../../src-main/store/teams/teams';
 import type { Scope } from '../../src-shared/contract/scopes';
 import { tmpDir } from './tmp';
 

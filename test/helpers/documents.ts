@@ -1,4 +1,4 @@
-import { documentRunnerOf } from '../../src-main/server/routes/documents';
+import { backgroundOf } from '../../src-main/runtime/background';
 import type { Db } from '../../src-main/store/db';
 
 /**
@@ -6,7 +6,7 @@ import type { Db } from '../../src-main/store/db';
  * pending or processing, no inbox item new, processing or analyzing), kicking it between checks.
  */
 export async function documentsSettled(db: Db, timeoutMs = 60_000): Promise<void> {
-  const runner = documentRunnerOf(db);
+  const runner = backgroundOf(db)?.documents;
   if (!runner) throw new Error('no document runner serves this database');
   const started = Date.now();
   for (;;) {

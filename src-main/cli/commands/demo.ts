@@ -2,8 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
-import { deleteTeamData, teamHasData, writeDemo } from '../../store/demo-data';
-import { ensureTeam } from '../../store/teams';
+import { deleteTeamData, teamHasData, writeDemo } from '../../store/demo/demo-data';
+import { ensureTeam } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 
 export const DEFAULT_DEMO_TEAM = 'Demo Agency';

@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
+import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { commitFile, previewFile } from '../../import/service';
-import { ImportRefused } from '../../import/types';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches, undoImportBatch } from '../../store/import-batches';
-import { listReviewItems } from '../../store/import-review';
-import { findTeamByName, getTeam, type Team } from '../../store/teams';
+import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches, undoImportBatch } from '../../store/import/batches';
+import { listReviewItems } from '../../store/import/review';
+import { findTeamByName, getTeam, type Team } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, teamOption, UsageError, withDatabase } from '../program';
 
 /**

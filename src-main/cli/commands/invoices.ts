@@ -1,8 +1,8 @@
 import { Command, Option } from 'commander';
 import { runSchedulerOnce } from '../../invoices/scheduler';
 import { drainDeliveries } from '../../invoices/sender';
-import { openDatabase } from '../../store/db';
-import { deliveryCounts } from '../../store/invoice-deliveries';
+import { openDataDir } from '../../runtime/data-dir';
+import { deliveryCounts } from '../../store/invoices/deliveries';
 import { dataDirOption, parsePositiveInt, resolveDataDir } from '../program';
 
 /**
@@ -28,7 +28,7 @@ export function invoicesCommand(): Command {
     )
     .action(async (opts: { dataDir?: string; leaseSeconds: number }) => {
       const dataDir = resolveDataDir(opts);
-      const db = openDatabase(dataDir);
+      const db = openDataDir(dataDir);
       try {
         const schedule = runSchedulerOnce(db);
         const sent = await drainDeliveries(db, { dataDir, leaseMs: opts.leaseSeconds * 1000 });

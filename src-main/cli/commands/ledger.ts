@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { teamTransactionCount } from '../../store/bank-accounts';
+import { teamTransactionCount } from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
 import {
@@ -8,8 +8,8 @@ import {
   rebuildLedgerDaily,
   rebuildReviewStates,
   recomputeBaseAmounts,
-} from '../../store/ledger-maintenance';
-import { findTeamByName, getTeam, listTeams, type Team } from '../../store/teams';
+} from '../../store/ledger/maintenance';
+import { findTeamByName, getTeam, listTeams, type Team } from '../../store/teams/teams';
 import { dataDirOption, teamOption, withDatabase } from '../program';
 
 /** A team by id or name; never created (these commands repair what exists). */
@@ -27,7 +27,7 @@ function findTeam(db: Db, nameOrId: string): Team {
 /**
  * `finops ledger rebuild|check`: the ledger's derived data (running and account balances, base amounts, review
  * states, the daily roll-up) recomputed from the transactions, or compared with a recomputation
- * (src-main/store/ledger-maintenance.ts). Progress goes to stderr, one line per step with its time.
+ * (src-main/store/ledger/maintenance.ts). Progress goes to stderr, one line per step with its time.
  */
 export function ledgerCommand(): Command {
   const ledger = new Command('ledger').description("check or rebuild the ledger's derived data (balances, roll-up…)");

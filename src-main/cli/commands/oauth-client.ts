@@ -1,8 +1,8 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../server/oauth/rules';
-import { createClient, listClients } from '../../store/oauth';
-import { ensureTeam, findTeamByName } from '../../store/teams';
+import { createClient, listClients } from '../../store/auth/oauth';
+import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../store/auth/oauth-checks';
+import { ensureTeam, findTeamByName } from '../../store/teams/teams';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 import { parseScopes } from './token';
 

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseRateFile } from '../../../src-shared/domain/rate-files';
 import { isCurrencyCode } from '../../../src-shared/money';
-import { importRates, recomputeAllTeams } from '../../store/fx-rates';
+import { importRates, recomputeAllTeams } from '../../store/exchange-rates/rates';
 import { dataDirOption, withDatabase } from '../program';
 
 function parseBase(value: string): string {

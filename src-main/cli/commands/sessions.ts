@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander';
-import { listUserSessions, revokeUserSessions } from '../../store/sessions';
-import { findUserByEmail } from '../../store/users';
+import { listUserSessions, revokeUserSessions } from '../../store/auth/sessions';
+import { findUserByEmail } from '../../store/users/users';
 import { dataDirOption, UsageError, withDatabase } from '../program';
 import { parseEmail } from './user';
 

@@ -3,8 +3,8 @@ import { Command, Option } from 'commander';
 import { smtpSecretsFile, writeSmtpPassword } from '../../invoices/smtp-secrets';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity, setSmtpSettings } from '../../store/invoice-smtp';
-import { findTeamByName, type Team } from '../../store/teams';
+import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity, setSmtpSettings } from '../../store/invoices/smtp';
+import { findTeamByName, type Team } from '../../store/teams/teams';
 import { dataDirOption, parsePort, resolveDataDir, teamOption, UsageError, withDatabase } from '../program';
 import { parseEmail } from './user';
 

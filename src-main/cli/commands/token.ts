@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseScopeList, type Scope } from '../../../src-shared/contract/scopes';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../store/api-keys';
-import { ensureTeam, findTeamByName } from '../../store/teams';
+import { createApiKey, listApiKeys, revokeApiKey } from '../../store/auth/api-keys';
+import { ensureTeam, findTeamByName } from '../../store/teams/teams';
 import { dataDirOption, teamOption, withDatabase } from '../program';
 
 export function parseScopes(value: string): Scope[] {

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { z } from 'zod';
-import { ensureTeam } from '../../store/teams';
-import { createUser, findUserByEmail, hashPassword, MIN_PASSWORD_LENGTH, type Role } from '../../store/users';
+import { ensureTeam } from '../../store/teams/teams';
+import { createUser, findUserByEmail, hashPassword, MIN_PASSWORD_LENGTH, type Role } from '../../store/users/users';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 
 const Email = z.email();

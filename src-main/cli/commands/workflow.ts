@@ -1,14 +1,16 @@
 import fs from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { RUN_STATUSES, type RunStatus } from '../../../src-shared/contract/workflows';
-import { type Db, openDatabase } from '../../store/db';
+import { commandWorkflowRunner } from '../../runtime/background';
+import { openDataDir } from '../../runtime/data-dir';
+import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { ensureTeam, findTeamByName, getTeam, type Team } from '../../store/teams';
-import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflow-runs';
-import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../store/workflows';
+import { ensureTeam, findTeamByName, getTeam, type Team } from '../../store/teams/teams';
+import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflows/runs';
+import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { StartRefused, startWorkflowRun } from '../../workflows/dispatch';
-import { runnerOptionsFromEnv, WorkflowRunner } from '../../workflows/runner';
+import type { WorkflowRunner } from '../../workflows/runner';
 import { dataDirOption, parsePositiveInt, resolveDataDir, teamOption, UsageError } from '../program';
 
 /**
@@ -24,7 +26,7 @@ interface Common {
 }
 
 async function withDb<T>(opts: { dataDir?: string }, run: (db: Db) => Promise<T> | T): Promise<T> {
-  const db = openDatabase(resolveDataDir(opts));
+  const db = openDataDir(resolveDataDir(opts));
   try {
     return await run(db);
   } finally {
@@ -81,7 +83,7 @@ function out(line: string): void {
 }
 
 function runner(db: Db): WorkflowRunner {
-  return new WorkflowRunner(db, { ...runnerOptionsFromEnv(), schedules: false });
+  return commandWorkflowRunner(db);
 }
 
 /** Advances the run here unless another process holds it; prints `<executionId>\t<status>`. */

@@ -1,7 +1,7 @@
 import { SaxesParser } from 'saxes';
-import { parseAmount } from '../amounts';
+import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
-import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow } from '../types';
 
 /**
  * ISO 20022 cash-management statements: camt.053 (statement), camt.052 (intraday report) and camt.054 (debit/credit

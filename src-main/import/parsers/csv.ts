@@ -1,9 +1,15 @@
 import { parse } from 'csv-parse/sync';
 import type { CsvColumn, CsvMapping } from '../../../src-shared/contract/import-mapping';
-import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import-dates';
-import { inferDecimal, parseAmount } from '../amounts';
+import { inferDecimal, parseAmount } from '../../../src-shared/domain/import/amounts';
+import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import/dates';
+import {
+  type BalancePoint,
+  nameFrom,
+  type ParsedFile,
+  type ParsedRow,
+  type Problem,
+} from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
-import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../types';
 
 /**
  * CSV bank exports (docs/decisions/0060, 0061): csv-parse reads the records (quotes, embedded newlines, BOM); this

@@ -1,6 +1,12 @@
-import { parseAmount } from '../amounts';
+import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import {
+  type BalancePoint,
+  nameFrom,
+  type ParsedFile,
+  type ParsedRow,
+  type Problem,
+} from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
-import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../types';
 
 /**
  * SWIFT MT940 customer statements, read by hand (docs/decisions/0060 says why no library: the maintained-looking

@@ -1,7 +1,7 @@
 import { parseSync } from 'ofx-js';
-import { parseAmount } from '../amounts';
+import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
-import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../types';
 
 /**
  * OFX / QFX statements, 1.x (SGML, unclosed leaf tags) and 2.x (XML), read by ofx-js (docs/decisions/0060): it

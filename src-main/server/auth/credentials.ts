@@ -1,5 +1,5 @@
 import { expandScopes, type Scope } from '../../../src-shared/contract/scopes';
-import { findActiveApiKey, touchApiKey } from '../../store/api-keys';
+import { findActiveApiKey, touchApiKey } from '../../store/auth/api-keys';
 import { changeStamp, type Db } from '../../store/db';
 import { teamVersions } from '../../store/team-versions';
 

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oauthRoutes } from '../../../src-shared/contract/oauth';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import type { Db } from '../../store/db';
 import {
   createAuthorizationCode,
   createSession,
@@ -10,9 +9,11 @@ import {
   findClient,
   findSessionUser,
   type OAuthClient,
-} from '../../store/oauth';
-import { getTeam } from '../../store/teams';
-import { authenticateUser, getMembership, getUser, type User } from '../../store/users';
+} from '../../store/auth/oauth';
+import { isValidCodeChallenge, resolveRequestedScopes, safeEqual } from '../../store/auth/oauth-checks';
+import type { Db } from '../../store/db';
+import { getTeam } from '../../store/teams/teams';
+import { authenticateUser, getMembership, getUser, type User } from '../../store/users/users';
 import { registerRoute } from '../route';
 import type { OAuthErrorHandler } from './errors';
 import {
@@ -24,7 +25,6 @@ import {
   type RenderedPage,
   type ViewContext,
 } from './page';
-import { isValidCodeChallenge, resolveRequestedScopes, safeEqual } from './rules';
 
 /**
  * GET /v1/oauth/authorize shows the sign-in or consent page for an authorization request (RFC 6749 §4.1.1);

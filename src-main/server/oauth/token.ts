@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { oauthRoutes, type TokenResponse } from '../../../src-shared/contract/oauth';
-import type { Db } from '../../store/db';
 import {
   authenticateClient,
   exchangeAuthorizationCode,
@@ -9,10 +8,11 @@ import {
   refreshTokens,
   revokeToken,
   type TokenOutcome,
-} from '../../store/oauth';
+} from '../../store/auth/oauth';
+import { parseBasicAuth } from '../../store/auth/oauth-checks';
+import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 import { invalidClient, invalidRequest, type OAuthErrorHandler, OAuthHttpError } from './errors';
-import { parseBasicAuth } from './rules';
 
 /**
  * POST /v1/oauth/token and POST /v1/oauth/revoke. Bodies arrive as form or JSON (the contract schema has already

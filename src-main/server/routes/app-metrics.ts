@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { appMetricRoutes } from '../../../src-shared/contract/app-metrics';
 import { augursModel } from '../../metrics/augurs';
 import type { Db } from '../../store/db';
-import { buildStressTest } from '../../store/stress-tests';
+import { buildStressTest } from '../../store/metrics/stress-tests';
 import { registerRoute } from '../route';
 
 /** `POST /app/metrics/stress-test/preview`: a stress test computed and answered, not saved (contract/app-metrics.ts). */

@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appSessionRoutes, type SessionInfo } from '../../../src-shared/contract/app-session';
-import type { Db } from '../../store/db';
 import {
   ACCOUNT_THROTTLE,
   ADDRESS_THROTTLE,
@@ -15,8 +14,9 @@ import {
   signInWait,
   userTeams,
   type WebSession,
-} from '../../store/sessions';
-import { authenticateUser, getUser } from '../../store/users';
+} from '../../store/auth/sessions';
+import type { Db } from '../../store/db';
+import { authenticateUser, getUser } from '../../store/users/users';
 import { ApiError, forbidden, notFound } from '../errors';
 import { registerRoute } from '../route';
 import type { SessionAuth } from '../session/authenticator';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { appWorkflowRoutes } from '../../../src-shared/contract/app-workflows';
 import type { Db } from '../../store/db';
-import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflow-runs';
-import { listWorkflows } from '../../store/workflows';
+import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflows/runs';
+import { listWorkflows } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { describeProblems } from '../../workflows/validate';
 import { wakeRunners } from '../../workflows/wakeup';

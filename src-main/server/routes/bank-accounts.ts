@@ -10,11 +10,11 @@ import {
   listBankAccounts,
   statementData,
   updateBankAccount,
-} from '../../store/bank-accounts';
+} from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
 import { InvalidReference, NotFound } from '../../store/errors';
-import { getTeam } from '../../store/teams';
-import { getMe } from '../../store/teams-api';
+import { getMe } from '../../store/teams/team-api';
+import { getTeam } from '../../store/teams/teams';
 import { registerRoute } from '../route';
 
 /** Major units from the API → minor units; too many decimals is a 422 naming the field. */

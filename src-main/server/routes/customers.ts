@@ -7,7 +7,7 @@ import {
   listCustomers,
   updateCustomer,
   upsertCustomer,
-} from '../../store/customers';
+} from '../../store/customers/customers';
 import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 

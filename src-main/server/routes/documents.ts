@@ -1,11 +1,19 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { documentRoutes, fileLinkRoute } from '../../../src-shared/contract/documents';
 import { inboxRoutes } from '../../../src-shared/contract/inbox';
-import { DocumentRunner, type DocumentRunnerOptions } from '../../documents/runner';
 import { blobStore, dataDirOf } from '../../documents/storage';
+import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
-import { createDocument, deleteDocument, documentFile, getDocument, listDocuments, updateDocument } from '../../store/documents';
+import {
+  createDocument,
+  deleteDocument,
+  documentFile,
+  getDocument,
+  listDocuments,
+  updateDocument,
+} from '../../store/documents/documents';
 import { NotFound } from '../../store/errors';
+import { createDownloadLink, resolveDownloadLink } from '../../store/files/stored-files';
 import {
   confirmMatch,
   createInboxItem,
@@ -16,20 +24,13 @@ import {
   listInbox,
   unmatch,
   updateInboxItem,
-} from '../../store/inbox';
-import { createDownloadLink, resolveDownloadLink } from '../../store/stored-files';
+} from '../../store/inbox/inbox';
 import { registerRoute } from '../route';
 import { installUploadParsing, receiveUpload, sendFile } from './uploads';
 
-export interface DocumentsOptions extends DocumentRunnerOptions {
-  /** Run extraction and matching in this process (default true; tests of other areas may turn it off). */
-  runner?: boolean;
-}
-
-/** The document runner serving a database in this process (tests wait on it). */
-const runners = new WeakMap<Db, DocumentRunner>();
-export function documentRunnerOf(db: Db): DocumentRunner | undefined {
-  return runners.get(db);
+/** Wakes this process's document runner (runtime/background.ts) at once after an upload, if it runs here. */
+function kickRunner(db: Db): void {
+  backgroundOf(db)?.documents?.kick();
 }
 
 function linkUrl(request: FastifyRequest, token: string): string {
@@ -37,19 +38,13 @@ function linkUrl(request: FastifyRequest, token: string): string {
 }
 
 /**
- * Documents, the inbox and download links, with their background runner (docs/decisions/0082…0084). Files live in
- * the data dir beside the database.
+ * Documents, the inbox and download links (docs/decisions/0082…0084). Files live in the data dir beside the
+ * database; their background runner is the app's (runtime/background.ts).
  */
-export async function documentRoutesPlugin(app: FastifyInstance, opts: { db: Db; documents?: DocumentsOptions }): Promise<void> {
+export async function documentRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   const dataDir = dataDirOf(db);
   const blobs = blobStore(dataDir);
-  const runner = new DocumentRunner(db, dataDir, opts.documents);
-  runners.set(db, runner);
-  if (opts.documents?.runner !== false) {
-    app.addHook('onReady', async () => runner.start());
-  }
-  app.addHook('onClose', async () => runner.stop());
   await installUploadParsing(app);
 
   registerRoute(app, documentRoutes.list, ({ auth, query }) => listDocuments(db, auth.teamId, query));
@@ -57,7 +52,7 @@ export async function documentRoutesPlugin(app: FastifyInstance, opts: { db: Db;
   registerRoute(app, documentRoutes.upload, async ({ auth, body }) => {
     const file = await receiveUpload(body);
     const doc = createDocument(db, auth.teamId, file, { title: body.title, folder: body.folder }, blobs);
-    runner.kick();
+    kickRunner(db);
     return doc;
   });
   registerRoute(app, documentRoutes.update, ({ auth, params, body }) => updateDocument(db, auth.teamId, params.id, body));
@@ -76,7 +71,7 @@ export async function documentRoutesPlugin(app: FastifyInstance, opts: { db: Db;
   registerRoute(app, inboxRoutes.upload, async ({ auth, body }) => {
     const file = await receiveUpload(body);
     const item = createInboxItem(db, auth.teamId, file, { title: body.title }, blobs);
-    runner.kick();
+    kickRunner(db);
     return item;
   });
   registerRoute(app, inboxRoutes.update, ({ auth, params, body }) => updateInboxItem(db, auth.teamId, params.id, body));

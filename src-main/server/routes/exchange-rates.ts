@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { exchangeRateRoutes } from '../../../src-shared/contract/exchange-rates';
-import { todayUtc } from '../../store/bank-accounts';
+import { todayUtc } from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
-import { ratesOfDay, singleRate } from '../../store/fx-rates';
+import { ratesOfDay, singleRate } from '../../store/exchange-rates/rates';
 import { notFound } from '../errors';
 import { registerRoute } from '../route';
 

@@ -2,9 +2,9 @@ import multipart, { type MultipartFile, type MultipartValue } from '@fastify/mul
 import type { FastifyInstance } from 'fastify';
 import type { FieldError } from '../../../src-shared/contract/errors';
 import { importRoutes } from '../../../src-shared/contract/import';
+import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { sha256 } from '../../import/parse-file';
 import { commitFile, previewFile } from '../../import/service';
-import { ImportRefused } from '../../import/types';
 import type { Db } from '../../store/db';
 import {
   checkImportAccount,
@@ -12,11 +12,11 @@ import {
   listBatchRows,
   listImportBatches,
   undoImportBatch,
-} from '../../store/import-batches';
-import { deleteImportMapping, listImportMappings } from '../../store/import-mappings';
-import { createFromReviewItem, getReviewItem, linkReviewItem, listReviewItems, unlinkImported } from '../../store/import-review';
-import { acceptTransfer, listTransferPairs, unpairTransfer } from '../../store/import-transfers';
-import { getUpload, storeUpload } from '../../store/import-uploads';
+} from '../../store/import/batches';
+import { deleteImportMapping, listImportMappings } from '../../store/import/mappings';
+import { createFromReviewItem, getReviewItem, linkReviewItem, listReviewItems, unlinkImported } from '../../store/import/review';
+import { acceptTransfer, listTransferPairs, unpairTransfer } from '../../store/import/transfers';
+import { getUpload, storeUpload } from '../../store/import/uploads';
 import { ApiError, unprocessable } from '../errors';
 import { registerRoute } from '../route';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { paymentRoutes as r } from '../../../src-shared/contract/invoice-payments';
 import type { Db } from '../../store/db';
-import { applyInvoicePayment, unmatchInvoicePayment } from '../../store/invoice-matching';
-import { getInvoicePayment, listInvoicePayments, listPayments } from '../../store/invoice-payments';
+import { applyInvoicePayment, unmatchInvoicePayment } from '../../store/invoices/matching';
+import { getInvoicePayment, listInvoicePayments, listPayments } from '../../store/invoices/payments';
 import { registerRoute } from '../route';
 
 /** `/v1/payments` and `/v1/invoice-payments` (docs/decisions/0076-invoice-payments.md). */

@@ -4,9 +4,8 @@ import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
 import type { Db } from '../../store/db';
 import { newId } from '../../store/ids';
-import { queueInvoiceReminder } from '../../store/invoice-deliveries';
-import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoice-settings';
-import { invoiceFromTracker } from '../../store/invoice-tracker';
+import { queueInvoiceReminder } from '../../store/invoices/deliveries';
+import { invoiceFromTracker } from '../../store/invoices/from-tracker';
 import {
   createInvoice,
   deleteInvoice,
@@ -16,7 +15,8 @@ import {
   paymentStatus,
   sendInvoice,
   updateInvoice,
-} from '../../store/invoices';
+} from '../../store/invoices/invoices';
+import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/settings';
 import { registerRoute } from '../route';
 
 export interface InvoiceRoutesOptions {

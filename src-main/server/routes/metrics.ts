@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { metricRoutes } from '../../../src-shared/contract/metrics';
 import { augursModel } from '../../metrics/augurs';
 import type { Db } from '../../store/db';
-import { computeForecast, latestForecast } from '../../store/forecasts';
-import { compareStressTests, getStressTest, listStressTests, runAndSaveStressTest } from '../../store/stress-tests';
+import { computeForecast, latestForecast } from '../../store/metrics/forecasts';
+import { compareStressTests, getStressTest, listStressTests, runAndSaveStressTest } from '../../store/metrics/stress-tests';
 import { notFound } from '../errors';
 import { registerRoute } from '../route';
 

@@ -1,8 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import { notificationRoutes } from '../../../src-shared/contract/notifications';
 import type { Db } from '../../store/db';
-import { listNotifications, updateAllNotificationStatus, updateNotificationStatus } from '../../store/notifications';
-import { actingUserId } from '../../store/users';
+import {
+  listNotifications,
+  updateAllNotificationStatus,
+  updateNotificationStatus,
+} from '../../store/notifications/notifications';
+import { actingUserId } from '../../store/users/users';
 import { registerRoute } from '../route';
 
 /**

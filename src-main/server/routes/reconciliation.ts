@@ -9,7 +9,7 @@ import {
   previewReconciliation,
   reconcile,
   unreconcile,
-} from '../../store/reconciliation';
+} from '../../store/reconciliation/reconciliation';
 import { registerRoute } from '../route';
 
 /** Statement reconciliation (extension under /v1, docs/decisions/0066). */

@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { reportRoutes } from '../../../src-shared/contract/reports';
 import type { Db } from '../../store/db';
-import { burnRateReport, expensesReport, profitReport, revenueReport, runwayReport, spendingReport } from '../../store/reports';
+import {
+  burnRateReport,
+  expensesReport,
+  profitReport,
+  revenueReport,
+  runwayReport,
+  spendingReport,
+} from '../../store/reports/reports';
 import { registerRoute } from '../route';
 
 /**

@@ -14,7 +14,7 @@ import {
   listRules,
   toRuleDef,
   updateRule,
-} from '../../store/rules';
+} from '../../store/rules/rules';
 import { registerRoute } from '../route';
 
 export async function ruleRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {

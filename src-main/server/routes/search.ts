@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { SEARCH_TYPES, type SearchType, searchRoutes } from '../../../src-shared/contract/search';
 import type { Db } from '../../store/db';
-import { search } from '../../store/search';
+import { search } from '../../store/search/search';
 import { registerRoute } from '../route';
 
 /** search.read lets a credential search; each type's results also need that type's own read scope. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import type { Db } from '../../store/db';
-import { createTag, deleteTag, getTag, listTags, updateTag } from '../../store/tags';
+import { createTag, deleteTag, getTag, listTags, updateTag } from '../../store/tags/tags';
 import { registerRoute } from '../route';
 
 export async function tagRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {

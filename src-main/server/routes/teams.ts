@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { teamRoutes } from '../../../src-shared/contract/teams';
 import type { Db } from '../../store/db';
-import { getTeam } from '../../store/teams';
-import { listMembers, NotOwner, teamOfCaller, updateTeam } from '../../store/teams-api';
+import { listMembers, NotOwner, teamOfCaller, updateTeam } from '../../store/teams/team-api';
+import { getTeam } from '../../store/teams/teams';
 import { forbidden } from '../errors';
 import { registerRoute } from '../route';
 

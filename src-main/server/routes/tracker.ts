@@ -2,13 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { trackerRoutes as r } from '../../../src-shared/contract/tracker';
 import type { Db } from '../../store/db';
 import {
-  createTrackerProject,
-  deleteTrackerProject,
-  getTrackerProject,
-  listTrackerProjects,
-  updateTrackerProject,
-} from '../../store/tracker';
-import {
   createTrackerEntries,
   createTrackerEntry,
   currentTimer,
@@ -19,8 +12,15 @@ import {
   stopTimer,
   timerStatus,
   updateTrackerEntry,
-} from '../../store/tracker-entries';
-import { actingUserId } from '../../store/users';
+} from '../../store/tracker/entries';
+import {
+  createTrackerProject,
+  deleteTrackerProject,
+  getTrackerProject,
+  listTrackerProjects,
+  updateTrackerProject,
+} from '../../store/tracker/projects';
+import { actingUserId } from '../../store/users/users';
 import { registerRoute } from '../route';
 
 export async function trackerRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {

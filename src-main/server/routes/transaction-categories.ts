@@ -7,7 +7,7 @@ import {
   getCategory,
   listCategories,
   updateCategory,
-} from '../../store/categories';
+} from '../../store/categories/categories';
 import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 

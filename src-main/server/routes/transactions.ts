@@ -21,7 +21,7 @@ import {
   type TransactionChange,
   updateTransaction,
   updateTransactions,
-} from '../../store/transactions';
+} from '../../store/transactions/transactions';
 import { write } from '../../store/write';
 import { registerRoute } from '../route';
 

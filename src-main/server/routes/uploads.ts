@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UploadBody } from '../../../src-shared/contract/documents';
 import { detectType, MAX_FILE_BYTES } from '../../documents/detect';
 import { readBlob, sha256 } from '../../documents/storage';
-import type { NewFile } from '../../store/documents';
+import type { NewFile } from '../../store/documents/documents';
 import { ApiError } from '../errors';
 
 /**

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { userRoutes } from '../../../src-shared/contract/users';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { getMe, updateMe } from '../../store/teams-api';
+import { getMe, updateMe } from '../../store/teams/team-api';
 import { notFound } from '../errors';
 import { registerRoute } from '../route';
 

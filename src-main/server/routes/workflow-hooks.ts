@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../store/db';
-import { findWebhookTarget } from '../../store/workflows';
+import { findWebhookTarget } from '../../store/workflows/workflows';
 import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignatureProblem } from '../../workflows/webhook-signature';
 import { ApiError, unauthorized, unprocessable } from '../errors';
 import { startAck, startOrRefuse } from './workflows';

@@ -5,8 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { expandScopes, type Scope } from '../../../src-shared/contract/scopes';
+import { findSession, touchSession, type WebSession } from '../../store/auth/sessions';
 import type { Db } from '../../store/db';
-import { findSession, touchSession, type WebSession } from '../../store/sessions';
 import type { Credential } from '../auth/credentials';
 import { type ApiError, forbidden, unauthorized } from '../errors';
 import { readCookie } from './cookie';

@@ -1,5 +1,5 @@
 import type { WorkflowNode } from '../../../src-shared/contract/workflow-definition';
-import { createWorkflowNotification, recordExists } from '../../store/workflow-records';
+import { createWorkflowNotification, recordExists } from '../../store/workflows/records';
 import { renderJson, renderText } from '../templates';
 import { notFoundMessage, recordIdOf } from './records';
 import type { NodeImpl } from './types';

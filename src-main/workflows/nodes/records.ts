@@ -1,6 +1,6 @@
 import type { RecordResource, WorkflowNode } from '../../../src-shared/contract/workflow-definition';
 import { NotFound } from '../../store/errors';
-import { loadRecord, recordExists } from '../../store/workflow-records';
+import { loadRecord, recordExists } from '../../store/workflows/records';
 import { EffectRefused } from '../effects';
 import { renderJson, renderTemplate } from '../templates';
 import type { NodeContext, NodeImpl, Outcome } from './types';

@@ -1,6 +1,6 @@
 import type { EdgeLabel, WorkflowNode } from '../../../src-shared/contract/workflow-definition';
 import type { Db } from '../../store/db';
-import type { NewApproval, RunState } from '../../store/workflow-runs';
+import type { NewApproval, RunState } from '../../store/workflows/runs';
 import type { EffectPorts } from '../effects';
 import type { RunContext } from '../templates';
 

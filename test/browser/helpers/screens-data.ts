@@ -4,7 +4,7 @@
  * with a run waiting for its approval.
  */
 
-import { ensureTeam } from '../../../src-main/store/teams';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import type { UiServer } from './ui-server';
 import { importApprovalWorkflow, startRun } from './workflows-data';

@@ -9,10 +9,10 @@ import { type Browser, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { planDemo } from '../../../src-main/demo/seed';
 import { type RunningServer, startServer } from '../../../src-main/server/start';
-import { createApiKey } from '../../../src-main/store/api-keys';
-import { writeDemo } from '../../../src-main/store/demo-data';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users';
+import { createApiKey } from '../../../src-main/store/auth/api-keys';
+import { writeDemo } from '../../../src-main/store/demo/demo-data';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { ROOT } from '../../helpers/cli';
 

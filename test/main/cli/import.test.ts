@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { openDatabase } from '../../../src-main/store/db';
-import { createTeam } from '../../../src-main/store/teams';
+import { createTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';

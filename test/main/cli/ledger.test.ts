@@ -1,9 +1,9 @@
 // @module-tag slow (spawns processes; left out of `npm run test:fast`)
 import { describe, expect, it } from 'vitest';
-import { createBankAccount } from '../../../src-main/store/bank-accounts';
+import { createBankAccount } from '../../../src-main/store/bank-accounts/bank-accounts';
 import { openDatabase } from '../../../src-main/store/db';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { createTransactions } from '../../../src-main/store/transactions';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createTransactions } from '../../../src-main/store/transactions/transactions';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

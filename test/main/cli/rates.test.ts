@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createBankAccount } from '../../../src-main/store/bank-accounts';
+import { createBankAccount } from '../../../src-main/store/bank-accounts/bank-accounts';
 import { openDatabase } from '../../../src-main/store/db';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { createTransactions } from '../../../src-main/store/transactions';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createTransactions } from '../../../src-main/store/transactions/transactions';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

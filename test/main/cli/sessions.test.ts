@@ -3,10 +3,10 @@
  * the real launcher on a real data dir; the server's session lookup then refuses them.
  */
 import { describe, expect, it } from 'vitest';
+import { createSession, findSession } from '../../../src-main/store/auth/sessions';
 import { openDatabase } from '../../../src-main/store/db';
-import { createSession, findSession } from '../../../src-main/store/sessions';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { createUser } from '../../../src-main/store/users';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createUser } from '../../../src-main/store/users/users';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

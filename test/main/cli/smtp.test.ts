@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store/db';
-import { deliveryCounts } from '../../../src-main/store/invoice-deliveries';
+import { deliveryCounts } from '../../../src-main/store/invoices/deliveries';
 import { FINOPS_BIN, runCli } from '../../helpers/cli';
 import { startTestSmtp, type TestSmtp } from '../../helpers/smtp';
 import { invoice, seedTeam } from '../invoices/fixtures';

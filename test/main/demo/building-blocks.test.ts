@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { bulkIdMaker } from '../../../src-main/demo/ids';
 import { Prng } from '../../../src-main/demo/prng';
-import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { openDatabase } from '../../../src-main/store/db';
-import { ensureTeam } from '../../../src-main/store/teams';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { DEFAULT_TAXONOMY, defaultCategories } from '../../../src-shared/domain/categories';
 import { tmpDir } from '../../helpers/tmp';
 

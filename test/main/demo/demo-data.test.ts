@@ -8,9 +8,9 @@ import { INVOICE_STATUSES } from '../../../src-main/demo/invoices';
 import { planDemo } from '../../../src-main/demo/seed';
 import { currentSeq } from '../../../src-main/store/changes';
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { type DEMO_ENTITIES, DEMO_TABLES, deleteTeamData, teamHasData, writeDemo } from '../../../src-main/store/demo-data';
-import { teamContentHash, teamTables } from '../../../src-main/store/team-content';
-import { ensureTeam } from '../../../src-main/store/teams';
+import { type DEMO_ENTITIES, DEMO_TABLES, deleteTeamData, teamHasData, writeDemo } from '../../../src-main/store/demo/demo-data';
+import { teamContentHash, teamTables } from '../../../src-main/store/teams/content';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { tmpDir } from '../../helpers/tmp';
 
 const AS_OF = '2026-11-22';

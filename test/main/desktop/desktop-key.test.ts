@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_DESKTOP_TEAM, DESKTOP_KEY_NAME, desktopTeam, ensureDesktopKey } from '../../../src-main/desktop/desktop-key';
-import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../../../src-main/store/api-keys';
+import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../../../src-main/store/auth/api-keys';
 import { openDatabase } from '../../../src-main/store/db';
-import { ensureTeam, listTeams } from '../../../src-main/store/teams';
+import { ensureTeam, listTeams } from '../../../src-main/store/teams/teams';
 import { tmpDir } from '../../helpers/tmp';
 
 function db() {

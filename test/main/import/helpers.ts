@@ -1,7 +1,7 @@
 import { type CommitFileOptions, commitFile, previewFile } from '../../../src-main/import/service';
-import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { createTeam } from '../../../src-main/store/teams';
+import { createTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import { tmpDir } from '../../helpers/tmp';
 

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ImportRefused } from '../../../src-main/import/types';
 import { Conflict } from '../../../src-main/store/errors';
-import { getImportBatch, listBatchRows, undoImportBatch } from '../../../src-main/store/import-batches';
-import { createFromReviewItem, linkReviewItem, listReviewItems, unlinkImported } from '../../../src-main/store/import-review';
-import { listTransferPairs, unpairTransfer } from '../../../src-main/store/import-transfers';
-import { checkLedger } from '../../../src-main/store/ledger-maintenance';
-import { reconcile } from '../../../src-main/store/reconciliation';
-import { createRule } from '../../../src-main/store/rules';
-import { createTransactions, getTransaction } from '../../../src-main/store/transactions';
+import { getImportBatch, listBatchRows, undoImportBatch } from '../../../src-main/store/import/batches';
+import { createFromReviewItem, linkReviewItem, listReviewItems, unlinkImported } from '../../../src-main/store/import/review';
+import { listTransferPairs, unpairTransfer } from '../../../src-main/store/import/transfers';
+import { checkLedger } from '../../../src-main/store/ledger/maintenance';
+import { reconcile } from '../../../src-main/store/reconciliation/reconciliation';
+import { createRule } from '../../../src-main/store/rules/rules';
+import { createTransactions, getTransaction } from '../../../src-main/store/transactions/transactions';
 import { RuleInput } from '../../../src-shared/contract/rules';
+import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { accountRows, type Books, books, csv, importFile, preview } from './helpers';
 
 /** The issue-16 table: identical rows are real, re-imports add nothing, links and undo are exact, transfers pair. */

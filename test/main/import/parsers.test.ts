@@ -1,14 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { inferDecimal, parseAmount } from '../../../src-main/import/amounts';
-import { checkBalances } from '../../../src-main/import/balance';
 import { decode, detectEncoding } from '../../../src-main/import/encoding';
-import { fingerprints } from '../../../src-main/import/fingerprint';
-import { decideMatches, scoreCandidate } from '../../../src-main/import/matching';
 import { detectFormat, parseBankFile } from '../../../src-main/import/parse-file';
 import { parseField86 } from '../../../src-main/import/parsers/mt940';
-import { inferDateFormat, parseDate } from '../../../src-shared/domain/import-dates';
+import { fingerprints } from '../../../src-main/store/import/fingerprint';
+import { inferDecimal, parseAmount } from '../../../src-shared/domain/import/amounts';
+import { checkBalances } from '../../../src-shared/domain/import/balance';
+import { inferDateFormat, parseDate } from '../../../src-shared/domain/import/dates';
+import { decideMatches, scoreCandidate } from '../../../src-shared/domain/import/matching';
 
 /** Each hand-written fixture (from the format's published specification) with its expected parse, as a table. */
 const FIXTURES = path.resolve(__dirname, '../../fixtures/import');

@@ -14,9 +14,9 @@ import { describe, expect, it } from 'vitest';
 import { planDemo } from '../../../src-main/demo/seed';
 import { augursModel } from '../../../src-main/metrics/augurs';
 import { openDatabase } from '../../../src-main/store/db';
-import { writeDemo } from '../../../src-main/store/demo-data';
-import { buildForecast } from '../../../src-main/store/forecasts';
-import { ensureTeam } from '../../../src-main/store/teams';
+import { writeDemo } from '../../../src-main/store/demo/demo-data';
+import { buildForecast } from '../../../src-main/store/metrics/forecasts';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import {
   coverage,
   maseScale,

@@ -8,13 +8,18 @@ import {
   ruleSuggestions,
   similarTo,
 } from '../../../src-main/rules/insights';
-import { ensureDefaultCategories } from '../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { writeDemo } from '../../../src-main/store/demo-data';
+import { writeDemo } from '../../../src-main/store/demo/demo-data';
 import { InvalidReference } from '../../../src-main/store/errors';
-import { createRule, getRule, listRuleFailures, ruleDefs } from '../../../src-main/store/rules';
-import { createTeam } from '../../../src-main/store/teams';
-import { createTransactions, getTransaction, type NewTransaction, updateTransaction } from '../../../src-main/store/transactions';
+import { createRule, getRule, listRuleFailures, ruleDefs } from '../../../src-main/store/rules/rules';
+import { createTeam } from '../../../src-main/store/teams/teams';
+import {
+  createTransactions,
+  getTransaction,
+  type NewTransaction,
+  updateTransaction,
+} from '../../../src-main/store/transactions/transactions';
 import { write } from '../../../src-main/store/write';
 import { AUTO_APPLY_AT, CategoryModel } from '../../../src-shared/domain/category-suggest';
 import { tmpDir } from '../../helpers/tmp';

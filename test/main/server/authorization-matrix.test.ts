@@ -5,8 +5,8 @@
  * until it has one), so team isolation is proven for every endpoint.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createNotification } from '../../../src-main/store/notifications';
-import { createUser } from '../../../src-main/store/users';
+import { createNotification } from '../../../src-main/store/notifications/notifications';
+import { createUser } from '../../../src-main/store/users/users';
 import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';

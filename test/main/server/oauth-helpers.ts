@@ -13,10 +13,10 @@ import { authPlugin } from '../../../src-main/server/auth/plugin';
 import { installErrorHandling } from '../../../src-main/server/errors';
 import { resolveOAuthAccessToken } from '../../../src-main/server/oauth/plugin';
 import { registerRoute } from '../../../src-main/server/route';
+import { createClient } from '../../../src-main/store/auth/oauth';
 import type { Db } from '../../../src-main/store/db';
-import { createClient } from '../../../src-main/store/oauth';
-import { ensureTeam } from '../../../src-main/store/teams';
-import { createUser, hashPassword } from '../../../src-main/store/users';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createUser, hashPassword } from '../../../src-main/store/users/users';
 import { defineRoute } from '../../../src-shared/contract/route';
 import type { Scope } from '../../../src-shared/contract/scopes';
 

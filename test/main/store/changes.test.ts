@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { changesSince, currentSeq } from '../../../src-main/store/changes';
 import { openDatabase } from '../../../src-main/store/db';
-import { createTeam } from '../../../src-main/store/teams';
+import { createTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import { tmpDir } from '../../helpers/tmp';
 

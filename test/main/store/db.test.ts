@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { changeStamp, openDatabase, ownStatement } from '../../../src-main/store/db';
-import { createTeam } from '../../../src-main/store/teams';
+import { createTeam } from '../../../src-main/store/teams/teams';
 import { tmpDir } from '../../helpers/tmp';
 
 /** The next turn of the event loop, where changeStamp reads other connections' commits again. */

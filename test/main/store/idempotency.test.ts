@@ -11,7 +11,7 @@ import {
   releaseIdempotentRequest,
   renewLease,
 } from '../../../src-main/store/idempotency';
-import { ensureTeam } from '../../../src-main/store/teams';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { tmpDir } from '../../helpers/tmp';
 
 const T0 = new Date('2026-01-01T12:00:00.000Z');

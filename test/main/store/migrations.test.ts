@@ -1,10 +1,10 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createApiKey, findActiveApiKey } from '../../../src-main/store/api-keys';
+import { createApiKey, findActiveApiKey } from '../../../src-main/store/auth/api-keys';
 import { DatabaseTooNew, DB_FILE_NAME, migrate, openDatabase, schemaVersion } from '../../../src-main/store/db';
 import { LATEST_VERSION, MIGRATIONS } from '../../../src-main/store/migrations/index';
-import { createTeam, getTeam } from '../../../src-main/store/teams';
+import { createTeam, getTeam } from '../../../src-main/store/teams/teams';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

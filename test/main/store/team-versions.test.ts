@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey, touchApiKey } from '../../../src-main/store/api-keys';
-import { changeStamp, type Db, openDatabase } from '../../../src-main/store/db';
+import { createApiKey, revokeApiKey, touchApiKey } from '../../../src-main/store/auth/api-keys';
 import {
   createAuthorizationCode,
   createClient,
@@ -9,11 +8,12 @@ import {
   issueClientCredentials,
   revokeGrant,
   revokeToken,
-} from '../../../src-main/store/oauth';
-import { createTag } from '../../../src-main/store/tags';
+} from '../../../src-main/store/auth/oauth';
+import { changeStamp, type Db, openDatabase } from '../../../src-main/store/db';
+import { createTag } from '../../../src-main/store/tags/tags';
 import { teamVersions } from '../../../src-main/store/team-versions';
-import { createTeam } from '../../../src-main/store/teams';
-import { createUser } from '../../../src-main/store/users';
+import { createTeam } from '../../../src-main/store/teams/teams';
+import { createUser } from '../../../src-main/store/users/users';
 import { tmpDir } from '../../helpers/tmp';
 
 /** The team's counters read straight from its row (no memo). */

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Prng } from '../../../src-main/demo/prng';
 import { changesSince, currentSeq } from '../../../src-main/store/changes';
-import { updateCustomer, upsertCustomer } from '../../../src-main/store/customers';
+import { updateCustomer, upsertCustomer } from '../../../src-main/store/customers/customers';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { ENTITIES, type EntityDef, type EntityName, isEntityName, NOT_ENTITIES } from '../../../src-main/store/entities';
 import { NotFound } from '../../../src-main/store/errors';
 import { FEED_READERS } from '../../../src-main/store/feed';
-import { createTag, deleteTag, updateTag } from '../../../src-main/store/tags';
-import { teamTables } from '../../../src-main/store/team-content';
-import { createTeam } from '../../../src-main/store/teams';
+import { createTag, deleteTag, updateTag } from '../../../src-main/store/tags/tags';
+import { teamTables } from '../../../src-main/store/teams/content';
+import { createTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import { tmpDir } from '../../helpers/tmp';
 

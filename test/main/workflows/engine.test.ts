@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../src-main/store/changes';
-import { getCustomer, upsertCustomer } from '../../../src-main/store/customers';
+import { getCustomer, upsertCustomer } from '../../../src-main/store/customers/customers';
 import type { Db } from '../../../src-main/store/db';
-import { notificationsOfRun } from '../../../src-main/store/workflow-records';
+import { notificationsOfRun } from '../../../src-main/store/workflows/records';
 import {
   cancelRun,
   decideApproval,
@@ -10,7 +10,7 @@ import {
   getRunDetail,
   loadRunState,
   stepRecords,
-} from '../../../src-main/store/workflow-runs';
+} from '../../../src-main/store/workflows/runs';
 import { startWorkflowRun } from '../../../src-main/workflows/dispatch';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import { definition, importActive, insertInvoice, openTestDb } from './fixtures';

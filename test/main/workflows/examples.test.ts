@@ -6,11 +6,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getCustomer } from '../../../src-main/store/customers';
-import { listDeliveries } from '../../../src-main/store/invoice-deliveries';
-import { notificationsOfRun } from '../../../src-main/store/workflow-records';
-import { stepRecords } from '../../../src-main/store/workflow-runs';
-import { listSchedules } from '../../../src-main/store/workflows';
+import { getCustomer } from '../../../src-main/store/customers/customers';
+import { listDeliveries } from '../../../src-main/store/invoices/deliveries';
+import { notificationsOfRun } from '../../../src-main/store/workflows/records';
+import { stepRecords } from '../../../src-main/store/workflows/runs';
+import { listSchedules } from '../../../src-main/store/workflows/workflows';
 import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import { fireDueSchedules } from '../../../src-main/workflows/schedule';
@@ -150,7 +150,7 @@ describe('resources/workflows/webhook-only.json', () => {
     const team = api.team('Acme');
     const wf = await importExample(api, token, 'webhook-only.json');
     const customer = (await api.call('POST', '/v1/customers', { token, body: { name: 'Hooked Co' } })).json();
-    const secret = (await import('../../../src-main/store/workflows')).getWebhookSecret(api.db, team.id, wf);
+    const secret = (await import('../../../src-main/store/workflows/workflows')).getWebhookSecret(api.db, team.id, wf);
     const detail = (await api.call('GET', `/app/workflows/${wf}`, { token })).json();
     expect(detail.webhookPath).toBe(`/hooks/workflows/${wf}`);
 

@@ -1,5 +1,5 @@
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { ensureTeam } from '../../../src-main/store/teams';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import { importWorkflow } from '../../../src-main/workflows/catalog';
 import type { WorkflowDefinitionInput } from '../../../src-shared/contract/workflow-definition';

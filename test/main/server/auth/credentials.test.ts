@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type BearerResolver, credentialResolver, resolveApiKey } from '../../../../src-main/server/auth/credentials';
-import { createApiKey, getApiKey, revokeApiKey, touchApiKey } from '../../../../src-main/store/api-keys';
+import { createApiKey, getApiKey, revokeApiKey, touchApiKey } from '../../../../src-main/store/auth/api-keys';
 import { type Db, openDatabase } from '../../../../src-main/store/db';
 import { beginIdempotentRequest } from '../../../../src-main/store/idempotency';
-import { createTag } from '../../../../src-main/store/tags';
-import { createTeam } from '../../../../src-main/store/teams';
+import { createTag } from '../../../../src-main/store/tags/tags';
+import { createTeam } from '../../../../src-main/store/teams/teams';
 import { tmpDir } from '../../../helpers/tmp';
 
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));

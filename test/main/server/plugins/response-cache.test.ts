@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { revokeApiKey } from '../../../../src-main/store/api-keys';
-import { updateCustomer } from '../../../../src-main/store/customers';
+import { revokeApiKey } from '../../../../src-main/store/auth/api-keys';
+import { updateCustomer } from '../../../../src-main/store/customers/customers';
 import { openDatabase } from '../../../../src-main/store/db';
 import { beginIdempotentRequest } from '../../../../src-main/store/idempotency';
-import { createTag } from '../../../../src-main/store/tags';
+import { createTag } from '../../../../src-main/store/tags/tags';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 async function createCustomer(api: TestApi, token: string, name: string): Promise<string> {

@@ -8,10 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createApp } from '../../../../src-main/server/app';
 import { changeWatcher } from '../../../../src-main/server/change-watcher';
 import { appEventsPlugin } from '../../../../src-main/server/routes/app-events';
-import { revokeApiKey } from '../../../../src-main/store/api-keys';
-import { createCustomer } from '../../../../src-main/store/customers';
+import { revokeApiKey } from '../../../../src-main/store/auth/api-keys';
+import { createCustomer } from '../../../../src-main/store/customers/customers';
 import { openDatabase } from '../../../../src-main/store/db';
-import { ensureTeam } from '../../../../src-main/store/teams';
+import { ensureTeam } from '../../../../src-main/store/teams/teams';
 import {
   ApiClientError,
   type ChangeEvent,

@@ -5,8 +5,8 @@
  * account and per address.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE } from '../../../../src-main/store/sessions';
-import { createUser, hashPassword } from '../../../../src-main/store/users';
+import { ACCOUNT_THROTTLE, ADDRESS_THROTTLE } from '../../../../src-main/store/auth/sessions';
+import { createUser, hashPassword } from '../../../../src-main/store/users/users';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 const PASSWORD = 'correct horse battery';

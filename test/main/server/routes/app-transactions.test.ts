@@ -3,7 +3,7 @@
  * tags, attachments, note, splits, account name), under the v1 list's filters and cursor; other teams see nothing.
  */
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCategories } from '../../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
-import { insertInvoice } from '../../store/customer-fixtures';
+import { insertInvoice } from '../../store/customers/customer-fixtures';
 
 let api: TestApi;
 let token: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { importRates } from '../../../../src-main/store/fx-rates';
+import { importRates } from '../../../../src-main/store/exchange-rates/rates';
 import { makeTestApi } from '../../../helpers/api';
 
 const RATES = [

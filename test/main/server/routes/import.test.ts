@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ensureDefaultCategories } from '../../../../src-main/store/categories';
+import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

@@ -5,8 +5,8 @@
  * fulfilled), decline and unmatch undo; pending items older than 90 days become no_match.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expireStaleInbox } from '../../../../src-main/store/inbox';
-import { createTransactions } from '../../../../src-main/store/transactions';
+import { expireStaleInbox } from '../../../../src-main/store/inbox/inbox';
+import { createTransactions } from '../../../../src-main/store/transactions/transactions';
 import { write } from '../../../../src-main/store/write';
 import { InboxItem } from '../../../../src-shared/contract/inbox';
 import { RECEIPTS, receiptPdf } from '../../../fixtures/receipts';

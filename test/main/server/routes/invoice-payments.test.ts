@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runSchedulerOnce } from '../../../../src-main/invoices/scheduler';
 import { currentSeq } from '../../../../src-main/store/changes';
-import { matchInvoicePayments } from '../../../../src-main/store/invoice-matching';
+import { matchInvoicePayments } from '../../../../src-main/store/invoices/matching';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 async function setup(api: TestApi, token: string) {

@@ -4,8 +4,8 @@
  * infinite, FX, excluded categories), the hosted report shapes, and team isolation.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDefaultCategories } from '../../../../src-main/store/categories';
-import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions';
+import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
+import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/transactions';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
@@ -491,7 +491,7 @@ describe('runway and the hosted reports', () => {
 describe('the roll-up and a raw scan agree', () => {
   it('a runway from the roll-up equals one recomputed after rebuilding it', async () => {
     const before = (await api.call('GET', '/v1/reports/runway?from=2024-01-01&to=2026-06-30', { token })).json();
-    const { rebuildLedgerDaily } = await import('../../../../src-main/store/ledger-maintenance');
+    const { rebuildLedgerDaily } = await import('../../../../src-main/store/ledger/maintenance');
     rebuildLedgerDaily(api.db, api.team('Metrics Co').id);
     const after = (await api.call('GET', '/v1/reports/runway?from=2024-01-01&to=2026-06-30', { token })).json();
     expect(after).toEqual(before);

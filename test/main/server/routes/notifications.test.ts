@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createNotification } from '../../../../src-main/store/notifications';
-import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/oauth';
-import { createUser } from '../../../../src-main/store/users';
+import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth';
+import { createNotification } from '../../../../src-main/store/notifications/notifications';
+import { createUser } from '../../../../src-main/store/users/users';
 import { write } from '../../../../src-main/store/write';
 import { Notification } from '../../../../src-shared/contract/notifications';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

@@ -4,9 +4,9 @@
  * team owner: the acting-user rule).
  */
 import { describe, expect, it } from 'vitest';
+import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth';
 import type { Db } from '../../../../src-main/store/db';
-import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/oauth';
-import { createUser } from '../../../../src-main/store/users';
+import { createUser } from '../../../../src-main/store/users/users';
 import { Team, type TeamMember } from '../../../../src-shared/contract/teams';
 import { User } from '../../../../src-shared/contract/users';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

@@ -4,7 +4,7 @@
  * parallel timer starts over real HTTP on loopback leaving exactly one running timer.
  */
 import { describe, expect, it } from 'vitest';
-import { createUser } from '../../../../src-main/store/users';
+import { createUser } from '../../../../src-main/store/users/users';
 import { TrackerEntry, TrackerEntryRange, TrackerProject } from '../../../../src-shared/contract/tracker';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

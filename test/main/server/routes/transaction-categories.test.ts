@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { checkLedger } from '../../../../src-main/store/ledger-maintenance';
-import { createTransactions, getTransaction, updateTransaction } from '../../../../src-main/store/transactions';
+import { checkLedger } from '../../../../src-main/store/ledger/maintenance';
+import { createTransactions, getTransaction, updateTransaction } from '../../../../src-main/store/transactions/transactions';
 import { TransactionCategory } from '../../../../src-shared/contract/categories';
 import { DEFAULT_TAXONOMY } from '../../../../src-shared/domain/categories';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

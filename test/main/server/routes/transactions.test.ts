@@ -1,12 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureDefaultCategories } from '../../../../src-main/store/categories';
-import { createTag } from '../../../../src-main/store/tags';
+import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
+import { createTag } from '../../../../src-main/store/tags/tags';
 import {
   attachToTransaction,
   createTransactions,
   deleteTransactions,
   type NewTransaction,
-} from '../../../../src-main/store/transactions';
+} from '../../../../src-main/store/transactions/transactions';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

@@ -1,0 +1,89 @@
+import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
+import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
+import type { Db } from '../store/db';
+import { type RunnerOptions, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
+import { installSubscriptions } from './subscriptions';
+
+/**
+ * The one place that starts and stops the product's background work in a process. Every runner claims its work
+ * through the database with a lease, so the server and a CLI command on one data dir never run the same job twice:
+ * - workflows: the run engine (workflows/runner.ts), which also fires due schedules;
+ * - invoices: the scheduler (overdue moves, scheduled sends, payment matching) and the email sender;
+ * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts).
+ * A server starts the set it is configured with (server/start.ts through the app); a CLI command that advances work
+ * beside it uses the one-shot helpers below. Each kind can be turned off (`false`), as tests of other areas do.
+ */
+export interface BackgroundOptions {
+  /** The data dir (stored files, invoice PDFs). */
+  dataDir: string;
+  workflows?: false | RunnerOptions;
+  invoices?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
+  /** `runner: false` creates the runner without its timer (tests drive it by hand). */
+  documents?: false | (DocumentRunnerOptions & { runner?: boolean });
+  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents', id?: string) => void;
+}
+
+export interface BackgroundWork {
+  readonly workflows: WorkflowRunner | undefined;
+  readonly invoices: InvoiceJobs | undefined;
+  readonly documents: DocumentRunner | undefined;
+  /** Stops every runner; a step in flight completes and the rest is taken up by the next start. */
+  stop(): Promise<void>;
+}
+
+/** What runs in this process for each database (tests wait on its runners). */
+const running = new WeakMap<Db, BackgroundWork>();
+
+export function backgroundOf(db: Db): BackgroundWork | undefined {
+  return running.get(db);
+}
+
+export function startBackgroundWork(db: Db, options: BackgroundOptions): BackgroundWork {
+  installSubscriptions();
+  const onError = options.onError ?? (() => {});
+  const fromEnv = runnerOptionsFromEnv();
+  const workflows =
+    options.workflows === false
+      ? undefined
+      : new WorkflowRunner(db, {
+          ...fromEnv,
+          ...options.workflows,
+          ports: { ...fromEnv.ports, ...options.workflows?.ports },
+          onError: options.workflows?.onError ?? ((err, runId) => onError(err, 'workflows', runId)),
+        }).start();
+  // Overdue moves (caught up at once for the time the app was closed), scheduled sends and the email queue.
+  const invoices =
+    options.invoices === false
+      ? undefined
+      : startInvoiceJobs(db, { dataDir: options.dataDir, ...options.invoices, onError: (err) => onError(err, 'invoices') });
+  let documents: DocumentRunner | undefined;
+  if (options.documents !== false) {
+    documents = new DocumentRunner(db, options.dataDir, options.documents);
+    if (options.documents?.runner !== false) documents.start();
+  }
+  let stopped = false;
+  const work: BackgroundWork = {
+    workflows,
+    invoices,
+    documents,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      if (running.get(db) === work) running.delete(db);
+      await workflows?.stop();
+      await invoices?.stop();
+      await documents?.stop();
+    },
+  };
+  running.set(db, work);
+  return work;
+}
+
+/**
+ * A workflow runner for a CLI command that advances the run it just started or decided, and nothing else in the
+ * background (no schedules, no polling): the command drives it until the run waits or ends.
+ */
+export function commandWorkflowRunner(db: Db): WorkflowRunner {
+  installSubscriptions();
+  return new WorkflowRunner(db, { ...runnerOptionsFromEnv(), schedules: false });
+}

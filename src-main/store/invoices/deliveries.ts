@@ -1,0 +1,329 @@
+import type { InvoiceDelivery } from '../../../src-shared/contract/invoices';
+import { isPastDue } from '../../../src-shared/domain/invoice-dates';
+import { refusal, transition } from '../../../src-shared/domain/invoice-lifecycle';
+import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import type { Db } from '../db';
+import { Conflict, InvalidReference, NotFound } from '../errors';
+import { newId } from '../ids';
+import { claimCondition } from '../leases';
+import { placeholders } from '../list/keyset';
+import { write } from '../write';
+
+/**
+ * The durable send queue of invoice emails (docs/decisions/0074-invoice-delivery-queue.md).
+ *
+ * One row per email (the invoice itself, or a payment reminder), unique per team and idempotency key: queueing
+ * the same key twice returns the first row, so a retried request or a re-run workflow step never queues a second
+ * email. A row is `queued` when the team has an SMTP server configured, else `awaiting_sync` (the sync engine sends
+ * those through the remote instance; setting up SMTP turns them into `queued`). A sender claims one row at a time
+ * in an IMMEDIATE transaction (`claimCondition`: no live lease), marks it `sending` with its lease, sends, and marks
+ * it `sent` — or puts it back with a back-off, or `failed` after MAX_ATTEMPTS. A row left `sending` by a process
+ * that died is claimable again once its lease expires; its retry carries the same Message-ID (fixed at queue time).
+ */
+
+export const MAX_ATTEMPTS = 8;
+
+export type DeliveryKind = 'invoice' | 'reminder';
+export type DeliveryState = InvoiceDelivery['state'];
+
+export interface DeliveryRow {
+  id: string;
+  team_id: string;
+  invoice_id: string;
+  kind: DeliveryKind;
+  idempotency_key: string;
+  state: DeliveryState;
+  recipient: string | null;
+  message_id: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: string;
+  lease_owner: string | null;
+  lease_expires_at: string | null;
+  created_at: string;
+  updated_at: string;
+  sent_at: string | null;
+}
+
+export function toDelivery(r: DeliveryRow): InvoiceDelivery {
+  return {
+    id: r.id,
+    kind: r.kind,
+    state: r.state,
+    recipient: r.recipient,
+    attempts: r.attempts,
+    lastError: r.last_error,
+    createdAt: r.created_at,
+    sentAt: r.sent_at,
+  };
+}
+
+export function smtpConfigured(db: Db, teamId: string): boolean {
+  return db.prepare('SELECT 1 FROM smtp_settings WHERE team_id = ?').get(teamId) !== undefined;
+}
+
+export interface QueueOptions {
+  kind: DeliveryKind;
+  idempotencyKey: string;
+  recipient: string | null;
+  now?: string;
+}
+
+/**
+ * Queues one email of an invoice (idempotent by key). Joins the caller's write when there is one. Returns the
+ * delivery row and whether it was created now.
+ */
+export function queueDelivery(
+  db: Db,
+  teamId: string,
+  invoiceId: string,
+  options: QueueOptions,
+): { delivery: DeliveryRow; created: boolean } {
+  return write(db, teamId, (w) => {
+    const existing = db
+      .prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND idempotency_key = ?')
+      .get(teamId, options.idempotencyKey) as DeliveryRow | undefined;
+    if (existing) {
+      if (existing.invoice_id !== invoiceId || existing.kind !== options.kind) {
+        throw new Conflict('This idempotency key was already used for another email', `key: ${options.idempotencyKey}`);
+      }
+      return { delivery: existing, created: false };
+    }
+    const now = options.now ?? w.now;
+    const id = newId();
+    const state: DeliveryState = smtpConfigured(db, teamId) ? 'queued' : 'awaiting_sync';
+    db.prepare(
+      `INSERT INTO invoice_deliveries (id, team_id, invoice_id, kind, idempotency_key, state, recipient, message_id,
+         next_attempt_at, created_at, updated_at)
+       VALUES (@id, @team, @invoice, @kind, @key, @state, @recipient, @messageId, @now, @now, @now)`,
+    ).run({
+      id,
+      team: teamId,
+      invoice: invoiceId,
+      kind: options.kind,
+      key: options.idempotencyKey,
+      state,
+      recipient: options.recipient,
+      messageId: `<${id}.${options.kind}@finops-desk.invalid>`,
+      now,
+    });
+    // The invoice's API shape shows its latest delivery.
+    w.touch('invoice', invoiceId);
+    return { delivery: getDeliveryRow(db, teamId, id)!, created: true };
+  });
+}
+
+interface InvoiceForReminder {
+  id: string;
+  status: InvoiceStatus;
+  due_date: string;
+  timezone: string | null;
+  recipient: string | null;
+}
+
+/**
+ * Queues a payment reminder for an unpaid or overdue invoice (the workflows engine's "send invoice reminder" step
+ * calls this with its step's idempotency key). 409 for an invoice in another state; 422 when nobody can receive it.
+ */
+export function queueInvoiceReminder(
+  db: Db,
+  teamId: string,
+  invoiceId: string,
+  options: { idempotencyKey: string; recipient?: string | null; now?: Date },
+): InvoiceDelivery {
+  const now = options.now ?? new Date();
+  return write(db, teamId, () => {
+    const inv = db
+      .prepare(
+        `SELECT i.id, i.status, i.due_date, i.timezone, coalesce(c.billing_email, c.email) AS recipient
+         FROM invoices i LEFT JOIN customers c ON c.team_id = i.team_id AND c.id = i.customer_id
+         WHERE i.team_id = ? AND i.id = ?`,
+      )
+      .get(teamId, invoiceId) as InvoiceForReminder | undefined;
+    if (!inv) throw new NotFound('invoice', invoiceId);
+    const existing = db
+      .prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND idempotency_key = ?')
+      .get(teamId, options.idempotencyKey) as DeliveryRow | undefined;
+    if (existing && existing.invoice_id === invoiceId && existing.kind === 'reminder') return toDelivery(existing);
+    const ctx = { pastDue: isPastDue(inv.due_date, inv.timezone ?? 'UTC', now) };
+    if (!transition(inv.status, 'remind', ctx).ok) throw new Conflict(refusal(inv.status, 'remind', ctx));
+    const recipient = options.recipient ?? inv.recipient;
+    if (!recipient) {
+      throw new InvalidReference('to', 'The customer has no email address: give one in "to" or on the customer');
+    }
+    return toDelivery(
+      queueDelivery(db, teamId, invoiceId, { kind: 'reminder', idempotencyKey: options.idempotencyKey, recipient }).delivery,
+    );
+  });
+}
+
+export function getDeliveryRow(db: Db, teamId: string, id: string): DeliveryRow | undefined {
+  return db.prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND id = ?').get(teamId, id) as DeliveryRow | undefined;
+}
+
+export function listDeliveries(db: Db, teamId: string, invoiceId: string): DeliveryRow[] {
+  return db
+    .prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND invoice_id = ? ORDER BY created_at, id')
+    .all(teamId, invoiceId) as DeliveryRow[];
+}
+
+/** The latest delivery of each of these invoices. */
+export function latestDeliveries(db: Db, teamId: string, invoiceIds: readonly string[]): Map<string, DeliveryRow> {
+  const out = new Map<string, DeliveryRow>();
+  if (invoiceIds.length === 0) return out;
+  const rows = db
+    .prepare(
+      `SELECT * FROM invoice_deliveries WHERE team_id = ? AND invoice_id IN (${placeholders(invoiceIds.length)})
+       ORDER BY created_at, id`,
+    )
+    .all(teamId, ...invoiceIds) as DeliveryRow[];
+  for (const r of rows) out.set(r.invoice_id, r);
+  return out;
+}
+
+/** Emails of a canceled invoice that have not gone out are canceled with it. Call inside the invoice's write. */
+export function cancelPendingDeliveries(db: Db, teamId: string, invoiceId: string, now: string): number {
+  return db
+    .prepare(
+      `UPDATE invoice_deliveries SET state = 'canceled', updated_at = ?, lease_owner = NULL, lease_expires_at = NULL
+       WHERE team_id = ? AND invoice_id = ? AND state IN ('queued', 'awaiting_sync')`,
+    )
+    .run(now, teamId, invoiceId).changes;
+}
+
+/** After SMTP is configured: the team's emails waiting for sync are handed to the SMTP sender instead. */
+export function activateAwaitingDeliveries(db: Db, teamId: string): number {
+  return write(
+    db,
+    teamId,
+    (w) => {
+      const ids = db
+        .prepare(`SELECT DISTINCT invoice_id FROM invoice_deliveries WHERE team_id = ? AND state = 'awaiting_sync'`)
+        .pluck()
+        .all(teamId) as string[];
+      const n = db
+        .prepare(`UPDATE invoice_deliveries SET state = 'queued', updated_at = ? WHERE team_id = ? AND state = 'awaiting_sync'`)
+        .run(w.now, teamId).changes;
+      for (const id of ids) w.touch('invoice', id);
+      return n;
+    },
+    { origin: 'system' },
+  );
+}
+
+/**
+ * Claims the next email due for sending, of any team: a `queued` row whose time has come, or a `sending` row whose
+ * sender died (lease expired). The row becomes `sending`, leased to `owner` until now + leaseMs.
+ */
+export function claimNextDelivery(db: Db, options: { owner: string; leaseMs: number; now?: Date }): DeliveryRow | undefined {
+  const now = options.now ?? new Date();
+  const nowIso = now.toISOString();
+  return db
+    .transaction(
+      () =>
+        db
+          .prepare(
+            `UPDATE invoice_deliveries SET state = 'sending', lease_owner = @owner, lease_expires_at = @until,
+               attempts = attempts + 1, updated_at = @now
+             WHERE id = (
+               SELECT id FROM invoice_deliveries
+               WHERE ((state = 'queued' AND next_attempt_at <= @now) OR state = 'sending') AND ${claimCondition}
+               ORDER BY next_attempt_at, id LIMIT 1)
+             RETURNING *`,
+          )
+          .get({ owner: options.owner, until: new Date(now.getTime() + options.leaseMs).toISOString(), now: nowIso }) as
+          | DeliveryRow
+          | undefined,
+    )
+    .immediate();
+}
+
+/** Extends the lease of a row we are sending; false when it was lost. */
+export function renewDeliveryLease(db: Db, id: string, owner: string, leaseMs: number, now = new Date()): boolean {
+  return (
+    db
+      .prepare(`UPDATE invoice_deliveries SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND state = 'sending'`)
+      .run(new Date(now.getTime() + leaseMs).toISOString(), id, owner).changes === 1
+  );
+}
+
+/** Records that the SMTP server accepted the email. The invoice's sentAt / reminderSentAt follow. */
+export function markDeliverySent(db: Db, row: DeliveryRow, owner: string, now = new Date()): boolean {
+  return write(
+    db,
+    row.team_id,
+    (w) => {
+      const done = db
+        .prepare(
+          `UPDATE invoice_deliveries SET state = 'sent', sent_at = @now, updated_at = @now, lease_owner = NULL,
+             lease_expires_at = NULL, last_error = NULL
+           WHERE id = @id AND lease_owner = @owner AND state = 'sending'`,
+        )
+        .run({ id: row.id, owner, now: now.toISOString() }).changes;
+      if (!done) return false;
+      const inv = db.prepare('SELECT sent_at FROM invoices WHERE team_id = ? AND id = ?').get(row.team_id, row.invoice_id) as
+        | { sent_at: string | null }
+        | undefined;
+      if (!inv) return true;
+      if (row.kind === 'invoice' && !inv.sent_at) w.update('invoice', row.invoice_id, { sent_at: now.toISOString() });
+      else if (row.kind === 'reminder') w.update('invoice', row.invoice_id, { reminder_sent_at: now.toISOString() });
+      else w.touch('invoice', row.invoice_id);
+      return true;
+    },
+    { origin: 'system' },
+  );
+}
+
+/**
+ * A failed attempt: retried after a back-off (1 min × 2^(attempts−1), at most 6 h), or `failed` for good after
+ * MAX_ATTEMPTS or when `permanent` (the server refused the recipient). `awaitSync` puts it back as awaiting_sync
+ * (the team's SMTP settings were removed meanwhile).
+ */
+export function markDeliveryFailed(
+  db: Db,
+  row: DeliveryRow,
+  owner: string,
+  error: string,
+  options: { permanent?: boolean; awaitSync?: boolean; now?: Date } = {},
+): DeliveryState {
+  const now = options.now ?? new Date();
+  const attempts = row.attempts;
+  const state: DeliveryState = options.awaitSync
+    ? 'awaiting_sync'
+    : options.permanent || attempts >= MAX_ATTEMPTS
+      ? 'failed'
+      : 'queued';
+  const delay = Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 3600_000);
+  write(
+    db,
+    row.team_id,
+    (w) => {
+      db.prepare(
+        `UPDATE invoice_deliveries SET state = @state, last_error = @error, next_attempt_at = @next, updated_at = @now,
+           lease_owner = NULL, lease_expires_at = NULL, attempts = CASE WHEN @reset THEN attempts - 1 ELSE attempts END
+         WHERE id = @id AND lease_owner = @owner`,
+      ).run({
+        id: row.id,
+        owner,
+        state,
+        error: error.slice(0, 1000),
+        next: new Date(now.getTime() + (state === 'queued' ? delay : 0)).toISOString(),
+        now: now.toISOString(),
+        reset: options.awaitSync ? 1 : 0,
+      });
+      w.touch('invoice', row.invoice_id);
+    },
+    { origin: 'system' },
+  );
+  return state;
+}
+
+/** Counts by state (for status lines and tests). */
+export function deliveryCounts(db: Db, teamId?: string): Record<string, number> {
+  const rows = db
+    .prepare(
+      `SELECT state, count(*) AS n FROM invoice_deliveries ${teamId ? 'WHERE team_id = ?' : ''} GROUP BY state ORDER BY state`,
+    )
+    .all(...(teamId ? [teamId] : [])) as { state: string; n: number }[];
+  return Object.fromEntries(rows.map((r) => [r.state, r.n]));
+}

@@ -1,0 +1,56 @@
+import type { Db } from '../db';
+import { NotFound } from '../errors';
+import { newId, nowIso } from '../ids';
+
+export interface Team {
+  id: string;
+  name: string;
+  baseCurrency: string;
+  countryCode: string | null;
+  fiscalYearStartMonth: number;
+  logoUrl: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const SELECT = `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
+  fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, created_at AS createdAt, updated_at AS updatedAt
+  FROM teams`;
+
+export function getTeam(db: Db, id: string): Team {
+  const team = db.prepare(`${SELECT} WHERE id = ?`).get(id) as Team | undefined;
+  if (!team) throw new NotFound('team', id);
+  return team;
+}
+
+export function findTeamByName(db: Db, name: string): Team | undefined {
+  return db.prepare(`${SELECT} WHERE name = ?`).get(name) as Team | undefined;
+}
+
+export function createTeam(db: Db, input: { name: string; baseCurrency?: string; countryCode?: string | null }): Team {
+  const now = nowIso();
+  const id = newId();
+  db.prepare('INSERT INTO teams (id, name, base_currency, country_code, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)').run(
+    id,
+    input.name,
+    input.baseCurrency ?? 'EUR',
+    input.countryCode ?? null,
+    now,
+    now,
+  );
+  return getTeam(db, id);
+}
+
+/** The CLI names teams by name (or id); a missing one is created, as `finops token create` promises. */
+export function ensureTeam(db: Db, nameOrId: string, defaults: { baseCurrency?: string; countryCode?: string } = {}): Team {
+  return db
+    .transaction(() => {
+      const byId = db.prepare(`${SELECT} WHERE id = ?`).get(nameOrId) as Team | undefined;
+      return byId ?? findTeamByName(db, nameOrId) ?? createTeam(db, { name: nameOrId, ...defaults });
+    })
+    .immediate();
+}
+
+export function listTeams(db: Db): Team[] {
+  return db.prepare(`${SELECT} ORDER BY name`).all() as Team[];
+}
