@@ -31,6 +31,7 @@ import { reportRoutesPlugin } from './routes/reports';
 import { ruleRoutesPlugin } from './routes/rules';
 import { searchRoutesPlugin } from './routes/search';
 import { tagRoutesPlugin } from './routes/tags';
+import { syncRoutesPlugin } from './routes/sync';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
 import { transactionRoutesPlugin } from './routes/transactions';
@@ -166,6 +167,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       // [metrics and reports routes register here]
       await v1.register(metricRoutesPlugin, { db: options.db });
       await v1.register(reportRoutesPlugin, { db: options.db });
+      // [sync: the change feed other replicas pull from]
+      await v1.register(syncRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

@@ -65,6 +65,11 @@ export interface Writer {
   touch(entity: EntityName, id: string): void;
   /** Runs `fn` with another origin for the changes it records (a rule applied during an import). */
   as<T>(origin: Origin, fn: () => T): T;
+  /**
+   * Runs `fn` in a savepoint of this write: when it throws, what it wrote (rows and change-feed entries) is rolled
+   * back and the write goes on without it (the sync engine applies each pulled record so). Rethrows.
+   */
+  attempt<T>(fn: () => T): T;
 }
 
 interface Touch {
@@ -74,7 +79,7 @@ interface Touch {
 }
 
 class TeamWriter implements Writer {
-  readonly touched = new Map<string, Touch>();
+  touched = new Map<string, Touch>();
   private nextSeq: number | undefined;
   origin: Origin;
 
@@ -226,6 +231,20 @@ class TeamWriter implements Writer {
         .pluck()
         .all(this.teamId, id) as string[];
       for (const other of ids) this.touch(e.entity as EntityName, other);
+    }
+  }
+
+  attempt<T>(fn: () => T): T {
+    const touched = new Map(this.touched);
+    const origin = this.origin;
+    try {
+      return this.db.transaction(fn)();
+    } catch (err) {
+      // The savepoint rolled its rows back: forget its touches too, so a later change of the same record records its
+      // change row again. Sequence numbers it took stay taken (the feed allows gaps; order is what matters).
+      this.touched = touched;
+      this.origin = origin;
+      throw err;
     }
   }
 

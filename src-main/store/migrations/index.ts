@@ -11,6 +11,7 @@ import { metrics } from './010-metrics';
 import { workflows } from './011-workflows';
 import { webSessions } from './012-web-sessions';
 import { rules } from './013-rules';
+import { sync } from './014-sync';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -46,6 +47,8 @@ export const MIGRATIONS: readonly Migration[] = [
   webSessions,
   // [013 rules, recurring series] — reserved number
   rules,
+  // [014 sync engine state] — reserved number
+  sync,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

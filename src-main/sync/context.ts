@@ -1,0 +1,80 @@
+import type { SyncEntity } from '../../src-shared/domain/sync/fields';
+import type { Db } from '../store/db';
+import { renewLease } from '../store/leases';
+import type { SyncRemote } from '../store/sync/remotes';
+import { setRemoteState } from '../store/sync/remotes';
+import type { RemoteCapabilities } from './capabilities';
+import type { RemoteClient } from './remote-client';
+
+/** Everything one round works with; made by round.ts, passed to pull, push and apply. */
+export interface RoundContext {
+  db: Db;
+  teamId: string;
+  remote: SyncRemote;
+  caps: RemoteCapabilities;
+  client: RemoteClient;
+  /** The round's lease (`sync:<team>`) and its owner: every commit checks it is still ours. */
+  leaseName: string;
+  leaseOwner: string;
+  leaseTtlMs: number;
+  counts: RoundCounts;
+  progress: Progress;
+  /** Remote lists read once per round (tags by name, categories by slug). */
+  cache: Map<string, unknown>;
+  signal?: AbortSignal;
+}
+
+export interface RoundCounts {
+  pulled: number;
+  pushed: number;
+  conflicts: number;
+  /** Records by entity touched by this round (tests, logs). */
+  byEntity: Partial<Record<SyncEntity, { pulled: number; pushed: number }>>;
+}
+
+/** The round lost its lease (expired while it waited, taken by another process): it stops; nothing half-done stays. */
+export class LeaseLost extends Error {
+  override name = 'LeaseLost';
+}
+
+/** Renews the round's lease; throws LeaseLost when another process holds it now. Called before each commit. */
+export function checkLease(ctx: RoundContext): void {
+  if (!renewLease(ctx.db, ctx.leaseName, ctx.leaseTtlMs, { owner: ctx.leaseOwner })) {
+    throw new LeaseLost('the sync round lost its lease (another process took over the round); nothing after the last commit was kept');
+  }
+}
+
+export type ProgressListener = (p: { phase: string; done: number; total: number }) => void;
+
+/**
+ * Progress of a round: shown on the CLI's progress bar and stored on the remote's row (at most every 250 ms), where
+ * the app's status route and `finops sync status` read it.
+ */
+export class Progress {
+  private lastStored = 0;
+  phase = 'starting';
+  done = 0;
+  total = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly remoteId: string,
+    private readonly listener?: ProgressListener,
+  ) {}
+
+  set(phase: string, done: number, total: number): void {
+    this.phase = phase;
+    this.done = done;
+    this.total = total;
+    this.listener?.({ phase, done, total });
+    const now = Date.now();
+    if (now - this.lastStored >= 250 || done === total) {
+      this.lastStored = now;
+      setRemoteState(this.db, this.remoteId, { progress: { phase, done, total } });
+    }
+  }
+
+  add(n: number): void {
+    this.set(this.phase, this.done + n, Math.max(this.total, this.done + n));
+  }
+}

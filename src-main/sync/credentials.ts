@@ -1,0 +1,108 @@
+import { openSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import type { Credential } from './remote-client';
+
+/**
+ * Where a round's credential for a remote comes from (docs/decisions/0140-sync-engine.md), never from SQLite or a
+ * log: a command's `--token`, else `$FINOPS_REMOTE_TOKEN`, else the OS keychain (keytar; the desktop app keeps it
+ * there). A keychain entry holds an API key, or an OAuth grant as JSON (access and refresh token, expiry, client id
+ * and token URL): its access token is refreshed when it expires or the remote answers 401, under the round's
+ * lease, and the new tokens are saved to the keychain before they are used (a rotating refresh token must never be
+ * lost between its use and its storage).
+ */
+export class NoCredential extends Error {
+  override name = 'NoCredential';
+}
+
+export interface OAuthGrant {
+  kind: 'oauth';
+  accessToken: string;
+  refreshToken: string | null;
+  /** Epoch ms. */
+  expiresAt: number;
+  clientId: string;
+  tokenUrl: string;
+}
+
+export function parseStoredSecret(secret: string): { kind: 'api_key'; token: string } | OAuthGrant {
+  if (secret.startsWith('{')) {
+    try {
+      const g = JSON.parse(secret) as Partial<OAuthGrant>;
+      if (g.kind === 'oauth' && typeof g.accessToken === 'string' && typeof g.tokenUrl === 'string' && typeof g.clientId === 'string') {
+        return {
+          kind: 'oauth',
+          accessToken: g.accessToken,
+          refreshToken: g.refreshToken ?? null,
+          expiresAt: Number(g.expiresAt ?? 0),
+          clientId: g.clientId,
+          tokenUrl: g.tokenUrl,
+        };
+      }
+    } catch {
+      // not JSON: an API key that happens to start with a brace
+    }
+  }
+  return { kind: 'api_key', token: secret };
+}
+
+export function staticCredential(token: string): Credential {
+  return { token: async () => token };
+}
+
+/** An OAuth grant kept in a secret store: refreshed when it expires (a minute early) or after a 401. */
+export function oauthCredential(store: SecretStore, account: string, grant: OAuthGrant, now: () => number = Date.now): Credential {
+  let current = grant;
+  const refresh = async (): Promise<boolean> => {
+    if (!current.refreshToken) return false;
+    const res = await fetch(current.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refreshToken, client_id: current.clientId }),
+    });
+    if (!res.ok) return false;
+    const t = (await res.json()) as { access_token?: string; refresh_token?: string; expires_in?: number };
+    if (!t.access_token) return false;
+    const next: OAuthGrant = {
+      ...current,
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token ?? current.refreshToken,
+      expiresAt: now() + (t.expires_in ?? 3600) * 1000,
+    };
+    // Saved before it is used: the old refresh token is spent once the remote rotated it.
+    await store.set(account, JSON.stringify(next));
+    current = next;
+    return true;
+  };
+  return {
+    async token() {
+      if (current.expiresAt - 60_000 <= now()) await refresh();
+      return current.accessToken;
+    },
+    refresh,
+  };
+}
+
+export interface CredentialSources {
+  /** `--token` */
+  token?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The keychain; opened on demand when not given. */
+  store?: SecretStore;
+}
+
+/** The credential for a remote: the flag, the environment, or the keychain, in that order. */
+export async function resolveCredential(baseUrl: string, sources: CredentialSources = {}): Promise<{ credential: Credential; from: string }> {
+  if (sources.token) return { credential: staticCredential(sources.token), from: '--token' };
+  const fromEnv = (sources.env ?? process.env).FINOPS_REMOTE_TOKEN;
+  if (fromEnv) return { credential: staticCredential(fromEnv), from: '$FINOPS_REMOTE_TOKEN' };
+  const store = sources.store ?? (await openSecretStore()).store;
+  const account = secretAccounts.syncToken(baseUrl);
+  const secret = await store.get(account);
+  if (!secret) {
+    throw new NoCredential(
+      `no credential for ${baseUrl}: pass --token, set $FINOPS_REMOTE_TOKEN, or store one in the keychain (finops sync connect)`,
+    );
+  }
+  const parsed = parseStoredSecret(secret);
+  if (parsed.kind === 'api_key') return { credential: staticCredential(parsed.token), from: 'keychain' };
+  return { credential: oauthCredential(store, account, parsed), from: 'keychain (OAuth)' };
+}

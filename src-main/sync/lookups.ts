@@ -1,0 +1,124 @@
+import type { SyncEntity } from '../../src-shared/domain/sync/fields';
+import type { Projection } from '../../src-shared/domain/sync/merge';
+import { toMinor } from '../../src-shared/money';
+import { localIdOf } from '../store/sync/records';
+import { pathFor } from './capabilities';
+import type { RoundContext } from './context';
+import { toLocalIds } from './refs';
+import { ok } from './remote-client';
+import { fromApi } from './wire';
+
+/**
+ * Reads of the remote that decide a push (docs/decisions/0140-sync-engine.md): a record with the same natural key
+ * (tag name, category slug, customer email) is looked up before a create — look up, never upsert blind — and an
+ * unanswered create on a remote without ids or keys is read back by the fields it sent before it is sent again.
+ */
+
+type Api = Record<string, unknown>;
+
+async function listAll(ctx: RoundContext, entity: SyncEntity): Promise<Api[]> {
+  const key = `list:${entity}`;
+  const cached = ctx.cache.get(key) as Api[] | undefined;
+  if (cached) return cached;
+  const cap = ctx.caps.entities[entity]?.list;
+  if (!cap) return [];
+  const res = await ctx.client.request<{ data?: Api[] }>('GET', cap.path, { query: cap.query });
+  const data = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : [];
+  ctx.cache.set(key, data);
+  return data;
+}
+
+/** A remote category's slug by its id (categories name their parent by id in the API). */
+export async function categorySlugs(ctx: RoundContext): Promise<(id: string) => string | null> {
+  const all = await listAll(ctx, 'transaction_category');
+  const byId = new Map(all.map((c) => [String(c.id), String(c.slug)]));
+  return (id) => byId.get(id) ?? null;
+}
+
+export interface Found {
+  id: string;
+  /** The remote record as a projection with local ids. */
+  projection: Projection;
+}
+
+function found(ctx: RoundContext, entity: SyncEntity, record: Api, slugOf?: (id: string) => string | null): Found {
+  const p = fromApi(entity, record, { slugOfCategory: slugOf });
+  return { id: String(record.id), projection: toLocalIds(ctx.db, ctx.remote.id, entity, p).projection };
+}
+
+export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, local: Projection): Promise<Found | undefined> {
+  const key = ctx.caps.entities[entity]?.naturalKey;
+  if (!key) return undefined;
+  const wanted = local[key];
+  if (typeof wanted !== 'string' || wanted === '') return undefined;
+  const same = (v: unknown) => typeof v === 'string' && v.toLowerCase() === wanted.toLowerCase();
+  // A remote record already linked to another local record is not a match for this one.
+  const free = (r: Api) => localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined;
+  if (entity === 'customer') {
+    const res = await ctx.client.request<{ data?: Api[] }>('GET', '/customers', { query: { q: wanted, pageSize: 100 } });
+    const hit = (res.body?.data ?? []).find((c) => same(c.email) && free(c));
+    return hit ? found(ctx, entity, hit) : undefined;
+  }
+  const all = await listAll(ctx, entity);
+  const hit = all.find((r) => same(r[key]) && free(r));
+  if (!hit) return undefined;
+  return found(ctx, entity, hit, entity === 'transaction_category' ? await categorySlugs(ctx) : undefined);
+}
+
+export type ReadBack = { kind: 'none' } | { kind: 'one'; id: string; record: Api } | { kind: 'ambiguous'; count: number };
+
+/**
+ * Looks on the remote for the record an unanswered create may have made: same account, day, amount and name, and
+ * not linked to any local record yet (for transactions, the only create without an id or key that matters).
+ */
+export async function readBack(ctx: RoundContext, entity: SyncEntity, body: Record<string, unknown>): Promise<ReadBack> {
+  if (entity !== 'transaction') {
+    const key = ctx.caps.entities[entity]?.naturalKey;
+    if (!key) return { kind: 'none' };
+    ctx.cache.delete(`list:${entity}`);
+    const hit = (await listAll(ctx, entity)).filter(
+      (r) => r[key] === body[key] && localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined,
+    );
+    return hit.length === 0 ? { kind: 'none' } : hit.length === 1 ? { kind: 'one', id: String(hit[0]!.id), record: hit[0]! } : { kind: 'ambiguous', count: hit.length };
+  }
+  const day = String(body.date).slice(0, 10);
+  const currency = String(body.currency);
+  const res = await ctx.client.request<{ data?: Api[] }>('GET', '/transactions', {
+    query: {
+      start: day,
+      end: day,
+      accounts: [String(body.bankAccountId)],
+      statuses: ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'],
+      pageSize: 1000,
+    },
+  });
+  const amount = toMinor(Number(body.amount), currency);
+  const hits = (res.body?.data ?? []).filter(
+    (t) =>
+      t.name === body.name &&
+      typeof t.amount === 'number' &&
+      toMinor(t.amount, currency) === amount &&
+      localIdOf(ctx.db, ctx.remote.id, 'transaction', String(t.id)) === undefined,
+  );
+  if (hits.length === 0) return { kind: 'none' };
+  if (hits.length > 1) return { kind: 'ambiguous', count: hits.length };
+  const detail = await ctx.client.request<Api>('GET', pathFor('/transactions/:id', String(hits[0]!.id)));
+  return { kind: 'one', id: String(hits[0]!.id), record: ok(detail.status) ? detail.body : hits[0]! };
+}
+
+/** The remote's current record as a projection with local ids; null when it is gone or cannot be read. */
+export async function remoteRecord(ctx: RoundContext, entity: SyncEntity, remoteId: string): Promise<Projection | null> {
+  if (ctx.caps.feed) {
+    const res = await ctx.client.request<{ data?: { id: string; record: Projection }[] }>('GET', '/sync/records', {
+      query: { entity, ids: [remoteId] },
+    });
+    const rec = res.body?.data?.[0]?.record;
+    return rec ? toLocalIds(ctx.db, ctx.remote.id, entity, rec).projection : null;
+  }
+  const get = ctx.caps.entities[entity]?.get;
+  if (!get) return null;
+  const res = await ctx.client.request<Api>('GET', pathFor(get, remoteId));
+  if (!ok(res.status)) return null;
+  const slugOf = entity === 'transaction_category' ? await categorySlugs(ctx) : undefined;
+  return toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, res.body, { slugOfCategory: slugOf })).projection;
+}

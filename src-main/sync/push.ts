@@ -1,0 +1,412 @@
+import { type SyncEntity, SYNC_ORDER, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
+import { currentSeq } from '../store/changes';
+import { ENTITIES } from '../store/entities';
+import { recordConflict } from '../store/sync/conflicts';
+import { cursorOf, setCursor } from '../store/sync/cursors';
+import { pushableRecord } from '../store/sync/local-writes';
+import {
+  enqueuePush,
+  finishPush,
+  latestPendingProjection,
+  markSent,
+  type OutboxEntry,
+  pendingCreateOf,
+  pendingPushes,
+} from '../store/sync/outbox';
+import { readProjection, readProjections, recordSeq } from '../store/sync/projections';
+import { forgetRecord, saveBase, syncRecord, syncRecords } from '../store/sync/records';
+import { write } from '../store/write';
+import { applyRemoteUpsert } from './apply';
+import { pathFor } from './capabilities';
+import { checkLease, type RoundContext } from './context';
+import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
+import { toLocalIds, toRemoteIds } from './refs';
+import { ok } from './remote-client';
+import { createBody, fromApi, patchBody } from './wire';
+
+/**
+ * The push half of a round (docs/decisions/0140-sync-engine.md).
+ *
+ * Freezing decides what to push by state, not by who made the last change: every record of a synced entity whose
+ * change is past the pushed sequence is read as a projection and compared with what the remote holds (its base, or
+ * the newest push still waiting); a difference becomes an outbox entry — a create, the changed groups of an update,
+ * or a delete for a tombstone. Freezing and moving the pushed sequence are one transaction, so a crash never loses a
+ * change nor freezes it twice.
+ *
+ * Sending takes entries oldest first. An entry's body is made at its first send (references rewritten to the
+ * remote's ids, which by then exist) and stored with the attempt, so every retry sends the same bytes with the same
+ * Idempotency-Key. Where the remote takes neither a client-chosen id nor a key (a hosted transaction create), a
+ * retry first reads back by the fields sent: one match is adopted, several identical lines are a conflict to show,
+ * never a second create.
+ */
+
+const CHUNK = 1000;
+
+function tableOf(entity: SyncEntity): string {
+  return ENTITIES[entity].table;
+}
+
+/** Freezes every local change since the pushed sequence into the outbox; returns the entries made. */
+export function freezeLocalChanges(ctx: RoundContext): number {
+  const { db, teamId, remote } = ctx;
+  const pushable = SYNC_ORDER.filter((e) => ctx.caps.entities[e] !== null);
+  return db
+    .transaction(() => {
+      checkLease(ctx);
+      const from = cursorOf(db, remote.id).pushedSeq;
+      const to = currentSeq(db, teamId);
+      let made = 0;
+      let after = from;
+      for (;;) {
+        const changes = db
+          .prepare(
+            `SELECT seq, entity, entity_id AS id, op FROM changes
+             WHERE team_id = ? AND seq > ? AND seq <= ? AND entity IN (${pushable.map(() => '?').join(', ')})
+             ORDER BY seq LIMIT ?`,
+          )
+          .all(teamId, after, to, ...pushable, CHUNK) as { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[];
+        if (changes.length === 0) break;
+        after = changes[changes.length - 1]!.seq;
+        made += freezeChunk(ctx, changes);
+      }
+      setCursor(db, teamId, remote.id, '*', { pushedSeq: to });
+      return made;
+    })
+    .immediate();
+}
+
+function freezeChunk(ctx: RoundContext, changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[]): number {
+  const { db, teamId, remote } = ctx;
+  let made = 0;
+  const rank = (e: SyncEntity) => SYNC_ORDER.indexOf(e);
+  const upserts = changes.filter((c) => c.op === 'upsert').sort((a, b) => rank(a.entity) - rank(b.entity) || a.seq - b.seq);
+  const deletes = changes.filter((c) => c.op === 'delete').sort((a, b) => rank(b.entity) - rank(a.entity) || a.seq - b.seq);
+  for (const entity of SYNC_ORDER) {
+    const group = upserts.filter((c) => c.entity === entity);
+    if (group.length === 0) continue;
+    const ids = group.map((c) => c.id);
+    const recs = syncRecords(db, remote.id, entity, ids);
+    // Records agreed at exactly their current change (a pull applied them, nothing since) need no read.
+    const toRead = group.filter((c) => recs.get(c.id)?.baseSeq !== c.seq).map((c) => c.id);
+    const projections = readProjections(db, teamId, entity, toRead);
+    for (const id of toRead) {
+      const p = projections.get(id);
+      if (!p) continue;
+      const rec = recs.get(id);
+      if (!rec) {
+        if (freezeCreate(ctx, entity, id, p)) made++;
+        continue;
+      }
+      const expected = latestPendingProjection(db, remote.id, entity, id) ?? rec.base;
+      if (!expected || !rec.remoteRecordId) continue;
+      const diff = changedFields(SYNC_SPECS[entity], expected, p);
+      if (Object.keys(diff).length === 0 || !ctx.caps.entities[entity]?.update) continue;
+      enqueuePush(db, teamId, remote.id, { entity, localId: id, op: 'update', payload: diff, projection: p });
+      made++;
+    }
+  }
+  for (const c of deletes) {
+    const rec = syncRecord(db, remote.id, c.entity, c.id);
+    if (!rec?.remoteRecordId || !ctx.caps.entities[c.entity]?.delete) continue;
+    if (readProjection(db, teamId, c.entity, c.id)) continue;
+    enqueuePush(db, teamId, remote.id, { entity: c.entity, localId: c.id, op: 'delete', payload: null, projection: null });
+    made++;
+  }
+  return made;
+}
+
+/**
+ * Freezes the create of a local record the remote does not know yet, when it may go there (records that only flow
+ * down — a bank connection's accounts, a running timer, notifications — stay). Returns whether an entry was made.
+ */
+export function freezeCreate(ctx: RoundContext, entity: SyncEntity, localId: string, projection?: Projection): boolean {
+  const cap = ctx.caps.entities[entity];
+  if (!cap?.create) return false;
+  if (pendingCreateOf(ctx.db, ctx.remote.id, entity, localId)) return false;
+  const p = projection ?? readProjection(ctx.db, ctx.teamId, entity, localId);
+  if (!p || !pushableRecord(ctx.db, ctx.teamId, ctx.remote.id, entity, p)) return false;
+  enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'create', payload: null, projection: p });
+  return true;
+}
+
+/** Sends every waiting entry, oldest first. */
+export async function sendOutbox(ctx: RoundContext): Promise<void> {
+  let total = 0;
+  for (;;) {
+    const entries = pendingPushes(ctx.db, ctx.remote.id, 200);
+    if (entries.length === 0) return;
+    if (total === 0) ctx.progress.set('push', 0, entries.length);
+    for (const entry of entries) {
+      // An entry may have been finished out of order (a reference sent first).
+      if (!stillPending(ctx, entry.id)) continue;
+      await sendEntry(ctx, entry);
+      total++;
+      ctx.progress.add(1);
+    }
+  }
+}
+
+function stillPending(ctx: RoundContext, id: string): boolean {
+  return ctx.db.prepare(`SELECT 1 FROM sync_outbox WHERE id = ? AND state = 'pending'`).get(id) !== undefined;
+}
+
+function conflict(ctx: RoundContext, entry: OutboxEntry, kind: 'refused' | 'delete', rule: string, remote: Projection | null) {
+  const entity = entry.entity as SyncEntity;
+  const created = recordConflict(ctx.db, {
+    teamId: ctx.teamId,
+    remoteId: ctx.remote.id,
+    entity,
+    localId: entry.localId,
+    kind,
+    group: kind === 'delete' ? 'record' : entry.op,
+    fields: entry.projection ? Object.keys(entry.projection) : [],
+    base: null,
+    local: (entry.projection as Record<string, Json>) ?? null,
+    remote: (remote as Record<string, Json>) ?? null,
+    rule,
+    winner: 'local',
+  });
+  if (created) ctx.counts.conflicts++;
+}
+
+function messageOf(body: unknown): string {
+  if (body && typeof body === 'object') {
+    const b = body as { message?: unknown; description?: unknown };
+    return [b.message, b.description].filter((x) => typeof x === 'string').join(': ') || JSON.stringify(body).slice(0, 300);
+  }
+  return String(body);
+}
+
+/** The remote's answer as the record it now holds (a create or update answers with the record). */
+function answeredRecord(body: unknown): { id?: string; record: unknown } {
+  const b = body as Record<string, unknown> | null;
+  const record = b && typeof b === 'object' && 'data' in b && b.data && typeof b.data === 'object' && !Array.isArray(b.data) ? b.data : b;
+  const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
+  return { id: typeof id === 'string' ? id : undefined, record };
+}
+
+/** The base after a push was answered: what we sent (a Finops Desk remote stores it as sent) or what it answered. */
+function agreedAfterPush(ctx: RoundContext, entity: SyncEntity, sent: Projection, answer: unknown): Projection {
+  if (ctx.caps.feed || answer === null || answer === undefined) return sent;
+  const { projection } = toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, answer));
+  // Fields the remote does not hold (createOnly facts it cannot take) stay as we have them.
+  const merged: Record<string, Json> = { ...sent };
+  for (const f of SYNC_SPECS[entity].fields) if (!f.createOnly) merged[f.name] = projection[f.name] ?? null;
+  return merged;
+}
+
+function finishAgreed(ctx: RoundContext, entry: OutboxEntry, remoteRecordId: string, base: Projection): void {
+  const entity = entry.entity as SyncEntity;
+  ctx.db
+    .transaction(() => {
+      checkLease(ctx);
+      saveBase(ctx.db, {
+        teamId: ctx.teamId,
+        remoteId: ctx.remote.id,
+        entity,
+        localId: entry.localId,
+        remoteRecordId,
+        base,
+        baseSeq: recordSeq(ctx.db, ctx.teamId, tableOf(entity), entry.localId) ?? 0,
+      });
+      finishPush(ctx.db, entry.id, 'done');
+    })
+    .immediate();
+  ctx.counts.pushed++;
+  const c = (ctx.counts.byEntity[entity] ??= { pulled: 0, pushed: 0 });
+  c.pushed++;
+}
+
+async function sendEntry(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+  if (entry.op === 'create') return sendCreate(ctx, entry);
+  if (entry.op === 'update') return sendUpdate(ctx, entry);
+  return sendDelete(ctx, entry);
+}
+
+/** Sends the waiting create of a referenced record first (a tag before the customer that carries it). */
+async function sendReferences(ctx: RoundContext, entity: SyncEntity, p: Projection): Promise<Projection | undefined> {
+  let rewritten = toRemoteIds(ctx.db, ctx.remote.id, entity, p);
+  for (const m of rewritten.missing) {
+    const waiting = pendingCreateOf(ctx.db, ctx.remote.id, m.entity, m.id);
+    if (waiting) await sendCreate(ctx, waiting);
+    else freezeCreate(ctx, m.entity, m.id) && (await sendCreate(ctx, pendingCreateOf(ctx.db, ctx.remote.id, m.entity, m.id)!));
+  }
+  if (rewritten.missing.length > 0) rewritten = toRemoteIds(ctx.db, ctx.remote.id, entity, p);
+  return rewritten.missing.length === 0 ? rewritten.projection : undefined;
+}
+
+async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+  const entity = entry.entity as SyncEntity;
+  const cap = ctx.caps.entities[entity]?.create;
+  const local = readProjection(ctx.db, ctx.teamId, entity, entry.localId) ?? entry.projection;
+  if (!cap || !local) {
+    finishPush(ctx.db, entry.id, 'done', 'nothing to create: the record is gone here');
+    return;
+  }
+  const known = syncRecord(ctx.db, ctx.remote.id, entity, entry.localId);
+  if (known?.remoteRecordId) {
+    // Linked meanwhile (a pull matched it by its natural key): what is left is an update.
+    finishPush(ctx.db, entry.id, 'done');
+    await pushDifference(ctx, entity, entry.localId, known.base, local);
+    return;
+  }
+  let payload: string;
+  if (entry.attempts === 0) {
+    // First send: a record with the same natural key there is linked, never duplicated.
+    const match = await lookupByNaturalKey(ctx, entity, local);
+    if (match) {
+      finishPush(ctx.db, entry.id, 'done');
+      linkAndMerge(ctx, entity, match.id, match.projection);
+      return;
+    }
+    const remoteRefs = await sendReferences(ctx, entity, local);
+    if (!remoteRefs) {
+      finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
+      conflict(ctx, entry, 'refused', 'it refers to a record that stays local (a bank connection’s account, a local-only category)', null);
+      return;
+    }
+    const fields = cap.fields ? Object.fromEntries(cap.fields.map((f) => [f, remoteRefs[f] ?? null])) : remoteRefs;
+    const body = { ...createBody(entity, fields), ...(cap.clientId ? { id: entry.localId } : {}) };
+    payload = JSON.stringify(body);
+    markSent(ctx.db, entry.id, payload);
+  } else {
+    payload = entry.payload;
+    if (!cap.clientId && !cap.idempotencyKey) {
+      // The first send may have been created there although its answer was lost: look before sending again.
+      const found = await readBack(ctx, entity, JSON.parse(payload) as Record<string, unknown>);
+      if (found.kind === 'ambiguous') {
+        finishPush(ctx.db, entry.id, 'conflict', 'several identical records on the remote');
+        conflict(
+          ctx,
+          entry,
+          'refused',
+          `an unanswered create was retried, and the remote holds ${found.count} identical records: which one is ours cannot be told, so none is adopted and none is created again`,
+          null,
+        );
+        return;
+      }
+      if (found.kind === 'one') {
+        await finishCreated(ctx, entry, entity, local, found.id, found.record);
+        return;
+      }
+    }
+    markSent(ctx.db, entry.id, payload);
+  }
+  const res = await ctx.client.request('POST', cap.path, { rawBody: payload, idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined });
+  if (!ok(res.status)) {
+    finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
+    conflict(ctx, entry, 'refused', `the remote refused the new record (${res.status}): ${messageOf(res.body)}`, null);
+    return;
+  }
+  const answer = answeredRecord(res.body);
+  await finishCreated(ctx, entry, entity, local, answer.id ?? entry.localId, answer.record);
+}
+
+async function finishCreated(ctx: RoundContext, entry: OutboxEntry, entity: SyncEntity, local: Projection, remoteId: string, answer: unknown): Promise<void> {
+  const agreed = agreedAfterPush(ctx, entity, local, answer);
+  finishAgreed(ctx, entry, remoteId, agreed);
+  // What the create body could not carry (a transaction's review fields, tax override, reviewed flag) follows.
+  await pushDifference(ctx, entity, entry.localId, agreed, local);
+}
+
+/** Sends the groups in which `local` differs from `base` as an update of its own (frozen and sent now). */
+async function pushDifference(ctx: RoundContext, entity: SyncEntity, localId: string, base: Projection | null, local: Projection) {
+  if (!base || !ctx.caps.entities[entity]?.update) return;
+  const diff = changedFields(SYNC_SPECS[entity], base, local);
+  if (Object.keys(diff).length === 0) return;
+  const entry = enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'update', payload: diff, projection: local });
+  await sendUpdate(ctx, entry);
+}
+
+/**
+ * Links a local record to the remote one with the same natural key and merges them like a pulled record (no base:
+ * every difference is a conflict decided by its default); what the local side keeps is frozen as an update.
+ */
+function linkAndMerge(ctx: RoundContext, entity: SyncEntity, remoteId: string, remote: Projection): void {
+  write(
+    ctx.db,
+    ctx.teamId,
+    (w) => {
+      checkLease(ctx);
+      applyRemoteUpsert(ctx, w, entity, remoteId, remote);
+    },
+    { origin: 'sync' },
+  );
+}
+
+async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+  const entity = entry.entity as SyncEntity;
+  const cap = ctx.caps.entities[entity]?.update;
+  const rec = syncRecord(ctx.db, ctx.remote.id, entity, entry.localId);
+  if (!cap || !rec?.remoteRecordId || !entry.projection) {
+    finishPush(ctx.db, entry.id, 'done', 'nothing to update: the remote does not hold this record');
+    return;
+  }
+  let payload = entry.payload;
+  if (entry.attempts === 0) {
+    const fields = JSON.parse(entry.payload) as Record<string, Json>;
+    for (const f of cap.alwaysSend ?? []) if (!Object.hasOwn(fields, f)) fields[f] = entry.projection[f] ?? null;
+    const full = await sendReferences(ctx, entity, entry.projection);
+    const rewritten = toRemoteIds(ctx.db, ctx.remote.id, entity, fields);
+    if (!full || rewritten.missing.length > 0) {
+      finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
+      conflict(ctx, entry, 'refused', 'it refers to a record that stays local', null);
+      return;
+    }
+    payload = JSON.stringify(patchBody(entity, rewritten.projection, full));
+    markSent(ctx.db, entry.id, payload);
+  } else {
+    markSent(ctx.db, entry.id, payload);
+  }
+  const res = await ctx.client.request(cap.method, pathFor(cap.path, rec.remoteRecordId), {
+    rawBody: payload,
+    idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined,
+  });
+  if (res.status === 404) {
+    // Deleted there while changed here: the edit survives; the record is created there again.
+    ctx.db
+      .transaction(() => {
+        forgetRecord(ctx.db, ctx.remote.id, entity, entry.localId);
+        finishPush(ctx.db, entry.id, 'done', 'deleted on the remote');
+        conflict(ctx, entry, 'delete', 'an edit survives a delete: the record was deleted on the remote and changed here, so it is created there again', null);
+        freezeCreate(ctx, entity, entry.localId);
+      })
+      .immediate();
+    return;
+  }
+  if (!ok(res.status)) {
+    finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
+    const remoteNow = await remoteRecord(ctx, entity, rec.remoteRecordId);
+    conflict(ctx, entry, 'refused', `the remote refused the change (${res.status}): ${messageOf(res.body)}`, remoteNow);
+    return;
+  }
+  const base = { ...(rec.base ?? {}), ...entry.projection };
+  finishAgreed(ctx, entry, rec.remoteRecordId, agreedAfterPush(ctx, entity, base, answeredRecord(res.body).record));
+}
+
+async function sendDelete(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+  const entity = entry.entity as SyncEntity;
+  const path = ctx.caps.entities[entity]?.delete;
+  const rec = syncRecord(ctx.db, ctx.remote.id, entity, entry.localId);
+  if (!path || !rec?.remoteRecordId) {
+    finishPush(ctx.db, entry.id, 'done');
+    return;
+  }
+  markSent(ctx.db, entry.id, entry.payload);
+  const res = await ctx.client.request('DELETE', pathFor(path, rec.remoteRecordId));
+  if (ok(res.status) || res.status === 404) {
+    ctx.db
+      .transaction(() => {
+        checkLease(ctx);
+        forgetRecord(ctx.db, ctx.remote.id, entity, entry.localId);
+        finishPush(ctx.db, entry.id, 'done');
+      })
+      .immediate();
+    ctx.counts.pushed++;
+    return;
+  }
+  finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
+  conflict(ctx, entry, 'refused', `the remote refused the delete (${res.status}): ${messageOf(res.body)}`, rec.base);
+}
+

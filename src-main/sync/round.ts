@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import type { Db } from '../store/db';
+import { acquireLease, PROCESS_OWNER, releaseLease, renewLease } from '../store/leases';
+import { pendingPushCount } from '../store/sync/outbox';
+import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/sync/remotes';
+import { getTeam } from '../store/teams/teams';
+import { capabilitiesOf } from './capabilities';
+import { type ProgressListener, Progress, type RoundContext, type RoundCounts } from './context';
+import { pullFeed } from './pull';
+import { freezeLocalChanges, sendOutbox } from './push';
+import { type ClientOptions, type Credential, CredentialsRejected, ok, RemoteClient, RemoteUnavailable } from './remote-client';
+import { pullWalks } from './walk';
+
+/**
+ * One full two-way sync round of a team with its remote (docs/decisions/0140-sync-engine.md):
+ * 1. claim the team's sync lease (`sync:<team>`): a CLI round and a server's scheduled round never interleave;
+ * 2. on the first round, check that both sides keep the same base currency (amounts are exact only within one);
+ * 3. send the pushes a previous round froze and could not finish (same bytes, same keys);
+ * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways;
+ * 5. freeze the local changes since the last push into the outbox, and send them.
+ * Pull comes before push so that a field changed on both sides is met by the merge (and recorded as a conflict)
+ * instead of being overwritten. Each commit checks the lease; a kill at any point loses nothing and repeats
+ * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys.
+ */
+
+export class RoundBusy extends Error {
+  override name = 'RoundBusy';
+}
+
+export class BaseCurrencyMismatch extends Error {
+  override name = 'BaseCurrencyMismatch';
+}
+
+export interface RoundOptions {
+  db: Db;
+  remote: SyncRemote;
+  credential: Credential;
+  signal?: AbortSignal;
+  onProgress?: ProgressListener;
+  /** Lease time to live (default 60 s), renewed while the round runs. */
+  leaseTtlMs?: number;
+  /** Retry and timeout settings of the HTTP client (tests shorten them). */
+  client?: Partial<Omit<ClientOptions, 'baseUrl' | 'credential' | 'signal'>>;
+}
+
+export interface RoundResult extends RoundCounts {
+  summary: RoundSummary;
+}
+
+export function leaseNameOf(teamId: string): string {
+  return `sync:${teamId}`;
+}
+
+export async function runRound(options: RoundOptions): Promise<RoundResult> {
+  const { db, remote } = options;
+  const teamId = remote.teamId;
+  const leaseName = leaseNameOf(teamId);
+  const leaseOwner = `${PROCESS_OWNER}:sync:${crypto.randomBytes(3).toString('hex')}`;
+  const leaseTtlMs = options.leaseTtlMs ?? 60_000;
+  if (!acquireLease(db, leaseName, leaseTtlMs, { teamId, owner: leaseOwner })) {
+    throw new RoundBusy('another sync round of this team is running (the server or another command); it will be done shortly');
+  }
+  // The lease outlives slow answers: renewed in the background too, not only at each commit.
+  const keepAlive = setInterval(() => renewLease(db, leaseName, leaseTtlMs, { owner: leaseOwner }), Math.max(1000, leaseTtlMs / 3));
+  keepAlive.unref();
+  const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, byEntity: {} };
+  setRemoteState(db, remote.id, { state: 'running', roundStartedAt: new Date().toISOString(), progress: { phase: 'starting', done: 0, total: 0 } });
+  try {
+    const client = new RemoteClient({ ...options.client, baseUrl: remote.baseUrl, credential: options.credential, signal: options.signal });
+    const ctx: RoundContext = {
+      db,
+      teamId,
+      remote,
+      caps: capabilitiesOf(remote.kind),
+      client,
+      leaseName,
+      leaseOwner,
+      leaseTtlMs,
+      counts,
+      progress: new Progress(db, remote.id, options.onProgress),
+      cache: new Map(),
+      signal: options.signal,
+    };
+    await checkBaseCurrency(ctx);
+    await sendOutbox(ctx);
+    if (pendingPushCount(db, remote.id) > 0) throw new RemoteUnavailable('pushes are still waiting for the remote; pulling waits for them');
+    if (ctx.caps.feed) await pullFeed(ctx);
+    else await pullWalks(ctx);
+    ctx.progress.set('push', 0, 0);
+    freezeLocalChanges(ctx);
+    await sendOutbox(ctx);
+    const summary: RoundSummary = { pulled: counts.pulled, pushed: counts.pushed, conflicts: counts.conflicts, finishedAt: new Date().toISOString() };
+    setRemoteState(db, remote.id, {
+      state: 'idle',
+      lastError: null,
+      lastSuccessAt: summary.finishedAt,
+      lastSummary: summary,
+      roundStartedAt: null,
+      progress: { phase: 'done', done: ctx.progress.total, total: ctx.progress.total },
+    });
+    return { ...counts, summary };
+  } catch (err) {
+    const state = err instanceof CredentialsRejected ? 'credentials_expired' : err instanceof BaseCurrencyMismatch ? 'refused' : 'failed';
+    setRemoteState(db, remote.id, { state, lastError: err instanceof Error ? err.message : String(err), roundStartedAt: null });
+    throw err;
+  } finally {
+    clearInterval(keepAlive);
+    releaseLease(db, leaseName, { owner: leaseOwner });
+  }
+}
+
+/** The first round checks that both sides keep the same base currency; the remote's team id is kept. */
+async function checkBaseCurrency(ctx: RoundContext): Promise<void> {
+  if (ctx.remote.remoteTeamId) return;
+  const res = await ctx.client.request<{ data?: { id: string; baseCurrency?: string }[] }>('GET', '/teams');
+  const team = ok(res.status) ? res.body?.data?.[0] : undefined;
+  if (!team) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
+  const local = getTeam(ctx.db, ctx.teamId);
+  if (team.baseCurrency && local && team.baseCurrency !== local.baseCurrency) {
+    throw new BaseCurrencyMismatch(
+      `the remote team keeps its books in ${team.baseCurrency}, this one in ${local.baseCurrency}: syncing would mix amounts of two base currencies. Set both teams to the same base currency first.`,
+    );
+  }
+  setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
+  ctx.remote = { ...ctx.remote, remoteTeamId: team.id };
+}

@@ -1,0 +1,215 @@
+import { type SyncEntity, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import type { Json, Projection } from '../../src-shared/domain/sync/merge';
+import { currencyExponent, toMajor, toMinor } from '../../src-shared/money';
+
+/**
+ * Between sync projections and the v1 API's bodies (docs/decisions/0140-sync-engine.md). `fromApi` turns a record
+ * as a remote's API answers it into a projection (references still in the remote's ids); `createBody` and
+ * `patchBody` turn a projection (references already rewritten to the remote's ids) into what the remote's create
+ * and update routes take: major units, the API's field names, no derived fields. The hosted service and a Finops
+ * Desk server share these shapes; where they differ the capability table (capabilities.ts) says so.
+ */
+
+type Api = Record<string, unknown>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+const boolOr = (v: unknown, fallback: boolean): boolean => (typeof v === 'boolean' ? v : fallback);
+const day = (v: unknown): string | null => (typeof v === 'string' ? v.slice(0, 10) : null);
+const tagIds = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v
+        .map((t) => (t && typeof t === 'object' ? str((t as Api).id) : str(t)))
+        .filter((x): x is string => x !== null)
+        .sort()
+    : [];
+const minor = (amount: unknown, currency: string | null): number | null => {
+  const n = num(amount);
+  if (n === null || !currency) return null;
+  return toMinor(n, currency);
+};
+const major = (amountMinor: Json | undefined, currency: Json | undefined): number | null =>
+  typeof amountMinor === 'number' && typeof currency === 'string' ? toMajor(amountMinor, currency) : null;
+
+/** Category parent ids of a remote, by id → slug (a remote's category record names its parent by id). */
+export type SlugOfId = (remoteCategoryId: string) => string | null;
+
+export interface FromApiContext {
+  slugOfCategory?: SlugOfId;
+}
+
+const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => Projection } = {
+  tag: (r) => ({ name: str(r.name) ?? '' }),
+  transaction_category: (r, ctx) => ({
+    slug: str(r.slug) ?? '',
+    name: str(r.name) ?? '',
+    color: str(r.color) ?? '',
+    description: str(r.description),
+    taxRate: num(r.taxRate),
+    taxType: str(r.taxType),
+    taxReportingCode: str(r.taxReportingCode),
+    excluded: boolOr(r.excluded, false),
+    parentSlug: str(r.parentSlug) ?? (str(r.parentId) && ctx.slugOfCategory ? ctx.slugOfCategory(str(r.parentId)!) : null),
+  }),
+  bank_account: (r) => ({
+    name: str(r.name) ?? '',
+    type: str(r.type) ?? 'depository',
+    currency: str(r.currency) ?? '',
+    enabled: boolOr(r.enabled, true),
+    manual: boolOr(r.manual, true),
+  }),
+  customer: (r) => {
+    const p: Record<string, Json> = {};
+    for (const f of SYNC_SPECS.customer.fields) {
+      if (f.name === 'tags') continue;
+      const value = r[f.name];
+      p[f.name] = value === undefined ? null : (value as Json);
+    }
+    p.tags = tagIds(r.tags);
+    return p;
+  },
+  tracker_project: (r) => {
+    const currency = str(r.currency);
+    return {
+      name: str(r.name) ?? '',
+      description: str(r.description),
+      estimate: num(r.estimate),
+      billable: boolOr(r.billable, false),
+      rateMinor: minor(r.rate, currency),
+      currency,
+      status: str(r.status) ?? 'in_progress',
+      customerId: str(r.customerId),
+      tags: tagIds(r.tags),
+    };
+  },
+  tracker_entry: (r) => ({
+    projectId: str(r.projectId) ?? '',
+    date: day(r.date) ?? '',
+    start: str(r.start) ?? '',
+    stop: str(r.stop),
+    durationSeconds: num(r.duration) ?? 0,
+    description: str(r.description),
+  }),
+  transaction: (r) => {
+    const currency = str(r.currency) ?? '';
+    const category = r.category && typeof r.category === 'object' ? (r.category as Api) : null;
+    // The detailed record shows the effective tax; only an override belongs to the transaction itself.
+    const overridden = typeof r.taxOverridden === 'boolean' ? r.taxOverridden : num(r.taxRate) !== num(category?.taxRate);
+    const splits = Array.isArray(r.splits)
+      ? (r.splits as Api[]).map((s) => ({
+          amountMinor: minor(s.amount, currency) ?? 0,
+          categorySlug: str(s.category) ?? str(s.categorySlug),
+          taxRate: s.taxOverridden === false ? null : num(s.taxRate),
+          taxType: s.taxOverridden === false ? null : str(s.taxType),
+          note: str(s.note),
+        }))
+      : [];
+    return {
+      bankAccountId: str(r.bankAccountId) ?? str((r.account as Api | undefined)?.id) ?? str(r.accountId) ?? '',
+      currency,
+      manual: boolOr(r.manual, true),
+      method: str(r.method) ?? 'other',
+      name: str(r.name) ?? '',
+      date: day(r.date) ?? '',
+      description: str(r.description),
+      counterpartyName: str(r.counterpartyName) ?? str(r.counterparty_name),
+      amountMinor: minor(r.amount, currency) ?? 0,
+      splits,
+      categorySlug: category ? str(category.slug) : str(r.categorySlug) ?? (typeof r.category === 'string' ? r.category : null),
+      taxRate: overridden ? num(r.taxRate) : null,
+      taxType: overridden ? str(r.taxType) : null,
+      status: str(r.status) ?? 'posted',
+      note: str(r.note),
+      internal: boolOr(r.internal, false),
+      recurring: boolOr(r.recurring, false),
+      frequency: str(r.frequency),
+      reviewed: typeof r.reviewedAt === 'string',
+      tags: tagIds(r.tags),
+    };
+  },
+  notification: (r) => ({
+    type: str(r.type) ?? '',
+    priority: num(r.priority) ?? 5,
+    source: str(r.source) ?? 'system',
+    metadata: (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Json,
+    status: str(r.status) ?? 'unread',
+  }),
+};
+
+export function fromApi(entity: SyncEntity, record: unknown, ctx: FromApiContext = {}): Projection {
+  return FROM_API[entity]((record ?? {}) as Api, ctx);
+}
+
+const tagRefs = (v: Json | undefined) => (Array.isArray(v) ? (v as string[]).map((id) => ({ id })) : []);
+
+/** The body of a patch for these projection fields (a whole projection for a create). */
+function body(entity: SyncEntity, fields: Readonly<Record<string, Json>>, full: Projection): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const has = (f: string) => Object.hasOwn(fields, f);
+  switch (entity) {
+    case 'tag':
+    case 'bank_account':
+    case 'notification':
+      for (const [k, v] of Object.entries(fields)) out[k] = v;
+      break;
+    case 'transaction_category':
+      for (const [k, v] of Object.entries(fields)) if (k !== 'parentSlug') out[k] = v;
+      break;
+    case 'customer':
+      for (const [k, v] of Object.entries(fields)) out[k] = k === 'tags' ? tagRefs(v) : v;
+      break;
+    case 'tracker_project':
+      for (const [k, v] of Object.entries(fields)) {
+        if (k === 'rateMinor') out.rate = major(v, full.currency);
+        else if (k === 'tags') out.tags = tagRefs(v);
+        else out[k] = v;
+      }
+      break;
+    case 'tracker_entry':
+      for (const [k, v] of Object.entries(fields)) out[k === 'durationSeconds' ? 'duration' : k] = v;
+      break;
+    case 'transaction': {
+      const currency = full.currency;
+      for (const [k, v] of Object.entries(fields)) {
+        if (k === 'amountMinor') out.amount = major(v, currency);
+        else if (k === 'splits')
+          out.splits =
+            Array.isArray(v) && v.length > 0
+              ? (v as Record<string, Json>[]).map((s) => ({
+                  amount: major(s.amountMinor, currency),
+                  categorySlug: s.categorySlug ?? null,
+                  taxRate: s.taxRate ?? null,
+                  taxType: s.taxType ?? null,
+                  note: s.note ?? null,
+                }))
+              : null;
+        else if (k === 'tags') out.tags = tagRefs(v);
+        else out[k] = v;
+      }
+      if (has('taxRate') && fields.taxRate === null && fields.categorySlug === undefined) out.taxRate = null;
+      break;
+    }
+  }
+  return out;
+}
+
+export function patchBody(entity: SyncEntity, fields: Readonly<Record<string, Json>>, full: Projection): Record<string, unknown> {
+  const createOnly = new Set(SYNC_SPECS[entity].fields.filter((f) => f.createOnly).map((f) => f.name));
+  const writable: Record<string, Json> = {};
+  for (const [k, v] of Object.entries(fields)) if (!createOnly.has(k)) writable[k] = v;
+  return body(entity, writable, full);
+}
+
+export function createBody(entity: SyncEntity, p: Projection): Record<string, unknown> {
+  return body(entity, p, p);
+}
+
+/** Exponent check for money fields (a currency the remote and we both know). */
+export function knownCurrency(code: string): boolean {
+  try {
+    currencyExponent(code);
+    return true;
+  } catch {
+    return false;
+  }
+}
