@@ -2,7 +2,7 @@ import type Nodemailer from 'nodemailer';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';
-import { getInvoice } from '../store/invoices/invoices';
+import { getInvoice } from '../store/invoices/read';
 import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
 import { invoiceEmail } from './email';
@@ -10,8 +10,8 @@ import { invoicePdf } from './pdf-files';
 import { readSmtpPassword } from './smtp-secrets';
 
 /**
- * The SMTP sender of the invoice email queue (docs/decisions/0074). It claims one row at a time (store/
- * invoice-deliveries.ts: lease columns, so two processes never send the same row), renders the invoice PDF, sends
+ * The SMTP sender of the invoice email queue (docs/decisions/0074). It claims one row at a time (store/invoices/
+ * deliveries.ts: lease columns, so two processes never send the same row), renders the invoice PDF, sends
  * with nodemailer using the row's fixed Message-ID, and records the outcome. Rows of teams without SMTP go back to
  * awaiting_sync. A 5xx answer (the server refused for good) fails the row; anything else is retried with back-off.
  */
