@@ -5,6 +5,7 @@ import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySe
 import { getInvoice } from '../store/invoices/read';
 import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
+import { findTeamById } from '../store/teams/teams';
 import { invoiceEmail } from './email';
 import { invoicePdf } from './pdf-files';
 import { readSmtpPassword } from './smtp-secrets';
@@ -29,10 +30,6 @@ export interface DrainResult {
   retried: number;
   failed: number;
   awaitingSync: number;
-}
-
-function teamName(db: Db, teamId: string): string {
-  return (db.prepare('SELECT name FROM teams WHERE id = ?').pluck().get(teamId) as string | undefined) ?? 'Finops Desk';
 }
 
 /** nodemailer (~2 MB of heap) loads with the first email sent, not with every server that never sends one. */
@@ -69,7 +66,7 @@ async function sendOne(db: Db, row: DeliveryRow, options: SenderOptions, owner: 
   let transport: ReturnType<typeof transportFor> | undefined;
   try {
     const invoice = getInvoice(db, row.team_id, row.invoice_id);
-    const name = teamName(db, row.team_id);
+    const name = findTeamById(db, row.team_id)?.name ?? 'Finops Desk';
     const pdf = await invoicePdf(db, options.dataDir, row.team_id, row.invoice_id);
     const content = invoiceEmail(invoice, row.kind, name, clock());
     transport = transportFor(settings, readSmtpPassword(options.dataDir, row.team_id));
