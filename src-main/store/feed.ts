@@ -8,7 +8,7 @@ import { getImportBatch } from './import/batches';
 import { getImportMapping } from './import/mappings';
 import { getReviewItem } from './import/review';
 import { getTransferPair } from './import/transfers';
-import { getInboxItem } from './inbox/inbox';
+import { getInboxItem } from './inbox/items';
 import { getInvoicePayment } from './invoices/payments';
 import { getInvoice } from './invoices/read';
 import { getForecast } from './metrics/forecasts';
