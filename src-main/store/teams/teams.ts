@@ -54,6 +54,16 @@ export function ensureTeam(db: Db, nameOrId: string, defaults: { baseCurrency?: 
     .immediate();
 }
 
+/** The data dir's first team (the oldest), or a new one named `name` when it has none: one IMMEDIATE transaction. */
+export function firstTeamOrCreate(db: Db, name: string): Team {
+  return db
+    .transaction(() => {
+      const first = db.prepare(`${SELECT} ORDER BY created_at, id LIMIT 1`).get() as Team | undefined;
+      return first ?? createTeam(db, { name });
+    })
+    .immediate();
+}
+
 export function listTeams(db: Db): Team[] {
   return db.prepare(`${SELECT} ORDER BY name`).all() as Team[];
 }
