@@ -12,25 +12,13 @@
  */
 import { createApiKey, findActiveApiKey, listApiKeys, revokeApiKey } from '../store/auth/api-keys';
 import type { Db } from '../store/db';
-import { createTeam, type Team } from '../store/teams/teams';
+import { firstTeamOrCreate, type Team } from '../store/teams/teams';
 
 export const DESKTOP_KEY_NAME = 'desktop app';
 export const DEFAULT_DESKTOP_TEAM = 'My company';
 
 export function desktopTeam(db: Db): Team {
-  return db
-    .transaction(() => {
-      const first = db
-        .prepare(
-          `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
-             fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, created_at AS createdAt,
-             updated_at AS updatedAt
-           FROM teams ORDER BY created_at, id LIMIT 1`,
-        )
-        .get() as Team | undefined;
-      return first ?? createTeam(db, { name: DEFAULT_DESKTOP_TEAM });
-    })
-    .immediate();
+  return firstTeamOrCreate(db, DEFAULT_DESKTOP_TEAM);
 }
 
 export function ensureDesktopKey(db: Db, presented: string | null): { key: string; created: boolean; teamId: string } {

@@ -9,7 +9,8 @@ import {
   unreferencedFiles,
   withBlobCleanup,
 } from '../store/files/stored-files';
-import { applyExtractionToInbox, expireStaleInbox, itemsToMatch, matchInboxItem } from '../store/inbox/inbox';
+import { applyExtractionToInbox } from '../store/inbox/extraction';
+import { expireStaleInbox, itemsToMatch, matchInboxItem } from '../store/inbox/matching';
 import { PROCESS_OWNER, withLease } from '../store/leases';
 import type { AcceptedType } from './detect';
 import { extractFile } from './extract';

@@ -3,16 +3,10 @@ import { balanceForApi } from '../../src-shared/domain/import/balance';
 import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
-import {
-  type CommitOptions,
-  type CommitResult,
-  commitImport,
-  type ImportPlan,
-  importAccount,
-  planImport,
-  planTransfers,
-} from '../store/import/batches';
+import { importAccount } from '../store/import/account';
+import { type CommitOptions, type CommitResult, commitImport } from '../store/import/commit';
 import { findImportMapping, saveImportMapping, touchImportMapping } from '../store/import/mappings';
+import { type ImportPlan, planImport, planTransfers } from '../store/import/plan';
 import { createNotification } from '../store/notifications/notifications';
 import type { TextEncoding } from './encoding';
 import { type ParseResult, parseBankFile } from './parse-file';

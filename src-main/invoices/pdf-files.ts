@@ -5,7 +5,7 @@ import { renderInvoicePdf } from '../pdf/invoice-pdf';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { invoiceParties, pdfFile, recordPdfFile } from '../store/invoices/files';
-import { getInvoice, getInvoiceRow } from '../store/invoices/invoices';
+import { getInvoice, getInvoiceRow } from '../store/invoices/read';
 
 /**
  * Every invoice's PDF, stored in the data dir (`invoices/<team id>/<invoice id>.pdf`) and re-rendered when the
@@ -18,6 +18,11 @@ export interface InvoicePdf {
   fileName: string;
   /** Absolute path in the data dir; undefined when not stored. */
   path?: string;
+}
+
+/** Where an invoice's PDF is kept, relative to the data dir. */
+function storedPath(teamId: string, invoiceId: string): string {
+  return path.join('invoices', teamId, `${invoiceId}.pdf`);
 }
 
 export function pdfFileName(invoiceNumber: string): string {
@@ -41,7 +46,7 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
   const invoice = getInvoice(db, teamId, invoiceId);
   const bytes = await renderInvoicePdf({ invoice, ...invoiceParties(db, teamId, invoice) });
   if (!dataDir) return { bytes, fileName };
-  const rel = path.join('invoices', teamId, `${invoiceId}.pdf`);
+  const rel = storedPath(teamId, invoiceId);
   const abs = path.join(dataDir, rel);
   fs.mkdirSync(path.dirname(abs), { recursive: true });
   const tmp = `${abs}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
@@ -59,5 +64,5 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
 /** Removes a deleted invoice's PDF from the data dir. */
 export function removeInvoicePdf(dataDir: string | undefined, teamId: string, invoiceId: string): void {
   if (!dataDir) return;
-  fs.rmSync(path.join(dataDir, 'invoices', teamId, `${invoiceId}.pdf`), { force: true });
+  fs.rmSync(path.join(dataDir, storedPath(teamId, invoiceId)), { force: true });
 }

@@ -1,6 +1,7 @@
+import { currentSeq } from '../store/changes';
 import type { Db } from '../store/db';
-import { type MatchResult, matchInvoicePayments } from '../store/invoices/matching';
-import { entitiesChangedSince, runInvoiceSchedule, type SchedulerResult, teamSequences } from '../store/invoices/scheduling';
+import { entitiesChangedSince, type MatchResult, matchInvoicePayments, teamSequences } from '../store/invoices/matching';
+import { runInvoiceSchedule, type SchedulerResult } from '../store/invoices/scheduling';
 import { type LeaseOptions, withLease } from '../store/leases';
 
 /**
@@ -41,7 +42,7 @@ function matchChangedTeams(db: Db, now: Date): MatchResult['applied'] {
     if (last === undefined || entitiesChangedSince(db, team.id, last, MATCH_INPUTS)) {
       applied.push(...matchInvoicePayments(db, team.id, { now }).applied);
     }
-    seen.set(team.id, teamSequences(db, team.id)[0]?.seq ?? team.seq);
+    seen.set(team.id, currentSeq(db, team.id));
   }
   return applied;
 }

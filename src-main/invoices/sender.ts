@@ -2,16 +2,17 @@ import type Nodemailer from 'nodemailer';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';
-import { getInvoice } from '../store/invoices/invoices';
+import { getInvoice } from '../store/invoices/read';
 import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
+import { findTeamById } from '../store/teams/teams';
 import { invoiceEmail } from './email';
 import { invoicePdf } from './pdf-files';
 import { readSmtpPassword } from './smtp-secrets';
 
 /**
- * The SMTP sender of the invoice email queue (docs/decisions/0074). It claims one row at a time (store/
- * invoice-deliveries.ts: lease columns, so two processes never send the same row), renders the invoice PDF, sends
+ * The SMTP sender of the invoice email queue (docs/decisions/0074). It claims one row at a time (store/invoices/
+ * deliveries.ts: lease columns, so two processes never send the same row), renders the invoice PDF, sends
  * with nodemailer using the row's fixed Message-ID, and records the outcome. Rows of teams without SMTP go back to
  * awaiting_sync. A 5xx answer (the server refused for good) fails the row; anything else is retried with back-off.
  */
@@ -29,10 +30,6 @@ export interface DrainResult {
   retried: number;
   failed: number;
   awaitingSync: number;
-}
-
-function teamName(db: Db, teamId: string): string {
-  return (db.prepare('SELECT name FROM teams WHERE id = ?').pluck().get(teamId) as string | undefined) ?? 'Finops Desk';
 }
 
 /** nodemailer (~2 MB of heap) loads with the first email sent, not with every server that never sends one. */
@@ -69,7 +66,7 @@ async function sendOne(db: Db, row: DeliveryRow, options: SenderOptions, owner: 
   let transport: ReturnType<typeof transportFor> | undefined;
   try {
     const invoice = getInvoice(db, row.team_id, row.invoice_id);
-    const name = teamName(db, row.team_id);
+    const name = findTeamById(db, row.team_id)?.name ?? 'Finops Desk';
     const pdf = await invoicePdf(db, options.dataDir, row.team_id, row.invoice_id);
     const content = invoiceEmail(invoice, row.kind, name, clock());
     transport = transportFor(settings, readSmtpPassword(options.dataDir, row.team_id));

@@ -41,6 +41,7 @@ export function writeSmtpPassword(dataDir: string, teamId: string, password: str
   fs.renameSync(tmp, target);
 }
 
-export function smtpSecretsFile(dataDir: string): string {
-  return file(dataDir);
+/** Whether the data dir holds a password for the team (the environment's is not looked at). */
+export function hasSmtpPassword(dataDir: string, teamId: string): boolean {
+  return Object.hasOwn(readAll(dataDir), teamId);
 }

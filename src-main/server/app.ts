@@ -20,8 +20,10 @@ import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { documentRoutesPlugin } from './routes/documents';
+import { fileLinkRoutesPlugin } from './routes/file-links';
 import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
+import { inboxRoutesPlugin } from './routes/inbox';
 import { invoicePaymentRoutesPlugin } from './routes/invoice-payments';
 import { invoiceRoutesPlugin } from './routes/invoices';
 import { ledgerRoutesPlugin } from './routes/ledger';
@@ -162,6 +164,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(userRoutesPlugin, { db: options.db });
       // [documents and inbox routes register here]
       await v1.register(documentRoutesPlugin, { db: options.db });
+      await v1.register(inboxRoutesPlugin, { db: options.db });
+      await v1.register(fileLinkRoutesPlugin, { db: options.db });
       // [search routes register here]
       await v1.register(searchRoutesPlugin, { db: options.db });
       // [metrics and reports routes register here]

@@ -4,8 +4,8 @@ import { TransactionPatch } from '../../src-shared/contract/transactions';
 import type { RecordResource } from '../../src-shared/contract/workflow-definition';
 import { updateCustomer } from '../store/customers/customers';
 import type { Db } from '../store/db';
-import { queueInvoiceReminder } from '../store/invoices/deliveries';
-import { updateInvoice } from '../store/invoices/invoices';
+import { queueInvoiceReminder } from '../store/invoices/send';
+import { updateInvoice } from '../store/invoices/write';
 import { type TransactionChange, updateTransaction } from '../store/transactions/transactions';
 
 /**

@@ -5,8 +5,9 @@ import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { commitFile, previewFile } from '../../import/service';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches, undoImportBatch } from '../../store/import/batches';
+import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { listReviewItems } from '../../store/import/review';
+import { undoImportBatch } from '../../store/import/undo';
 import { findTeamByName, getTeam, type Team } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, teamOption, UsageError, withDatabase } from '../program';
 

@@ -1,17 +1,16 @@
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { smtpSecretsFile, writeSmtpPassword } from '../../invoices/smtp-secrets';
+import { hasSmtpPassword, writeSmtpPassword } from '../../invoices/smtp-secrets';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
 import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity, setSmtpSettings } from '../../store/invoices/smtp';
-import { findTeamByName, type Team } from '../../store/teams/teams';
+import { findTeamById, findTeamByName, type Team } from '../../store/teams/teams';
 import { dataDirOption, parsePort, resolveDataDir, teamOption, UsageError, withDatabase } from '../program';
 import { parseEmail } from './user';
 
 /** The team by id or name; it must exist (SMTP settings never create a team). */
 export function existingTeam(db: Db, nameOrId: string): Team {
-  const byId = db.prepare('SELECT name FROM teams WHERE id = ?').pluck().get(nameOrId) as string | undefined;
-  const team = findTeamByName(db, byId ?? nameOrId);
+  const team = findTeamById(db, nameOrId) ?? findTeamByName(db, nameOrId);
   if (!team) throw new NotFound('team', nameOrId);
   return team;
 }
@@ -79,8 +78,7 @@ export function smtpCommand(): Command {
       withDatabase(opts, (db) => {
         const team = existingTeam(db, opts.team);
         const s = getSmtpSettings(db, team.id);
-        const file = smtpSecretsFile(resolveDataDir(opts));
-        const hasPassword = fs.existsSync(file) && Object.hasOwn(JSON.parse(fs.readFileSync(file, 'utf8')), team.id);
+        const hasPassword = hasSmtpPassword(resolveDataDir(opts), team.id);
         process.stdout.write(
           s
             ? `${JSON.stringify({ ...s, password: hasPassword ? 'set' : 'not set' }, null, 2)}\n`

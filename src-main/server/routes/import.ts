@@ -6,16 +6,12 @@ import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { sha256 } from '../../import/parse-file';
 import { commitFile, previewFile } from '../../import/service';
 import type { Db } from '../../store/db';
-import {
-  checkImportAccount,
-  getImportBatch,
-  listBatchRows,
-  listImportBatches,
-  undoImportBatch,
-} from '../../store/import/batches';
+import { checkImportAccount } from '../../store/import/account';
+import { getImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { deleteImportMapping, listImportMappings } from '../../store/import/mappings';
 import { createFromReviewItem, getReviewItem, linkReviewItem, listReviewItems, unlinkImported } from '../../store/import/review';
 import { acceptTransfer, listTransferPairs, unpairTransfer } from '../../store/import/transfers';
+import { undoImportBatch } from '../../store/import/undo';
 import { getUpload, storeUpload } from '../../store/import/uploads';
 import { ApiError, unprocessable } from '../errors';
 import { registerRoute } from '../route';

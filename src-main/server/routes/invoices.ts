@@ -4,19 +4,13 @@ import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
 import type { Db } from '../../store/db';
 import { newId } from '../../store/ids';
-import { queueInvoiceReminder } from '../../store/invoices/deliveries';
 import { invoiceFromTracker } from '../../store/invoices/from-tracker';
-import {
-  createInvoice,
-  deleteInvoice,
-  getInvoice,
-  invoiceSummary,
-  listInvoices,
-  paymentStatus,
-  sendInvoice,
-  updateInvoice,
-} from '../../store/invoices/invoices';
+import { listInvoices } from '../../store/invoices/list';
+import { getInvoice } from '../../store/invoices/read';
+import { queueInvoiceReminder, sendInvoice } from '../../store/invoices/send';
 import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/settings';
+import { invoiceSummary, paymentStatus } from '../../store/invoices/summary';
+import { createInvoice, deleteInvoice, updateInvoice } from '../../store/invoices/write';
 import { registerRoute } from '../route';
 
 export interface InvoiceRoutesOptions {

@@ -4,13 +4,9 @@ import type { Db } from '../../store/db';
 import {
   createTrackerEntries,
   createTrackerEntry,
-  currentTimer,
   deleteTrackerEntry,
   getTrackerEntry,
   listTrackerEntries,
-  startTimer,
-  stopTimer,
-  timerStatus,
   updateTrackerEntry,
 } from '../../store/tracker/entries';
 import {
@@ -20,6 +16,7 @@ import {
   listTrackerProjects,
   updateTrackerProject,
 } from '../../store/tracker/projects';
+import { currentTimer, startTimer, stopTimer, timerStatus } from '../../store/tracker/timer';
 import { actingUserId } from '../../store/users/users';
 import { registerRoute } from '../route';
 

@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UploadBody } from '../../../src-shared/contract/documents';
 import { detectType, MAX_FILE_BYTES } from '../../documents/detect';
 import { readBlob, sha256 } from '../../documents/storage';
+import { backgroundOf } from '../../runtime/background';
+import type { Db } from '../../store/db';
 import type { NewFile } from '../../store/documents/documents';
 import { ApiError } from '../errors';
 
@@ -87,6 +89,11 @@ export async function receiveUpload(body: UploadBody): Promise<NewFile> {
     mimetype: type.mimetype,
     fileName: body.fileName ?? `upload.${type.ext}`,
   };
+}
+
+/** Wakes this process's document runner (runtime/background.ts) at once after an upload, if it runs here. */
+export function kickDocumentRunner(db: Db): void {
+  backgroundOf(db)?.documents?.kick();
 }
 
 /** Sends a stored file as an attachment download. */

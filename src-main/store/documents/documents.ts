@@ -16,9 +16,7 @@ import {
   storedFile,
   withBlobCleanup,
 } from '../files/stored-files';
-import { listFingerprint } from '../list/cursor';
-import { ftsQuery } from '../list/fts';
-import { keysetPage, placeholders, type SortColumn } from '../list/keyset';
+import { type ListPage, type SearchListSpec, searchList } from '../list/search-list';
 import { write } from '../write';
 
 /**
@@ -80,30 +78,26 @@ export function documentFile(db: Db, teamId: string, id: string): { sha256: stri
   return { sha256: r.sha256, mimetype: r.mimetype, fileName: r.file_name };
 }
 
-const SORTS: Record<string, SortColumn> = {
-  created_at: { sql: 'd.created_at', kind: 'text' },
-  title: { sql: 'lower(d.title)', kind: 'text' },
-  date: { sql: "coalesce(d.date, '')", kind: 'text' },
-  size: { sql: 'd.size', kind: 'number' },
+const LIST: SearchListSpec<Row, Document> = {
+  name: 'documents',
+  table: 'documents d',
+  alias: 'd',
+  fts: 'documents_fts',
+  sorts: {
+    created_at: { sql: 'd.created_at', kind: 'text' },
+    title: { sql: 'lower(d.title)', kind: 'text' },
+    date: { sql: "coalesce(d.date, '')", kind: 'text' },
+    size: { sql: 'd.size', kind: 'number' },
+  },
+  status: { column: 'processing_status' },
+  select: 'SELECT d.* FROM documents d',
+  toItem: toDocument,
 };
 
-export function listDocuments(
-  db: Db,
-  teamId: string,
-  query: DocumentListQuery,
-): { data: Document[]; meta: { cursor: string | null; hasPreviousPage: boolean; hasNextPage: boolean } } {
-  const where = ['d.team_id = @team'];
-  const params: Record<string, unknown> = { team: teamId };
-  const match = ftsQuery(query.q);
-  if (match) {
-    where.push('d.search_rowid IN (SELECT rowid FROM documents_fts WHERE documents_fts MATCH @match)');
-    params.match = match;
-  }
-  if (query.processingStatus?.length) {
-    where.push('d.processing_status IN (SELECT value FROM json_each(@statuses))');
-    params.statuses = JSON.stringify(query.processingStatus);
-  }
+export function listDocuments(db: Db, teamId: string, query: DocumentListQuery): ListPage<Document> {
   const folder = folderTokens(query.folder);
+  const where: string[] = [];
+  const params: Record<string, unknown> = {};
   if (folder.length > 0) {
     // The folder's segments are the first entries of path_tokens (the last one is the file name).
     where.push(
@@ -114,38 +108,7 @@ export function listDocuments(
       params[`f${i}`] = f;
     });
   }
-  const column = query.sort?.column ?? 'created_at';
-  const direction = query.sort?.direction ?? (query.sort ? 'asc' : 'desc');
-  const page = keysetPage(db, {
-    from: 'documents d',
-    id: 'd.id',
-    where,
-    params,
-    sort: SORTS[column]!,
-    direction,
-    pageSize: query.pageSize,
-    cursor: query.cursor,
-    fingerprint: listFingerprint([
-      'documents',
-      teamId,
-      column,
-      direction,
-      match,
-      [...(query.processingStatus ?? [])].sort(),
-      folder,
-    ]),
-  });
-  const rows =
-    page.ids.length === 0
-      ? []
-      : (db
-          .prepare(`SELECT * FROM documents WHERE team_id = ? AND id IN (${placeholders(page.ids.length)})`)
-          .all(teamId, ...page.ids) as Row[]);
-  const byId = new Map(rows.map((r) => [r.id, toDocument(r)]));
-  return {
-    data: page.ids.flatMap((id) => byId.get(id) ?? []),
-    meta: { cursor: page.cursor, hasPreviousPage: page.hasPreviousPage, hasNextPage: page.hasNextPage },
-  };
+  return searchList(db, teamId, LIST, { ...query, statuses: query.processingStatus }, { where, params, fingerprint: [folder] });
 }
 
 export function folderTokens(folder: string | undefined): string[] {

@@ -1,9 +1,6 @@
 import type { InvoiceDelivery } from '../../../src-shared/contract/invoices';
-import { isPastDue } from '../../../src-shared/domain/invoice-dates';
-import { refusal, transition } from '../../../src-shared/domain/invoice-lifecycle';
-import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
 import type { Db } from '../db';
-import { Conflict, InvalidReference, NotFound } from '../errors';
+import { Conflict } from '../errors';
 import { newId } from '../ids';
 import { claimCondition } from '../leases';
 import { placeholders } from '../list/keyset';
@@ -80,9 +77,7 @@ export function queueDelivery(
   options: QueueOptions,
 ): { delivery: DeliveryRow; created: boolean } {
   return write(db, teamId, (w) => {
-    const existing = db
-      .prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND idempotency_key = ?')
-      .get(teamId, options.idempotencyKey) as DeliveryRow | undefined;
+    const existing = deliveryByKey(db, teamId, options.idempotencyKey);
     if (existing) {
       if (existing.invoice_id !== invoiceId || existing.kind !== options.kind) {
         throw new Conflict('This idempotency key was already used for another email', `key: ${options.idempotencyKey}`);
@@ -113,48 +108,11 @@ export function queueDelivery(
   });
 }
 
-interface InvoiceForReminder {
-  id: string;
-  status: InvoiceStatus;
-  due_date: string;
-  timezone: string | null;
-  recipient: string | null;
-}
-
-/**
- * Queues a payment reminder for an unpaid or overdue invoice (the workflows engine's "send invoice reminder" step
- * calls this with its step's idempotency key). 409 for an invoice in another state; 422 when nobody can receive it.
- */
-export function queueInvoiceReminder(
-  db: Db,
-  teamId: string,
-  invoiceId: string,
-  options: { idempotencyKey: string; recipient?: string | null; now?: Date },
-): InvoiceDelivery {
-  const now = options.now ?? new Date();
-  return write(db, teamId, () => {
-    const inv = db
-      .prepare(
-        `SELECT i.id, i.status, i.due_date, i.timezone, coalesce(c.billing_email, c.email) AS recipient
-         FROM invoices i LEFT JOIN customers c ON c.team_id = i.team_id AND c.id = i.customer_id
-         WHERE i.team_id = ? AND i.id = ?`,
-      )
-      .get(teamId, invoiceId) as InvoiceForReminder | undefined;
-    if (!inv) throw new NotFound('invoice', invoiceId);
-    const existing = db
-      .prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND idempotency_key = ?')
-      .get(teamId, options.idempotencyKey) as DeliveryRow | undefined;
-    if (existing && existing.invoice_id === invoiceId && existing.kind === 'reminder') return toDelivery(existing);
-    const ctx = { pastDue: isPastDue(inv.due_date, inv.timezone ?? 'UTC', now) };
-    if (!transition(inv.status, 'remind', ctx).ok) throw new Conflict(refusal(inv.status, 'remind', ctx));
-    const recipient = options.recipient ?? inv.recipient;
-    if (!recipient) {
-      throw new InvalidReference('to', 'The customer has no email address: give one in "to" or on the customer');
-    }
-    return toDelivery(
-      queueDelivery(db, teamId, invoiceId, { kind: 'reminder', idempotencyKey: options.idempotencyKey, recipient }).delivery,
-    );
-  });
+/** The email queued under this idempotency key, if any. */
+export function deliveryByKey(db: Db, teamId: string, idempotencyKey: string): DeliveryRow | undefined {
+  return db.prepare('SELECT * FROM invoice_deliveries WHERE team_id = ? AND idempotency_key = ?').get(teamId, idempotencyKey) as
+    | DeliveryRow
+    | undefined;
 }
 
 export function getDeliveryRow(db: Db, teamId: string, id: string): DeliveryRow | undefined {
@@ -191,24 +149,37 @@ export function cancelPendingDeliveries(db: Db, teamId: string, invoiceId: strin
     .run(now, teamId, invoiceId).changes;
 }
 
-/** After SMTP is configured: the team's emails waiting for sync are handed to the SMTP sender instead. */
-export function activateAwaitingDeliveries(db: Db, teamId: string): number {
+/**
+ * Moves every email of the team in state `from` to `to` (SMTP set up or removed); each invoice's API shape shows
+ * its latest delivery, so the invoices are touched.
+ */
+function moveTeamDeliveries(db: Db, teamId: string, from: DeliveryState, to: DeliveryState): number {
   return write(
     db,
     teamId,
     (w) => {
       const ids = db
-        .prepare(`SELECT DISTINCT invoice_id FROM invoice_deliveries WHERE team_id = ? AND state = 'awaiting_sync'`)
+        .prepare('SELECT DISTINCT invoice_id FROM invoice_deliveries WHERE team_id = ? AND state = ?')
         .pluck()
-        .all(teamId) as string[];
+        .all(teamId, from) as string[];
       const n = db
-        .prepare(`UPDATE invoice_deliveries SET state = 'queued', updated_at = ? WHERE team_id = ? AND state = 'awaiting_sync'`)
-        .run(w.now, teamId).changes;
+        .prepare('UPDATE invoice_deliveries SET state = ?, updated_at = ? WHERE team_id = ? AND state = ?')
+        .run(to, w.now, teamId, from).changes;
       for (const id of ids) w.touch('invoice', id);
       return n;
     },
     { origin: 'system' },
   );
+}
+
+/** After SMTP is configured: the team's emails waiting for sync are handed to the SMTP sender instead. */
+export function activateAwaitingDeliveries(db: Db, teamId: string): number {
+  return moveTeamDeliveries(db, teamId, 'awaiting_sync', 'queued');
+}
+
+/** After SMTP is removed: the team's queued emails wait for sync again. Joins the caller's write. */
+export function suspendQueuedDeliveries(db: Db, teamId: string): number {
+  return moveTeamDeliveries(db, teamId, 'queued', 'awaiting_sync');
 }
 
 /**
@@ -236,15 +207,6 @@ export function claimNextDelivery(db: Db, options: { owner: string; leaseMs: num
           | undefined,
     )
     .immediate();
-}
-
-/** Extends the lease of a row we are sending; false when it was lost. */
-export function renewDeliveryLease(db: Db, id: string, owner: string, leaseMs: number, now = new Date()): boolean {
-  return (
-    db
-      .prepare(`UPDATE invoice_deliveries SET lease_expires_at = ? WHERE id = ? AND lease_owner = ? AND state = 'sending'`)
-      .run(new Date(now.getTime() + leaseMs).toISOString(), id, owner).changes === 1
-  );
 }
 
 /** Records that the SMTP server accepted the email. The invoice's sentAt / reminderSentAt follow. */

@@ -1,5 +1,4 @@
 import type { Db } from '../db';
-import { getInvoiceRow } from './invoices';
 
 /**
  * What an invoice PDF needs besides the invoice (the parties' address blocks), and the record of rendered PDF
@@ -91,11 +90,6 @@ export function pdfFile(db: Db, teamId: string, invoiceId: string): PdfFileRow |
     .get(teamId, invoiceId) as PdfFileRow | undefined;
 }
 
-/** The invoice's current seq (a PDF rendered from an older one is stale); undefined when the invoice is gone. */
-export function invoiceSeq(db: Db, teamId: string, invoiceId: string): number | undefined {
-  return getInvoiceRow(db, teamId, invoiceId)?.seq;
-}
-
 export function recordPdfFile(
   db: Db,
   teamId: string,
@@ -117,12 +111,4 @@ export function recordPdfFile(
     sha: file.sha256,
     now: new Date().toISOString(),
   });
-}
-
-/** Paths of the team's PDF files for an invoice (to remove them with it). */
-export function pdfPaths(db: Db, teamId: string, invoiceId: string): string[] {
-  return db
-    .prepare('SELECT path FROM invoice_files WHERE team_id = ? AND invoice_id = ?')
-    .pluck()
-    .all(teamId, invoiceId) as string[];
 }

@@ -4,7 +4,8 @@ import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { getTrackerProject } from '../tracker/projects';
 import { write } from '../write';
-import { createInvoice } from './invoices';
+import { dayRange, inList } from './conditions';
+import { createInvoice } from './write';
 
 /**
  * An invoice draft from a tracker project's unbilled time (docs/decisions/0077-invoice-from-tracker.md).
@@ -50,27 +51,14 @@ export function invoiceFromTracker(db: Db, teamId: string, input: TrackerInvoice
     if (project.rate === null || !project.currency) {
       throw new InvalidReference('projectId', `Tracker project ${project.name} has no hourly rate and currency to bill`);
     }
-    const where = ['team_id = @team', 'project_id = @project'];
     const params: Record<string, unknown> = { team: teamId, project: project.id };
-    if (input.from) {
-      where.push('date >= @from');
-      params.from = input.from;
-    }
-    if (input.to) {
-      where.push('date <= @to');
-      params.to = input.to;
-    }
+    const where = ['team_id = @team', 'project_id = @project', ...dayRange('date', input.from, input.to, params)];
     let entries: EntryRow[];
     if (input.entryIds) {
       const ids = [...new Set(input.entryIds)];
-      ids.forEach((id, k) => {
-        params[`e${k}`] = id;
-      });
+      where.push(inList('id', 'e', ids, params));
       entries = db
-        .prepare(
-          `SELECT id, date, duration_seconds, invoice_id, stop FROM tracker_entries
-           WHERE ${where.join(' AND ')} AND id IN (${ids.map((_, k) => `@e${k}`).join(', ')})`,
-        )
+        .prepare(`SELECT id, date, duration_seconds, invoice_id, stop FROM tracker_entries WHERE ${where.join(' AND ')}`)
         .all(params) as EntryRow[];
       const found = new Set(entries.map((e) => e.id));
       const missing = ids.filter((id) => !found.has(id));
@@ -131,12 +119,4 @@ export function invoiceFromTracker(db: Db, teamId: string, input: TrackerInvoice
     for (const e of entries) w.update('tracker_entry', e.id, { invoice_id: invoice.id });
     return invoice;
   });
-}
-
-/** The tracker entries billed on an invoice. */
-export function billedEntryIds(db: Db, teamId: string, invoiceId: string): string[] {
-  return db
-    .prepare('SELECT id FROM tracker_entries WHERE team_id = ? AND invoice_id = ? ORDER BY id')
-    .pluck()
-    .all(teamId, invoiceId) as string[];
 }

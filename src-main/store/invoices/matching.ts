@@ -1,15 +1,22 @@
 import type { Transaction } from '../../../src-shared/contract/transactions';
-import { addDays, isPastDue } from '../../../src-shared/domain/invoice-dates';
+import { addDays } from '../../../src-shared/domain/invoice-dates';
 import { transition } from '../../../src-shared/domain/invoice-lifecycle';
-import { decide, type Pair, scorePayment, type TransactionSide } from '../../../src-shared/domain/invoice-payment-match';
+import {
+  decide,
+  type InvoiceSide,
+  type Pair,
+  scorePayment,
+  type TransactionSide,
+} from '../../../src-shared/domain/invoice-payment-match';
 import { toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { getTransaction, listTransactionDetails } from '../transactions/transactions';
 import { type Writer, write } from '../write';
-import { applyMove, getInvoiceRow, type InvoiceRow, invoiceTimeZone } from './invoices';
+import { applyMove, lifecycleContext } from './lifecycle';
 import type { PaymentRow } from './payment-links';
 import { getInvoicePayment } from './payments';
+import { getInvoiceRow, type InvoiceRow } from './read';
 import { markTransactionPaid, restoreMatchedTransaction } from './transaction-link';
 
 /**
@@ -34,6 +41,17 @@ function openInvoices(db: Db, teamId: string, invoiceId?: string): OpenInvoice[]
          AND NOT EXISTS (SELECT 1 FROM invoice_payments p WHERE p.team_id = i.team_id AND p.invoice_id = i.id AND p.state = 'applied')`,
     )
     .all({ team: teamId, invoice: invoiceId ?? null }) as OpenInvoice[];
+}
+
+function invoiceSide(inv: InvoiceRow, customerName: string | null): InvoiceSide {
+  return {
+    invoiceNumber: inv.invoice_number,
+    customerName,
+    amountMinor: inv.amount_minor,
+    currency: inv.currency,
+    issueDate: inv.issue_date,
+    dueDate: inv.due_date,
+  };
 }
 
 function txSide(t: Transaction): TransactionSide {
@@ -96,17 +114,7 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
   for (const inv of openInvoices(db, teamId, options.invoiceId)) {
     for (const t of candidatesFor(db, teamId, inv)) {
       if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) continue;
-      const score = scorePayment(
-        {
-          invoiceNumber: inv.invoice_number,
-          customerName: inv.customer_display,
-          amountMinor: inv.amount_minor,
-          currency: inv.currency,
-          issueDate: inv.issue_date,
-          dueDate: inv.due_date,
-        },
-        txSide(t),
-      );
+      const score = scorePayment(invoiceSide(inv, inv.customer_display), txSide(t));
       if (score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
     }
   }
@@ -213,8 +221,7 @@ export function applyInvoicePayment(
         throw new InvalidReference('transactionId', `transactionId: the team has no transaction ${input.transactionId}`);
       throw e;
     }
-    const ctx = { pastDue: isPastDue(inv.due_date, invoiceTimeZone(inv), now) };
-    const move = transition(inv.status, 'pay', ctx);
+    const move = transition(inv.status, 'pay', lifecycleContext(inv, now));
     if (!move.ok) {
       throw new Conflict(
         `The invoice is ${inv.status}: only an unpaid or overdue invoice can be paid. Allowed next states: ${move.allowed.join(', ') || 'none (the invoice is settled)'}`,
@@ -230,17 +237,7 @@ export function applyInvoicePayment(
     }
     const other = appliedTransaction(db, teamId, t.id);
     if (other) throw new Conflict(`The transaction already pays invoice ${other.invoice_id}`, 'unmatch it there first');
-    const score = scorePayment(
-      {
-        invoiceNumber: inv.invoice_number,
-        customerName: inv.customer_name,
-        amountMinor: inv.amount_minor,
-        currency: inv.currency,
-        issueDate: inv.issue_date,
-        dueDate: inv.due_date,
-      },
-      txSide(t),
-    );
+    const score = scorePayment(invoiceSide(inv, inv.customer_name), txSide(t));
     return applyPair(w, inv, t, { matchedBy: 'user', confidence: score.confidence || null, now });
   });
   return getInvoicePayment(db, teamId, id);
@@ -273,4 +270,20 @@ export function unmatchInvoicePayment(db: Db, teamId: string, id: string, now = 
     w.update('invoice_payment', id, { state: 'dismissed', restore_invoice: null, restore_transaction: null });
   });
   return getInvoicePayment(db, teamId, id);
+}
+
+/** Each team's change sequence, for the scheduler to match only the teams whose inputs changed. */
+export function teamSequences(db: Db): { id: string; seq: number }[] {
+  return db.prepare('SELECT id, change_seq AS seq FROM teams ORDER BY id').all() as { id: string; seq: number }[];
+}
+
+/** Whether any record of these entities changed in the team after change sequence `sinceSeq`. */
+export function entitiesChangedSince(db: Db, teamId: string, sinceSeq: number, entities: readonly string[]): boolean {
+  return (
+    db
+      .prepare(
+        `SELECT 1 FROM changes WHERE team_id = ? AND seq > ? AND entity IN (${entities.map(() => '?').join(', ')}) LIMIT 1`,
+      )
+      .get(teamId, sinceSeq, ...entities) !== undefined
+  );
 }

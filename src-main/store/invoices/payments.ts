@@ -4,6 +4,7 @@ import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { listFingerprint } from '../list/cursor';
 import { keysetPage, placeholders } from '../list/keyset';
+import { dayRange, inList } from './conditions';
 import type { PaymentRow } from './payment-links';
 
 /**
@@ -79,16 +80,8 @@ function page(
 
 /** GET /v1/payments: applied payments, by payment day then id, newest first. */
 export function listPayments(db: Db, teamId: string, q: { from?: string; to?: string; cursor?: string; pageSize: number }): Page {
-  const where = ["p.state = 'applied'"];
   const params: Record<string, unknown> = {};
-  if (q.from) {
-    where.push('p.paid_on >= @from');
-    params.from = q.from;
-  }
-  if (q.to) {
-    where.push('p.paid_on <= @to');
-    params.to = q.to;
-  }
+  const where = ["p.state = 'applied'", ...dayRange('p.paid_on', q.from, q.to, params)];
   return page(db, teamId, where, params, ['payments', teamId, q.from, q.to], q, 'p.paid_on');
 }
 
@@ -101,12 +94,7 @@ export function listInvoicePayments(
   const where: string[] = [];
   const params: Record<string, unknown> = {};
   const states = [...new Set(q.states ?? [])].sort();
-  if (states.length) {
-    where.push(`p.state IN (${states.map((_, k) => `@s${k}`).join(', ')})`);
-    states.forEach((s, k) => {
-      params[`s${k}`] = s;
-    });
-  }
+  if (states.length) where.push(inList('p.state', 's', states, params));
   if (q.invoiceId) {
     where.push('p.invoice_id = @invoice');
     params.invoice = q.invoiceId;

@@ -80,6 +80,15 @@ function row(db: Db, teamId: string): SettingsRow | undefined {
   return db.prepare('SELECT * FROM invoice_settings WHERE team_id = ?').get(teamId) as SettingsRow | undefined;
 }
 
+function save(db: Db, teamId: string, values: { prefix: string; width: number; next: number | null; template: string }): void {
+  db.prepare(
+    `INSERT INTO invoice_settings (team_id, number_prefix, number_width, next_number, template, updated_at)
+     VALUES (@team, @prefix, @width, @next, @template, @now)
+     ON CONFLICT (team_id) DO UPDATE SET number_prefix = excluded.number_prefix, number_width = excluded.number_width,
+       next_number = excluded.next_number, template = excluded.template, updated_at = excluded.updated_at`,
+  ).run({ team: teamId, ...values, now: nowIso() });
+}
+
 /** The highest number already used with this prefix (digits right after it), so a sequence starts after the demo's. */
 function highestTaken(db: Db, teamId: string, prefix: string): number {
   const value = db
@@ -120,18 +129,11 @@ export function updateInvoiceSettings(db: Db, teamId: string, patch: SettingsPat
       for (const [k, v] of Object.entries(patch.template ?? {})) if (v !== undefined) storedTemplate[k] = v;
       const prefixChanged = patch.numberPrefix !== undefined && patch.numberPrefix !== current.numberPrefix;
       const next = patch.nextNumber ?? (prefixChanged || !r ? null : r.next_number);
-      db.prepare(
-        `INSERT INTO invoice_settings (team_id, number_prefix, number_width, next_number, template, updated_at)
-         VALUES (@team, @prefix, @width, @next, @template, @now)
-         ON CONFLICT (team_id) DO UPDATE SET number_prefix = excluded.number_prefix, number_width = excluded.number_width,
-           next_number = excluded.next_number, template = excluded.template, updated_at = excluded.updated_at`,
-      ).run({
-        team: teamId,
+      save(db, teamId, {
         prefix: patch.numberPrefix ?? current.numberPrefix,
         width: patch.numberWidth ?? current.numberWidth,
         next,
         template: JSON.stringify(storedTemplate),
-        now: nowIso(),
       });
       return getInvoiceSettings(db, teamId);
     })
@@ -164,12 +166,8 @@ export function takeInvoiceNumber(db: Db, teamId: string): string {
     n++;
     candidate = format(s.numberPrefix, s.numberWidth, n);
   }
-  const template = row(db, teamId)?.template ?? '{}';
-  db.prepare(
-    `INSERT INTO invoice_settings (team_id, number_prefix, number_width, next_number, template, updated_at)
-     VALUES (@team, @prefix, @width, @next, @template, @now)
-     ON CONFLICT (team_id) DO UPDATE SET next_number = excluded.next_number, updated_at = excluded.updated_at`,
-  ).run({ team: teamId, prefix: s.numberPrefix, width: s.numberWidth, next: n + 1, template, now: nowIso() });
+  // The prefix, width and template stay as they are (those of a team without settings yet are the defaults).
+  save(db, teamId, { prefix: s.numberPrefix, width: s.numberWidth, next: n + 1, template: row(db, teamId)?.template ?? '{}' });
   return candidate;
 }
 

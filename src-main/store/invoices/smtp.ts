@@ -1,6 +1,6 @@
 import type { Db } from '../db';
 import { write } from '../write';
-import { activateAwaitingDeliveries } from './deliveries';
+import { activateAwaitingDeliveries, suspendQueuedDeliveries } from './deliveries';
 
 /**
  * A team's outgoing mail server (docs/decisions/0074): host, port, security, user name and sender. The password is
@@ -74,16 +74,9 @@ export function clearSmtpSettings(db: Db, teamId: string): boolean {
   return write(
     db,
     teamId,
-    (w) => {
+    () => {
       const had = db.prepare('DELETE FROM smtp_settings WHERE team_id = ?').run(teamId).changes > 0;
-      const ids = db
-        .prepare(`SELECT DISTINCT invoice_id FROM invoice_deliveries WHERE team_id = ? AND state = 'queued'`)
-        .pluck()
-        .all(teamId) as string[];
-      db.prepare(
-        `UPDATE invoice_deliveries SET state = 'awaiting_sync', updated_at = ? WHERE team_id = ? AND state = 'queued'`,
-      ).run(w.now, teamId);
-      for (const id of ids) w.touch('invoice', id);
+      suspendQueuedDeliveries(db, teamId);
       return had;
     },
     { origin: 'system' },

@@ -17,8 +17,12 @@ const SELECT = `SELECT id, name, base_currency AS baseCurrency, country_code AS 
   fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, created_at AS createdAt, updated_at AS updatedAt
   FROM teams`;
 
+export function findTeamById(db: Db, id: string): Team | undefined {
+  return db.prepare(`${SELECT} WHERE id = ?`).get(id) as Team | undefined;
+}
+
 export function getTeam(db: Db, id: string): Team {
-  const team = db.prepare(`${SELECT} WHERE id = ?`).get(id) as Team | undefined;
+  const team = findTeamById(db, id);
   if (!team) throw new NotFound('team', id);
   return team;
 }
@@ -45,8 +49,17 @@ export function createTeam(db: Db, input: { name: string; baseCurrency?: string;
 export function ensureTeam(db: Db, nameOrId: string, defaults: { baseCurrency?: string; countryCode?: string } = {}): Team {
   return db
     .transaction(() => {
-      const byId = db.prepare(`${SELECT} WHERE id = ?`).get(nameOrId) as Team | undefined;
-      return byId ?? findTeamByName(db, nameOrId) ?? createTeam(db, { name: nameOrId, ...defaults });
+      return findTeamById(db, nameOrId) ?? findTeamByName(db, nameOrId) ?? createTeam(db, { name: nameOrId, ...defaults });
+    })
+    .immediate();
+}
+
+/** The data dir's first team (the oldest), or a new one named `name` when it has none: one IMMEDIATE transaction. */
+export function firstTeamOrCreate(db: Db, name: string): Team {
+  return db
+    .transaction(() => {
+      const first = db.prepare(`${SELECT} ORDER BY created_at, id LIMIT 1`).get() as Team | undefined;
+      return first ?? createTeam(db, { name });
     })
     .immediate();
 }

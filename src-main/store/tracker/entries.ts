@@ -1,12 +1,10 @@
 import type {
-  TimerStart,
   TrackerEntry,
   TrackerEntryCreate,
   TrackerEntryPatch,
   TrackerEntryRange,
   TrackerEntryRangeQuery,
 } from '../../../src-shared/contract/tracker';
-import { MIN_TIMER_SECONDS } from '../../../src-shared/domain/tracker';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
@@ -17,15 +15,11 @@ import { entryAmountSql } from './amount-sql';
 import { invoiceIdSql } from './projects';
 
 /**
- * Tracker entries and the timer (docs/decisions/0080-tracker.md, 0081-tracker-timer.md).
- *
- * A running timer is an entry without `stop`. Each assignee has at most one: starting a timer stops the running one
- * in the same IMMEDIATE transaction (so parallel starts serialize and the later one stops the earlier), and the
- * partial unique index tracker_entries_running (migration 009) makes a second running entry impossible regardless.
- * A stopped timer shorter than 60 seconds is discarded (deleted, with its tombstone), as the hosted service does.
+ * Tracker entries (docs/decisions/0080-tracker.md): reading them with their project, assignee, amount and invoice,
+ * the grouped range list, and writing them. The timer (timer.ts) starts and stops entries through the same rows.
  */
 
-interface EntryRow {
+export interface EntryRow {
   id: string;
   project_id: string;
   assigned_id: string | null;
@@ -45,7 +39,7 @@ interface EntryRow {
   amount_minor: number;
 }
 
-function selectEntries(db: Db): string {
+export function selectEntries(db: Db): string {
   return `SELECT e.id, e.project_id, e.assigned_id, e.date, e.start, e.stop, e.duration_seconds, e.description,
     e.created_at, e.updated_at, p.name AS project_name, p.billable AS project_billable, p.rate_minor AS project_rate_minor,
     p.currency AS project_currency, u.full_name AS assigned_name, ${invoiceIdSql(db, 'e')} AS invoice_id,
@@ -59,7 +53,7 @@ function elapsedSeconds(start: string, now: number): number {
   return Math.max(0, Math.floor((now - Date.parse(start)) / 1000));
 }
 
-function toEntry(r: EntryRow, now: number): TrackerEntry {
+export function toEntry(r: EntryRow, now: number): TrackerEntry {
   const running = r.stop === null;
   const currency = r.project_currency;
   return {
@@ -89,7 +83,7 @@ function toEntry(r: EntryRow, now: number): TrackerEntry {
   };
 }
 
-function entryRow(db: Db, teamId: string, id: string): EntryRow | undefined {
+export function entryRow(db: Db, teamId: string, id: string): EntryRow | undefined {
   return db.prepare(`${selectEntries(db)} WHERE e.team_id = ? AND e.id = ?`).get(teamId, id) as EntryRow | undefined;
 }
 
@@ -177,20 +171,20 @@ export function listTrackerEntries(db: Db, teamId: string, query: TrackerEntryRa
 // ---------------------------------------------------------------------------------------------------------------
 // Writing.
 
-function checkProject(db: Db, teamId: string, projectId: string, field = 'projectId'): void {
+export function checkProject(db: Db, teamId: string, projectId: string, field = 'projectId'): void {
   if (!db.prepare('SELECT 1 FROM tracker_projects WHERE team_id = ? AND id = ?').get(teamId, projectId)) {
     throw new InvalidReference(field, `No tracker project with id ${projectId} in this team`);
   }
 }
 
-function checkAssignee(db: Db, teamId: string, userId: string | null, field = 'assignedId'): void {
+export function checkAssignee(db: Db, teamId: string, userId: string | null, field = 'assignedId'): void {
   if (userId && !db.prepare('SELECT 1 FROM team_members WHERE team_id = ? AND user_id = ?').get(teamId, userId)) {
     throw new InvalidReference(field, `No member with id ${userId} in this team`);
   }
 }
 
 /** The calendar date of an instant in the user's time zone (UTC for no user). */
-function localDate(db: Db, userId: string | null, instant: string): string {
+export function localDate(db: Db, userId: string | null, instant: string): string {
   const tz = userId
     ? ((db.prepare('SELECT timezone FROM users WHERE id = ?').pluck().get(userId) as string | undefined) ?? 'UTC')
     : 'UTC';
@@ -203,7 +197,7 @@ function localDate(db: Db, userId: string | null, instant: string): string {
   }
 }
 
-const seconds = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / 1000);
+export const secondsBetween = (from: string, to: string) => Math.floor((Date.parse(to) - Date.parse(from)) / 1000);
 
 /** stop/duration from what was given: both (duration may be shorter: breaks), one of them, or neither (422). */
 function timing(
@@ -213,7 +207,7 @@ function timing(
   prefix: string,
 ): { stop: string; duration: number } {
   if (stop !== undefined) {
-    const span = seconds(start, stop);
+    const span = secondsBetween(start, stop);
     if (span < 0) throw new InvalidReference(`${prefix}stop`, `${prefix}stop is before ${prefix}start`);
     if (span > 7 * 86_400) throw new InvalidReference(`${prefix}stop`, 'an entry spans at most 7 days');
     if (duration !== undefined && duration > span) {
@@ -321,91 +315,4 @@ export function deleteTrackerEntry(db: Db, teamId: string, id: string): TrackerE
     w.remove('tracker_entry', id);
     return entry;
   });
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The timer.
-
-function runningRow(db: Db, teamId: string, assignee: string | null): EntryRow | undefined {
-  return db
-    .prepare(`${selectEntries(db)} WHERE e.team_id = ? AND coalesce(e.assigned_id, '') = ? AND e.stop IS NULL`)
-    .get(teamId, assignee ?? '') as EntryRow | undefined;
-}
-
-export interface Stopped {
-  entry: TrackerEntry;
-  discarded: boolean;
-}
-
-/** Stops a running entry at `at`: kept with its duration, or discarded (deleted) when shorter than 60 seconds. */
-function stopRow(w: Writer, db: Db, row: EntryRow, at: string): Stopped {
-  const duration = Math.max(0, seconds(row.start, at));
-  if (duration < MIN_TIMER_SECONDS) {
-    const entry = toEntry(
-      { ...row, stop: at < row.start ? row.start : at, duration_seconds: duration, amount_minor: 0 },
-      Date.parse(at),
-    );
-    w.remove('tracker_entry', row.id);
-    return { entry, discarded: true };
-  }
-  w.update('tracker_entry', row.id, { stop: at, duration_seconds: duration });
-  return { entry: toEntry(entryRow(db, w.teamId, row.id)!, Date.parse(at)), discarded: false };
-}
-
-export function startTimer(db: Db, teamId: string, input: TimerStart, actingUser: string | null): TrackerEntry {
-  const id = write(db, teamId, (w) => {
-    checkProject(db, teamId, input.projectId);
-    const assignee = input.assignedId === undefined ? actingUser : input.assignedId;
-    checkAssignee(db, teamId, assignee);
-    const start = input.start ?? w.now;
-    const running = runningRow(db, teamId, assignee);
-    if (running) stopRow(w, db, running, start < running.start ? running.start : start);
-    return w.insert('tracker_entry', {
-      project_id: input.projectId,
-      assigned_id: assignee,
-      date: localDate(db, assignee, start),
-      start,
-      stop: null,
-      duration_seconds: 0,
-      description: input.description ?? null,
-    });
-  });
-  return getTrackerEntry(db, teamId, id);
-}
-
-export function stopTimer(
-  db: Db,
-  teamId: string,
-  input: { entryId?: string; stop?: string },
-  actingUser: string | null,
-): Stopped {
-  return write(db, teamId, (w) => {
-    let row: EntryRow | undefined;
-    if (input.entryId) {
-      row = entryRow(db, teamId, input.entryId);
-      if (!row) throw new NotFound('tracker entry', input.entryId);
-      if (row.stop !== null) throw new Conflict('The entry is not running', `It stopped at ${row.stop}`);
-    } else {
-      row = runningRow(db, teamId, actingUser);
-      if (!row) throw new Conflict('No timer is running', 'Start one with POST /v1/tracker-entries/timer/start');
-    }
-    const at = input.stop ?? w.now;
-    if (at < row.start) throw new InvalidReference('stop', `stop is before the timer's start (${row.start})`);
-    return stopRow(w, db, row, at);
-  });
-}
-
-export function currentTimer(db: Db, teamId: string, actingUser: string | null, now = Date.now()): TrackerEntry | null {
-  const row = runningRow(db, teamId, actingUser);
-  return row ? toEntry(row, now) : null;
-}
-
-export function timerStatus(
-  db: Db,
-  teamId: string,
-  actingUser: string | null,
-  now = Date.now(),
-): { isRunning: boolean; currentEntry: TrackerEntry | null; elapsedTime: number } {
-  const entry = currentTimer(db, teamId, actingUser, now);
-  return { isRunning: entry !== null, currentEntry: entry, elapsedTime: entry ? entry.duration : 0 };
 }

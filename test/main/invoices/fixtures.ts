@@ -1,6 +1,6 @@
 import { upsertCustomer } from '../../../src-main/store/customers/customers';
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { createInvoice } from '../../../src-main/store/invoices/invoices';
+import { createInvoice } from '../../../src-main/store/invoices/write';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import type { InvoiceCreate } from '../../../src-shared/contract/invoices';
 import { tmpDir } from '../../helpers/tmp';

@@ -10,7 +10,8 @@ import { runSchedulerOnce, SCHEDULER_LEASE } from '../../../src-main/invoices/sc
 import { startServer } from '../../../src-main/server/start';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { listDeliveries } from '../../../src-main/store/invoices/deliveries';
-import { getInvoice, updateInvoice } from '../../../src-main/store/invoices/invoices';
+import { getInvoice } from '../../../src-main/store/invoices/read';
+import { updateInvoice } from '../../../src-main/store/invoices/write';
 import { acquireLease, releaseLease } from '../../../src-main/store/leases';
 import { importWorkflow } from '../../../src-main/workflows/catalog';
 import { invoice, seedTeam } from './fixtures';

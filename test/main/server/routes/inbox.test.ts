@@ -5,7 +5,7 @@
  * fulfilled), decline and unmatch undo; pending items older than 90 days become no_match.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expireStaleInbox } from '../../../../src-main/store/inbox/inbox';
+import { expireStaleInbox } from '../../../../src-main/store/inbox/matching';
 import { createTransactions } from '../../../../src-main/store/transactions/transactions';
 import { write } from '../../../../src-main/store/write';
 import { InboxItem } from '../../../../src-shared/contract/inbox';

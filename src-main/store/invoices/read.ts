@@ -1,0 +1,229 @@
+import type { Invoice, InvoiceTemplate } from '../../../src-shared/contract/invoices';
+import { lineAmountMinor } from '../../../src-shared/domain/invoice-amounts';
+import { isPastDue } from '../../../src-shared/domain/invoice-dates';
+import { nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import { toMajor } from '../../../src-shared/money';
+import type { Db } from '../db';
+import { NotFound } from '../errors';
+import { placeholders } from '../list/keyset';
+import { latestDeliveries, toDelivery } from './deliveries';
+import { appliedPayments } from './payment-links';
+import { baseTemplate, resolveTemplate } from './settings';
+
+/**
+ * An invoice as stored (its row, line items and template as JSON) and as the API shows it: the row read with its
+ * customer, latest delivery and applied payment. Reads return the stored totals; writes compute them
+ * (./content.ts).
+ */
+
+export interface InvoiceRow {
+  id: string;
+  team_id: string;
+  customer_id: string | null;
+  customer_name: string | null;
+  invoice_number: string;
+  status: InvoiceStatus;
+  currency: string;
+  subtotal_minor: number;
+  vat_minor: number;
+  tax_minor: number;
+  discount_minor: number;
+  amount_minor: number;
+  issue_date: string;
+  due_date: string;
+  sent_at: string | null;
+  paid_at: string | null;
+  line_items: string;
+  template: string;
+  note: string | null;
+  timezone: string | null;
+  scheduled_at: string | null;
+  canceled_at: string | null;
+  refunded_at: string | null;
+  reminder_sent_at: string | null;
+  tracker_project_id: string | null;
+  internal_note: string | null;
+  created_at: string;
+  updated_at: string;
+  seq: number;
+}
+
+/** A line item as stored (JSON in invoices.line_items): money in minor units of the invoice currency. */
+export interface StoredLine {
+  name: string;
+  quantity: number;
+  unit?: string | null;
+  priceMinor: number;
+  vatRate?: number | null;
+  taxRate?: number | null;
+}
+
+export interface CustomerRef {
+  id: string;
+  name: string;
+  email: string | null;
+  billing_email: string | null;
+}
+
+export function invoiceTimeZone(r: Pick<InvoiceRow, 'timezone'>): string {
+  return r.timezone ?? 'UTC';
+}
+
+export function getInvoiceRow(db: Db, teamId: string, id: string): InvoiceRow | undefined {
+  return db.prepare('SELECT * FROM invoices WHERE team_id = ? AND id = ?').get(teamId, id) as InvoiceRow | undefined;
+}
+
+export function requireInvoiceRow(db: Db, teamId: string, id: string): InvoiceRow {
+  const r = getInvoiceRow(db, teamId, id);
+  if (!r) throw new NotFound('invoice', id);
+  return r;
+}
+
+/** The rows of these invoices, in the order of `ids` (an id without a row is left out). */
+export function invoiceRows(db: Db, teamId: string, ids: readonly string[]): InvoiceRow[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT * FROM invoices WHERE team_id = ? AND id IN (${placeholders(ids.length)})`)
+    .all(teamId, ...ids) as InvoiceRow[];
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.map((x) => byId.get(x)).filter((r): r is InvoiceRow => r !== undefined);
+}
+
+export function storedLines(r: Pick<InvoiceRow, 'line_items'>): StoredLine[] {
+  try {
+    const v = JSON.parse(r.line_items) as unknown;
+    return Array.isArray(v) ? (v as StoredLine[]) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function invoiceTemplate(r: Pick<InvoiceRow, 'template' | 'currency' | 'timezone'>): InvoiceTemplate {
+  let stored: unknown = {};
+  try {
+    stored = JSON.parse(r.template);
+  } catch {
+    stored = {};
+  }
+  const t = resolveTemplate(stored, baseTemplate(r.currency));
+  return { ...t, currency: r.currency, timezone: invoiceTimeZone(r) };
+}
+
+/** How the invoice was to be delivered when created (kept in its stored template, not part of the API's). */
+export function invoiceDeliveryType(r: Pick<InvoiceRow, 'template'>): string | undefined {
+  try {
+    const t = JSON.parse(r.template) as { deliveryType?: unknown };
+    return typeof t.deliveryType === 'string' ? t.deliveryType : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function customersById(db: Db, teamId: string, ids: readonly string[]): Map<string, CustomerRef> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = db
+    .prepare(`SELECT id, name, email, billing_email FROM customers WHERE team_id = ? AND id IN (${placeholders(unique.length)})`)
+    .all(teamId, ...unique) as CustomerRef[];
+  return new Map(rows.map((c) => [c.id, c]));
+}
+
+/** Where the customer's invoices go: the billing address, else the customer's email; null without either. */
+export function customerEmail(db: Db, teamId: string, customerId: string | null): string | null {
+  const c = customerId ? customersById(db, teamId, [customerId]).get(customerId) : undefined;
+  return c?.billing_email ?? c?.email ?? null;
+}
+
+/** The invoices of these rows as the API shows them, in the same order. */
+export function toInvoices(db: Db, teamId: string, rows: readonly InvoiceRow[], now: Date): Invoice[] {
+  const ids = rows.map((r) => r.id);
+  const customers = customersById(
+    db,
+    teamId,
+    rows.map((r) => r.customer_id).filter((x): x is string => x !== null),
+  );
+  const deliveries = latestDeliveries(db, teamId, ids);
+  const payments = appliedPayments(db, teamId, ids);
+  return rows.map((r) => toInvoice(r, customers, deliveries, payments, now));
+}
+
+function toInvoice(
+  r: InvoiceRow,
+  customers: Map<string, CustomerRef>,
+  deliveries: ReturnType<typeof latestDeliveries>,
+  payments: ReturnType<typeof appliedPayments>,
+  now: Date,
+): Invoice {
+  const c = r.customer_id ? customers.get(r.customer_id) : undefined;
+  const major = (minor: number) => toMajor(minor, r.currency);
+  const tz = invoiceTimeZone(r);
+  const delivery = deliveries.get(r.id);
+  const payment = payments.get(r.id);
+  return {
+    id: r.id,
+    invoiceNumber: r.invoice_number,
+    status: r.status,
+    nextStatuses: nextStatuses(r.status, { pastDue: isPastDue(r.due_date, tz, now) }),
+    customerId: r.customer_id,
+    customerName: r.customer_name,
+    customer: c ? { id: c.id, name: c.name, email: c.email, billingEmail: c.billing_email } : null,
+    currency: r.currency,
+    amount: major(r.amount_minor),
+    subtotal: major(r.subtotal_minor),
+    vat: major(r.vat_minor),
+    tax: major(r.tax_minor),
+    discount: major(r.discount_minor),
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    timezone: tz,
+    scheduledAt: r.scheduled_at,
+    sentAt: r.sent_at,
+    paidAt: r.paid_at,
+    canceledAt: r.canceled_at,
+    refundedAt: r.refunded_at,
+    reminderSentAt: r.reminder_sent_at,
+    lineItems: storedLines(r).map((l) => {
+      const own = l.taxRate ?? null;
+      let amount = 0;
+      try {
+        amount = major(lineAmountMinor(l.quantity, l.priceMinor));
+      } catch {
+        amount = 0;
+      }
+      return {
+        name: l.name,
+        quantity: l.quantity,
+        unit: l.unit ?? null,
+        price: major(l.priceMinor),
+        vat: l.vatRate ?? null,
+        taxRate: own,
+        tax: own,
+        amount,
+      };
+    }),
+    template: invoiceTemplate(r),
+    note: r.note,
+    internalNote: r.internal_note,
+    trackerProjectId: r.tracker_project_id,
+    delivery: delivery ? toDelivery(delivery) : null,
+    payment: payment
+      ? {
+          id: payment.id,
+          transactionId: payment.transaction_id,
+          amount: toMajor(payment.amount_minor, payment.currency),
+          currency: payment.currency,
+          date: payment.paid_on,
+          matchedBy: payment.matched_by,
+          confidence: payment.confidence,
+        }
+      : null,
+    pdfUrl: `/v1/invoices/${r.id}/pdf`,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export function getInvoice(db: Db, teamId: string, id: string, now = new Date()): Invoice {
+  return toInvoices(db, teamId, [requireInvoiceRow(db, teamId, id)], now)[0]!;
+}

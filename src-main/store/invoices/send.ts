@@ -1,0 +1,77 @@
+import type { Invoice, InvoiceDelivery } from '../../../src-shared/contract/invoices';
+import type { InvoiceAction } from '../../../src-shared/domain/invoice-lifecycle';
+import type { Db } from '../db';
+import { InvalidReference } from '../errors';
+import { newId } from '../ids';
+import { write } from '../write';
+import { deliveryByKey, queueDelivery, toDelivery } from './deliveries';
+import { applyMove, checkedMove } from './lifecycle';
+import { customerEmail, getInvoice, type InvoiceRow, requireInvoiceRow } from './read';
+
+/**
+ * The emails of an invoice, queued on the delivery queue (./deliveries.ts) inside the invoice's write: sending it
+ * (which issues a draft or scheduled invoice) or again, and a payment reminder.
+ */
+
+/** Who gets the invoice's email: the address asked for, else the customer's; refused when there is none. */
+export function recipientOf(
+  db: Db,
+  teamId: string,
+  r: Pick<InvoiceRow, 'customer_id'>,
+  explicit: string | null | undefined,
+): string {
+  if (explicit) return explicit;
+  const to = customerEmail(db, teamId, r.customer_id);
+  if (!to) throw new InvalidReference('to', 'The customer has no email address: give one in "to" or on the customer');
+  return to;
+}
+
+/**
+ * POST /invoices/{id}/send: a draft or scheduled invoice is issued and its email queued; an issued open one is sent
+ * again (a new email, unless the idempotency key was used before).
+ */
+export function sendInvoice(
+  db: Db,
+  teamId: string,
+  id: string,
+  options: { to?: string | null; idempotencyKey?: string; now?: Date } = {},
+): Invoice {
+  const now = options.now ?? new Date();
+  write(db, teamId, (w) => {
+    const r = requireInvoiceRow(db, teamId, id);
+    if (options.idempotencyKey && deliveryByKey(db, teamId, `send:${id}:${options.idempotencyKey}`)) return;
+    const action: InvoiceAction = r.status === 'draft' || r.status === 'scheduled' ? 'issue' : 'resend';
+    checkedMove(r, action, now);
+    const to = recipientOf(db, teamId, r, options.to);
+    if (action === 'issue') applyMove(w, r, 'issue', { now });
+    queueDelivery(db, teamId, id, {
+      kind: 'invoice',
+      idempotencyKey: `send:${id}:${options.idempotencyKey ?? newId()}`,
+      recipient: to,
+    });
+  });
+  return getInvoice(db, teamId, id, now);
+}
+
+/**
+ * Queues a payment reminder for an unpaid or overdue invoice (the workflows engine's "send invoice reminder" step
+ * calls this with its step's idempotency key). 409 for an invoice in another state; 422 when nobody can receive it.
+ */
+export function queueInvoiceReminder(
+  db: Db,
+  teamId: string,
+  invoiceId: string,
+  options: { idempotencyKey: string; recipient?: string | null; now?: Date },
+): InvoiceDelivery {
+  const now = options.now ?? new Date();
+  return write(db, teamId, () => {
+    const r = requireInvoiceRow(db, teamId, invoiceId);
+    const existing = deliveryByKey(db, teamId, options.idempotencyKey);
+    if (existing && existing.invoice_id === invoiceId && existing.kind === 'reminder') return toDelivery(existing);
+    checkedMove(r, 'remind', now);
+    const recipient = recipientOf(db, teamId, r, options.recipient);
+    return toDelivery(
+      queueDelivery(db, teamId, invoiceId, { kind: 'reminder', idempotencyKey: options.idempotencyKey, recipient }).delivery,
+    );
+  });
+}

@@ -1,0 +1,233 @@
+import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
+import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
+import { actionFor, type InvoiceAction, nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import { toMajor } from '../../../src-shared/money';
+import type { Db } from '../db';
+import { Conflict, InvalidReference } from '../errors';
+import { newId } from '../ids';
+import { write } from '../write';
+import { convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
+import { queueDelivery } from './deliveries';
+import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
+import { recordManualPayment, releaseInvoicePayments, undoAppliedPayment } from './payment-links';
+import {
+  type CustomerRef,
+  customersById,
+  getInvoice,
+  invoiceDeliveryType,
+  invoiceTemplate,
+  invoiceTimeZone,
+  requireInvoiceRow,
+  storedLines,
+} from './read';
+import { recipientOf } from './send';
+import { assertNumberFree, getInvoiceSettings, mergeTemplate, takeInvoiceNumber } from './settings';
+import { restoreMatchedTransaction } from './transaction-link';
+
+/**
+ * Invoices of a team written: create (with numbering and totals), update through the checked lifecycle, delete.
+ * Rules: docs/decisions/0070…0079. Totals are computed from the line items in exact minor units (./content.ts) on
+ * every write that touches them. Sending is ./send.ts.
+ */
+
+function customerOf(db: Db, teamId: string, id: string): CustomerRef {
+  const c = customersById(db, teamId, [id]).get(id);
+  if (!c) throw new InvalidReference('customerId', `customerId: the team has no customer ${id}`);
+  return c;
+}
+
+export interface CreateOptions {
+  now?: Date;
+  /** Marks the invoice as drafted from this tracker project. */
+  trackerProjectId?: string;
+  /** Idempotency key of the send a create_and_send queues (default: one per invoice). */
+  sendKey?: string;
+}
+
+export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, options: CreateOptions = {}): Invoice {
+  const now = options.now ?? new Date();
+  const id = write(db, teamId, (w) => {
+    const settings = getInvoiceSettings(db, teamId);
+    let template = mergeTemplate(settings.template, input.template);
+    if (input.currency) template = { ...template, currency: input.currency };
+    if (input.timezone) template = { ...template, timezone: input.timezone };
+    const currency = template.currency;
+    const tz = template.timezone;
+    const customer = input.customerId ? customerOf(db, teamId, input.customerId) : undefined;
+    const issueDate = input.issueDate ?? dayIn(now, tz);
+    const dueDate = input.dueDate ?? addDays(issueDate, template.paymentTermsDays);
+    if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
+    const lines = toStoredLines(input.lineItems ?? [], currency);
+    const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount') : 0;
+    if (discount > 0) template = { ...template, includeDiscount: true };
+    const totals = totalsOf(lines, template, discount);
+    let invoiceNumber: string;
+    if (input.invoiceNumber) {
+      assertNumberFree(db, teamId, input.invoiceNumber);
+      invoiceNumber = input.invoiceNumber;
+    } else {
+      invoiceNumber = takeInvoiceNumber(db, teamId);
+    }
+    if (input.deliveryType === 'scheduled') {
+      if (!input.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required when deliveryType is scheduled');
+      if (Date.parse(input.scheduledAt) <= now.getTime()) {
+        throw new InvalidReference('scheduledAt', 'scheduledAt must be in the future');
+      }
+    } else if (input.scheduledAt) {
+      throw new InvalidReference('scheduledAt', 'scheduledAt goes with deliveryType scheduled');
+    }
+    const invoiceId = newId();
+    w.insert('invoice', {
+      id: invoiceId,
+      customer_id: customer?.id ?? null,
+      customer_name: input.customerName ?? customer?.name ?? null,
+      invoice_number: invoiceNumber,
+      status: 'draft',
+      currency,
+      ...totals,
+      issue_date: issueDate,
+      due_date: dueDate,
+      line_items: JSON.stringify(lines),
+      template: storedTemplate(template, input.deliveryType),
+      note: input.note ?? null,
+      internal_note: input.internalNote ?? null,
+      timezone: tz,
+      tracker_project_id: options.trackerProjectId ?? null,
+    });
+    const row = requireInvoiceRow(db, teamId, invoiceId);
+    if (input.deliveryType === 'create_and_send') {
+      const to = recipientOf(db, teamId, row, input.recipient);
+      applyMove(w, row, 'issue', { now });
+      queueDelivery(db, teamId, invoiceId, {
+        kind: 'invoice',
+        idempotencyKey: options.sendKey ?? `send:${invoiceId}:create`,
+        recipient: to,
+      });
+    } else if (input.deliveryType === 'scheduled') {
+      recipientOf(db, teamId, row, input.recipient);
+      applyMove(w, row, 'schedule', { now, scheduledAt: input.scheduledAt });
+    }
+    return invoiceId;
+  });
+  return getInvoice(db, teamId, id, now);
+}
+
+const CONTENT_FIELDS = [
+  'customerId',
+  'customerName',
+  'invoiceNumber',
+  'issueDate',
+  'currency',
+  'template',
+  'lineItems',
+  'discount',
+] as const;
+
+/**
+ * PATCH/PUT: only supplied fields change. Content (customer, number, lines, amounts, issue date, template) may change
+ * while the invoice is not issued; terms (due date, time zone, notes) until it is settled; `status` moves through the
+ * lifecycle. Totals are recomputed whenever lines, rates, discount or currency change.
+ */
+export function updateInvoice(db: Db, teamId: string, id: string, patch: InvoicePatch, now = new Date()): Invoice {
+  write(db, teamId, (w) => {
+    let r = requireInvoiceRow(db, teamId, id);
+    const contentChange = CONTENT_FIELDS.some((f) => patch[f] !== undefined);
+    const termsChange = patch.dueDate !== undefined || patch.timezone !== undefined || patch.note !== undefined;
+    const notesOnly = patch.internalNote !== undefined;
+    const wantsStatus = patch.status !== undefined && patch.status !== r.status;
+
+    // A status move the same request asks for (e.g. content plus "issue") comes after the content change, except
+    // when it makes the invoice editable again (unschedule).
+    if (contentChange || termsChange) {
+      const action: InvoiceAction = contentChange ? 'edit' : 'edit_terms';
+      const editableAfterMove = wantsStatus && patch.status === 'draft' && r.status === 'scheduled';
+      if (!editableAfterMove) checkedMove(r, action, now);
+    }
+    if (wantsStatus && patch.status === 'draft' && r.status === 'scheduled') {
+      applyMove(w, r, 'unschedule', { now });
+      r = requireInvoiceRow(db, teamId, id);
+    }
+
+    if (contentChange || termsChange || notesOnly) {
+      const values: Record<string, string | number | null> = {};
+      let template = invoiceTemplate(r);
+      let lines = storedLines(r);
+      let discount = r.discount_minor;
+      if (patch.template) template = mergeTemplate(template, patch.template);
+      const currency = patch.currency ?? patch.template?.currency ?? r.currency;
+      template = { ...template, currency };
+      if (patch.timezone) template = { ...template, timezone: patch.timezone };
+      if (patch.lineItems) lines = toStoredLines(patch.lineItems, currency);
+      else if (currency !== r.currency) lines = convertLines(lines, r.currency, currency);
+      if (patch.discount !== undefined) discount = minorOf(patch.discount, currency, 'discount');
+      else if (currency !== r.currency) discount = minorOf(toMajor(discount, r.currency), currency, 'discount');
+      if (discount > 0) template = { ...template, includeDiscount: true };
+      if (patch.customerId !== undefined) {
+        if (patch.customerId === null) values.customer_id = null;
+        else {
+          const c = customerOf(db, teamId, patch.customerId);
+          values.customer_id = c.id;
+          if (patch.customerName === undefined) values.customer_name = c.name;
+        }
+      }
+      if (patch.customerName !== undefined) values.customer_name = patch.customerName;
+      if (patch.invoiceNumber !== undefined && patch.invoiceNumber !== r.invoice_number) {
+        assertNumberFree(db, teamId, patch.invoiceNumber, id);
+        values.invoice_number = patch.invoiceNumber;
+      }
+      const issueDate = patch.issueDate ?? r.issue_date;
+      const dueDate = patch.dueDate ?? r.due_date;
+      if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
+      values.issue_date = issueDate;
+      values.due_date = dueDate;
+      values.currency = currency;
+      values.timezone = template.timezone;
+      values.line_items = JSON.stringify(lines);
+      values.template = storedTemplate(template, invoiceDeliveryType(r));
+      if (patch.note !== undefined) values.note = patch.note;
+      if (patch.internalNote !== undefined) values.internal_note = patch.internalNote;
+      Object.assign(values, totalsOf(lines, template, discount));
+      w.update('invoice', id, values);
+      r = requireInvoiceRow(db, teamId, id);
+    }
+
+    if (wantsStatus && r.status !== patch.status) {
+      const target = patch.status!;
+      const ctx = lifecycleContext(r, now);
+      const action = actionFor(r.status, target, ctx);
+      if (!action) {
+        const allowed = nextStatuses(r.status, ctx);
+        throw new Conflict(
+          `The invoice is ${r.status}: it cannot become ${target}. Allowed next states: ${allowed.length ? allowed.join(', ') : 'none (the invoice is settled)'}`,
+        );
+      }
+      if (action === 'schedule') {
+        if (!patch.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required to schedule an invoice');
+        if (Date.parse(patch.scheduledAt) <= now.getTime()) {
+          throw new InvalidReference('scheduledAt', 'scheduledAt must be in the future');
+        }
+      }
+      if (action === 'issue' && !r.sent_at) w.update('invoice', id, { sent_at: w.now });
+      if (action === 'issue') r = requireInvoiceRow(db, teamId, id);
+      applyMove(w, r, action, { now, paidAt: patch.paidAt, scheduledAt: patch.scheduledAt });
+      // Marked paid by hand: the payment is recorded; reopened: the applied payment is undone.
+      if (action === 'pay') recordManualPayment(w, r, dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r)));
+      if (action === 'reopen') undoAppliedPayment(w, id, restoreMatchedTransaction(db, teamId));
+    } else if (patch.paidAt !== undefined && r.status === 'paid') {
+      w.update('invoice', id, { paid_at: new Date(patch.paidAt).toISOString() });
+    }
+  });
+  return getInvoice(db, teamId, id, now);
+}
+
+/** DELETE: only a draft or a canceled invoice; its tracker entries become unbilled. Returns the deleted invoice. */
+export function deleteInvoice(db: Db, teamId: string, id: string, now = new Date()): Invoice {
+  const before = getInvoice(db, teamId, id, now);
+  write(db, teamId, (w) => {
+    checkedMove(requireInvoiceRow(db, teamId, id), 'delete', now);
+    releaseTrackerEntries(w, id);
+    releaseInvoicePayments(w, id, { removeAll: true });
+    w.remove('invoice', id);
+  });
+  return before;
+}
