@@ -24,16 +24,16 @@ export const MAX_MINOR = 999_999_999_999_999;
  * search of that table, which took a fifth of a customer list page). Funds and metals without one (XAU, XDR…) are
  * treated as 2.
  */
-const EXPONENTS: ReadonlyMap<string, number> = new Map(
+export const CURRENCY_EXPONENTS: ReadonlyMap<string, number> = new Map(
   isoCurrencies.map((c) => [c.code, Number.isInteger(c.digits) ? c.digits : 2]),
 );
 
 export function isCurrencyCode(value: string): boolean {
-  return EXPONENTS.has(value);
+  return CURRENCY_EXPONENTS.has(value);
 }
 
 export function currencyExponent(currency: string): number {
-  const exponent = EXPONENTS.get(currency) ?? EXPONENTS.get(currency.toUpperCase());
+  const exponent = CURRENCY_EXPONENTS.get(currency) ?? CURRENCY_EXPONENTS.get(currency.toUpperCase());
   if (exponent === undefined) throw new MoneyError(`unknown currency ${currency}`);
   return exponent;
 }

@@ -19,7 +19,7 @@ import { getRecurringSeries, getRule } from './rules/rules';
 import { getTag } from './tags/tags';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
-import { getTransaction } from './transactions/transactions';
+import { getTransaction } from './transactions/read';
 import { getRun } from './workflows/runs';
 import { getWorkflowSummary } from './workflows/workflows';
 

@@ -6,7 +6,7 @@ import { updateCustomer } from '../store/customers/customers';
 import type { Db } from '../store/db';
 import { queueInvoiceReminder } from '../store/invoices/deliveries';
 import { updateInvoice } from '../store/invoices/invoices';
-import { type TransactionChange, updateTransaction } from '../store/transactions/transactions';
+import { type TransactionChange, updateTransaction } from '../store/transactions/update';
 
 /**
  * The effects a run has on the rest of the app, behind small interfaces, so the engine does not depend on when

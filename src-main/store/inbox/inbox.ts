@@ -18,7 +18,7 @@ import { listFingerprint } from '../list/cursor';
 import { ftsQuery } from '../list/fts';
 import { keysetPage, placeholders, type SortColumn } from '../list/keyset';
 import { getTeam } from '../teams/teams';
-import { attachToTransaction, detachFromTransaction } from '../transactions/transactions';
+import { attachToTransaction, detachFromTransaction } from '../transactions/attachments';
 import { type Writer, write } from '../write';
 
 /**

@@ -6,7 +6,7 @@ import { Conflict, NotFound } from '../errors';
 import { ledgerWrite } from '../ledger/derived-data';
 import { listFingerprint } from '../list/cursor';
 import { keysetPage } from '../list/keyset';
-import { updateTransactions } from '../transactions/transactions';
+import { updateTransactions } from '../transactions/update';
 
 /**
  * Statement reconciliation (docs/decisions/0066-reconciliation.md): the person enters a bank statement's closing

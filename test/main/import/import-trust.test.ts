@@ -8,7 +8,8 @@ import { listTransferPairs, unpairTransfer } from '../../../src-main/store/impor
 import { checkLedger } from '../../../src-main/store/ledger/maintenance';
 import { reconcile } from '../../../src-main/store/reconciliation/reconciliation';
 import { createRule } from '../../../src-main/store/rules/rules';
-import { createTransactions, getTransaction } from '../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../src-main/store/transactions/create';
+import { getTransaction } from '../../../src-main/store/transactions/read';
 import { RuleInput } from '../../../src-shared/contract/rules';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { accountRows, type Books, books, csv, importFile, preview } from './helpers';

@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Conflict } from '../../../../src-main/store/errors';
 import { previewReconciliation, reconcile, unreconcile } from '../../../../src-main/store/reconciliation/reconciliation';
-import { createTransactions, deleteTransactions, getTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
+import { deleteTransactions } from '../../../../src-main/store/transactions/delete';
+import { getTransaction } from '../../../../src-main/store/transactions/read';
 import { type Books, books } from '../../import/helpers';
 
 /** Statement reconciliation in the store: the difference, the lines that explain it, the marks and their undo. */
