@@ -1,6 +1,6 @@
 import { getBankAccount } from './bank-accounts/bank-accounts';
 import { getCategory } from './categories/categories';
-import { getCustomer } from './customers/customers';
+import { getCustomer } from './customers/read';
 import type { Db } from './db';
 import { getDocument } from './documents/documents';
 import type { EntityName } from './entities';

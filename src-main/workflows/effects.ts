@@ -2,7 +2,7 @@ import { CustomerPatch } from '../../src-shared/contract/customers';
 import { InvoicePatch } from '../../src-shared/contract/invoices';
 import { TransactionPatch } from '../../src-shared/contract/transactions';
 import type { RecordResource } from '../../src-shared/contract/workflow-definition';
-import { updateCustomer } from '../store/customers/customers';
+import { updateCustomer } from '../store/customers/write';
 import type { Db } from '../store/db';
 import { queueInvoiceReminder } from '../store/invoices/deliveries';
 import { updateInvoice } from '../store/invoices/invoices';
