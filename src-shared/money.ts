@@ -38,8 +38,12 @@ export function currencyExponent(currency: string): number {
   return exponent;
 }
 
-/** Decimal digits of a finite number exactly as JavaScript prints it: sign, integer digits, fraction digits. */
-function decimalParts(value: number): { negative: boolean; int: string; frac: string } {
+/**
+ * Decimal digits of a finite number exactly as JavaScript prints it (its shortest decimal form): sign, integer
+ * digits, fraction digits without trailing zeros. The one parser of a JSON number's decimals: money (toMinor) and
+ * invoice quantities and rates (domain/invoice-amounts.ts) both read through it, never a floating-point product.
+ */
+export function decimalParts(value: number): { negative: boolean; int: string; frac: string } {
   let text = String(Math.abs(value));
   const exp = /e([+-]\d+)$/.exec(text);
   if (exp) {
