@@ -24,22 +24,26 @@ export const MAX_MINOR = 999_999_999_999_999;
  * search of that table, which took a fifth of a customer list page). Funds and metals without one (XAU, XDR…) are
  * treated as 2.
  */
-const EXPONENTS: ReadonlyMap<string, number> = new Map(
+export const CURRENCY_EXPONENTS: ReadonlyMap<string, number> = new Map(
   isoCurrencies.map((c) => [c.code, Number.isInteger(c.digits) ? c.digits : 2]),
 );
 
 export function isCurrencyCode(value: string): boolean {
-  return EXPONENTS.has(value);
+  return CURRENCY_EXPONENTS.has(value);
 }
 
 export function currencyExponent(currency: string): number {
-  const exponent = EXPONENTS.get(currency) ?? EXPONENTS.get(currency.toUpperCase());
+  const exponent = CURRENCY_EXPONENTS.get(currency) ?? CURRENCY_EXPONENTS.get(currency.toUpperCase());
   if (exponent === undefined) throw new MoneyError(`unknown currency ${currency}`);
   return exponent;
 }
 
-/** Decimal digits of a finite number exactly as JavaScript prints it: sign, integer digits, fraction digits. */
-function decimalParts(value: number): { negative: boolean; int: string; frac: string } {
+/**
+ * Decimal digits of a finite number exactly as JavaScript prints it (its shortest decimal form): sign, integer
+ * digits, fraction digits without trailing zeros. The one parser of a JSON number's decimals: money (toMinor) and
+ * invoice quantities and rates (domain/invoice-amounts.ts) both read through it, never a floating-point product.
+ */
+export function decimalParts(value: number): { negative: boolean; int: string; frac: string } {
   let text = String(Math.abs(value));
   const exp = /e([+-]\d+)$/.exec(text);
   if (exp) {

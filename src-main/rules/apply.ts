@@ -2,7 +2,7 @@ import { AUTO_APPLY_AT, CategoryModel } from '../../src-shared/domain/category-s
 import { type Evaluation, evaluate, type FieldChange, type RuleDef } from '../../src-shared/domain/rules';
 import type { Db } from '../store/db';
 import { type FactsRow, factsInWindow, factsOf, labelledHistory, recordRuleRun, ruleDefs } from '../store/rules/rules';
-import { applyTransactionChanges, type TransactionChange } from '../store/transactions/transactions';
+import { applyTransactionChanges, type TransactionChange } from '../store/transactions/update';
 import { write } from '../store/write';
 
 /**

@@ -1,6 +1,6 @@
 import { getBankAccount } from './bank-accounts/bank-accounts';
 import { getCategory } from './categories/categories';
-import { getCustomer } from './customers/customers';
+import { getCustomer } from './customers/read';
 import type { Db } from './db';
 import { getDocument } from './documents/documents';
 import type { EntityName } from './entities';
@@ -19,7 +19,7 @@ import { getRecurringSeries, getRule } from './rules/rules';
 import { getTag } from './tags/tags';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
-import { getTransaction } from './transactions/transactions';
+import { getTransaction } from './transactions/read';
 import { getRun } from './workflows/runs';
 import { getWorkflowSummary } from './workflows/workflows';
 

@@ -2,11 +2,11 @@ import { CustomerPatch } from '../../src-shared/contract/customers';
 import { InvoicePatch } from '../../src-shared/contract/invoices';
 import { TransactionPatch } from '../../src-shared/contract/transactions';
 import type { RecordResource } from '../../src-shared/contract/workflow-definition';
-import { updateCustomer } from '../store/customers/customers';
+import { updateCustomer } from '../store/customers/write';
 import type { Db } from '../store/db';
 import { queueInvoiceReminder } from '../store/invoices/send';
 import { updateInvoice } from '../store/invoices/write';
-import { type TransactionChange, updateTransaction } from '../store/transactions/transactions';
+import { type TransactionChange, updateTransaction } from '../store/transactions/update';
 
 /**
  * The effects a run has on the rest of the app, behind small interfaces, so the engine does not depend on when

@@ -12,11 +12,10 @@
  *   amount due and does not change the tax base (so a synced copy's total equals the hosted service's).
  * Rates are percentages with at most 4 decimals (7.7, 8.875), 0 to 100.
  */
+import { decimalParts, MAX_MINOR } from '../money';
 
 export const QUANTITY_DECIMALS = 4;
 export const RATE_DECIMALS = 4;
-/** Same bound as src-shared/money.ts MAX_MINOR: 15 significant digits survive a JSON number. */
-export const MAX_AMOUNT_MINOR = 999_999_999_999_999;
 export const MAX_QUANTITY = 1_000_000_000;
 
 export interface AmountLine {
@@ -55,29 +54,10 @@ export class AmountError extends Error {
   }
 }
 
-/**
- * The exact decimal digits of a JSON number scaled by 10^places (2.5, 2 → 250n); null when it has more decimals.
- * Goes through the shortest decimal form JavaScript prints, never through a floating-point multiplication.
- */
+/** The exact decimal digits of a JSON number scaled by 10^places (2.5, 2 → 250n); null when it has more decimals. */
 export function scaledDecimal(value: number, places: number): bigint | null {
   if (!Number.isFinite(value)) return null;
-  let text = String(Math.abs(value));
-  const exp = /e([+-]\d+)$/.exec(text);
-  if (exp) {
-    const mantissa = text.slice(0, exp.index);
-    const shift = Number(exp[1]);
-    const [mi = '', mf = ''] = mantissa.split('.');
-    const digits = mi + mf;
-    const point = mi.length + shift;
-    text =
-      point <= 0
-        ? `0.${'0'.repeat(-point)}${digits}`
-        : point >= digits.length
-          ? digits + '0'.repeat(point - digits.length)
-          : `${digits.slice(0, point)}.${digits.slice(point)}`;
-  }
-  const [int = '0', rawFrac = ''] = text.split('.');
-  const frac = rawFrac.replace(/0+$/, '');
+  const { int, frac } = decimalParts(value);
   if (frac.length > places) return null;
   const scaled = BigInt(int + frac.padEnd(places, '0'));
   return value < 0 ? -scaled : scaled;
@@ -103,7 +83,7 @@ function rateOf(value: number, field: string): bigint {
 }
 
 function checkMagnitude(value: bigint, field: string): number {
-  if (value > BigInt(MAX_AMOUNT_MINOR) || value < -BigInt(MAX_AMOUNT_MINOR)) {
+  if (value > BigInt(MAX_MINOR) || value < -BigInt(MAX_MINOR)) {
     throw new AmountError(field, `${field} is too large`);
   }
   return Number(value);

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCustomer } from '../../src-main/store/customers/customers';
+import { createCustomer } from '../../src-main/store/customers/write';
 import { openDatabase } from '../../src-main/store/db';
 import { ensureTeam } from '../../src-main/store/teams/teams';
 import { createApiClient } from '../../src-shared/api-client';

@@ -1,7 +1,16 @@
 import { data as isoCurrencies } from 'currency-codes';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { currencyExponent, formatMoney, isCurrencyCode, MAX_MINOR, MoneyError, toMajor, toMinor } from '../../src-shared/money';
+import {
+  currencyExponent,
+  decimalParts,
+  formatMoney,
+  isCurrencyCode,
+  MAX_MINOR,
+  MoneyError,
+  toMajor,
+  toMinor,
+} from '../../src-shared/money';
 
 describe('money', () => {
   it.each([
@@ -105,5 +114,36 @@ describe('money', () => {
     expect(formatMoney(123456, 'EUR', 'en')).toBe('€1,234.56');
     expect(formatMoney(1234, 'BHD', 'en')).toMatch(/1\.234/);
     expect(formatMoney(1234, 'JPY', 'en')).toBe('¥1,234');
+  });
+});
+
+/** The one decimal parser (toMinor and the invoice quantities and rates read through it). */
+describe('decimalParts', () => {
+  it.each([
+    [12.34, false, '12', '34'],
+    [-0.05, true, '0', '05'],
+    [1.005, false, '1', '005'],
+    [2.5, false, '2', '5'],
+    [100, false, '100', ''],
+    [0, false, '0', ''],
+    [-0, true, '0', ''],
+    [1.5e-7, false, '0', '00000015'],
+    [1e21, false, '1000000000000000000000', ''],
+    [-1.25e22, true, '12500000000000000000000', ''],
+    [0.1 + 0.2, false, '0', '30000000000000004'],
+  ])('reads %d as its printed digits', (value, negative, int, frac) => {
+    expect(decimalParts(value)).toEqual({ negative, int, frac });
+  });
+
+  it('gives back the digits of the very double it read, for any finite number', () => {
+    fc.assert(
+      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), (value) => {
+        const { negative, int, frac } = decimalParts(value);
+        expect(int).toMatch(/^(0|[1-9]\d*)$/);
+        expect(frac).toMatch(/^(\d*[1-9])?$/);
+        expect(Object.is(Number(`${negative ? '-' : ''}${int}.${frac || '0'}`), value)).toBe(true);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { appTransactionRoutes, type ReviewRow } from '../../../src-shared/contract/app-transactions';
 import type { Transaction } from '../../../src-shared/contract/transactions';
 import type { Db } from '../../store/db';
-import { listTransactionDetails } from '../../store/transactions/transactions';
+import { listTransactionDetails } from '../../store/transactions/list';
 import { registerRoute } from '../route';
 
 /** `GET /app/transactions`: the review screen's rows (contract/app-transactions.ts), from the detailed records. */

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { customerRoutes } from '../../../src-shared/contract/customers';
-import {
-  customerReadChangesAt,
-  deleteCustomer,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-  upsertCustomer,
-} from '../../store/customers/customers';
+import { listCustomers } from '../../store/customers/list';
+import { customerReadChangesAt, getCustomer } from '../../store/customers/read';
+import { deleteCustomer, updateCustomer, upsertCustomer } from '../../store/customers/write';
 import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 

@@ -8,17 +8,14 @@ import {
   listReconciliations,
   previewReconciliation,
   reconcile,
+  statementCurrency,
   unreconcile,
 } from '../../store/reconciliation/reconciliation';
 import { registerRoute } from '../route';
 
 /** Statement reconciliation (extension under /v1, docs/decisions/0066). */
 function input(db: Db, teamId: string, body: { bankAccountId: string; statementDate: string; closingBalance: number }) {
-  const currency = db
-    .prepare('SELECT currency FROM bank_accounts WHERE team_id = ? AND id = ?')
-    .pluck()
-    .get(teamId, body.bankAccountId) as string | undefined;
-  if (!currency) throw new InvalidReference('bankAccountId', `Unknown bank account ${body.bankAccountId}`);
+  const currency = statementCurrency(db, teamId, body.bankAccountId);
   try {
     return {
       bankAccountId: body.bankAccountId,

@@ -9,19 +9,13 @@ import { MoneyError, toMinor } from '../../../src-shared/money';
 import { applyRules } from '../../rules/apply';
 import type { Db } from '../../store/db';
 import { InvalidReference } from '../../store/errors';
-import {
-  createTransactions,
-  deleteTransactions,
-  getTransaction,
-  getTransactions,
-  listTransactions,
-  type NewSplit,
-  type NewTransaction,
-  reviewCounts,
-  type TransactionChange,
-  updateTransaction,
-  updateTransactions,
-} from '../../store/transactions/transactions';
+import { createTransactions, type NewTransaction } from '../../store/transactions/create';
+import { deleteTransactions } from '../../store/transactions/delete';
+import { listTransactions } from '../../store/transactions/list';
+import { getTransaction, getTransactions } from '../../store/transactions/read';
+import { reviewCounts } from '../../store/transactions/review';
+import type { NewSplit } from '../../store/transactions/splits';
+import { type TransactionChange, updateTransaction, updateTransactions } from '../../store/transactions/update';
 import { write } from '../../store/write';
 import { registerRoute } from '../route';
 

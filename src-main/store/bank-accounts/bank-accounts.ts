@@ -3,8 +3,9 @@ import { toMajor } from '../../../src-shared/money';
 import { ensureCategoriesOnce } from '../categories/categories';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
+import { createTransactions } from '../transactions/create';
+import { deleteTransactions } from '../transactions/delete';
 import { dropPaymentSuggestions, refuseIfHeld } from '../transactions/holders';
-import { createTransactions, deleteTransactions } from '../transactions/transactions';
 import { write } from '../write';
 import { accountInstitution } from './institutions';
 

@@ -6,7 +6,9 @@ import type {
 import { RECEIPT_EXEMPT_GROUPS } from '../../../src-shared/domain/review-state';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
-import { type NewSplit, refreshReviewStates, updateTransaction, updateTransactions } from '../transactions/transactions';
+import { refreshReviewStates } from '../transactions/review';
+import type { NewSplit } from '../transactions/splits';
+import { updateTransaction, updateTransactions } from '../transactions/update';
 import { write } from '../write';
 import { ensureCategoriesOnce } from './defaults';
 

@@ -3,21 +3,13 @@ import type { RateRow } from '../../../src-shared/domain/rate-files';
 import type { Db } from '../db';
 import { nowIso } from '../ids';
 import { recomputeBaseAmounts } from '../ledger/maintenance';
+import { perUsdOn } from './rate-of-day';
 
 /**
  * The exchange-rate table `fx_rates` (migration 006): units of a currency per 1 USD per day, as decimal text, shared
  * by every team (market data, not a team's record: written directly, not through the change feed). The rate of a
- * day is that day's or the nearest earlier day's (docs/decisions/0056-exchange-rates.md). USD is 1 and never stored.
+ * day is that day's or the nearest earlier day's (rate-of-day.ts). USD is 1 and never stored.
  */
-
-/** The rate of `currency` on `day` (or the nearest earlier day) and the day it is from; null when none is known. */
-export function perUsdOn(db: Db, currency: string, day: string): { perUsd: string; day: string } | null {
-  if (currency === 'USD') return { perUsd: '1', day };
-  const row = db
-    .prepare('SELECT per_usd AS perUsd, day FROM fx_rates WHERE currency = ? AND day <= ? ORDER BY day DESC LIMIT 1')
-    .get(currency, day) as { perUsd: string; day: string } | undefined;
-  return row ?? null;
-}
 
 /** Every known currency's rate of the day, the day each is from, and the currencies with none on or before it. */
 export function ratesOfDay(

@@ -1,13 +1,9 @@
 import type { ParsedRow } from '../../../src-shared/domain/import/types';
 import type { Db } from '../db';
 import type { LedgerWrite } from '../ledger/derived-data';
-import {
-  createTransactions,
-  deleteTransactions,
-  type NewTransaction,
-  updateTransaction,
-  updateTransactions,
-} from '../transactions/transactions';
+import { createTransactions, type NewTransaction } from '../transactions/create';
+import { deleteTransactions } from '../transactions/delete';
+import { updateTransaction, updateTransactions } from '../transactions/update';
 
 /**
  * What an import does to the ledger, one row at a time, always through the transactions store (docs/decisions/0064):

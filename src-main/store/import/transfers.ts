@@ -2,7 +2,7 @@ import { addDays, daysBetween, TRANSFER_WINDOW_DAYS } from '../../../src-shared/
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, NotFound } from '../errors';
-import { updateTransaction } from '../transactions/transactions';
+import { updateTransaction } from '../transactions/update';
 import { write } from '../write';
 
 /**

@@ -2,7 +2,7 @@ import type { InboxItem } from '../../../src-shared/contract/inbox';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { newId } from '../ids';
-import { detachFromTransaction } from '../transactions/transactions';
+import { detachFromTransaction } from '../transactions/attachments';
 import { write } from '../write';
 import { getInboxItem, inboxRow } from './items';
 import { attach, matchInboxItem } from './matching';

@@ -2,7 +2,7 @@ import type { InboxStatus } from '../../../src-shared/contract/inbox';
 import { CANDIDATE_WINDOW_DAYS, decideMatch, type MatchScore, scoreMatch } from '../../../src-shared/domain/inbox-match';
 import type { Db } from '../db';
 import { newId } from '../ids';
-import { attachToTransaction } from '../transactions/transactions';
+import { attachToTransaction } from '../transactions/attachments';
 import { type Writer, write } from '../write';
 import { type InboxRow, inboxRow } from './items';
 

@@ -11,7 +11,8 @@ import {
 import { toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
-import { getTransaction, listTransactionDetails } from '../transactions/transactions';
+import { listTransactionDetails } from '../transactions/list';
+import { getTransaction } from '../transactions/read';
 import { type Writer, write } from '../write';
 import { applyMove, lifecycleContext } from './lifecycle';
 import type { PaymentRow } from './payment-links';
@@ -25,7 +26,7 @@ import { markTransactionPaid, restoreMatchedTransaction } from './transaction-li
  * as suggestions, unambiguous ones above the auto-apply threshold are applied. Applying pays the invoice and marks
  * the transaction fulfilled (the invoice documents it); unmatching puts both back as they were and keeps the pair
  * as dismissed, so it is never proposed again. Transactions are read and written only through the ledger's store
- * functions (src-main/store/transactions/transactions.ts).
+ * functions (src-main/store/transactions/).
  */
 
 interface OpenInvoice extends InvoiceRow {

@@ -1,6 +1,7 @@
 import type { Transaction } from '../../../src-shared/contract/transactions';
 import type { Db } from '../db';
-import { getTransaction, updateTransaction } from '../transactions/transactions';
+import { getTransaction } from '../transactions/read';
+import { updateTransaction } from '../transactions/update';
 import type { PaymentRow } from './payment-links';
 
 /**

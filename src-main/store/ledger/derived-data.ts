@@ -4,6 +4,7 @@ import { type Contribution, contributions, UNCATEGORIZED } from '../../../src-sh
 import { ensureCategoriesOnce } from '../categories/defaults';
 import type { Db } from '../db';
 import { InvalidReference } from '../errors';
+import { perUsdOn } from '../exchange-rates/rate-of-day';
 import { type Origin, type SqlValue, type Writer, write } from '../write';
 
 /**
@@ -112,11 +113,7 @@ export class LedgerWrite {
     const key = `${currency} ${day}`;
     let rate = this.rates.get(key);
     if (rate === undefined) {
-      rate =
-        (this.db
-          .prepare('SELECT per_usd FROM fx_rates WHERE currency = ? AND day <= ? ORDER BY day DESC LIMIT 1')
-          .pluck()
-          .get(currency, day) as string | undefined) ?? null;
+      rate = perUsdOn(this.db, currency, day)?.perUsd ?? null;
       this.rates.set(key, rate);
     }
     return rate;

@@ -1,6 +1,7 @@
 import { convertMinor } from '../../../src-shared/domain/fx';
 import { reviewStateOf } from '../../../src-shared/domain/review-state';
 import type { Db } from '../db';
+import { rateLookup } from '../exchange-rates/rate-of-day';
 import { currentWriter } from '../write';
 
 /**
@@ -61,43 +62,6 @@ export function rebuildBalances(db: Db, teamId: string): void {
     ).run(teamId);
     derivedDataChanged(db, teamId);
   })();
-}
-
-interface RateRow {
-  currency: string;
-  day: string;
-  per_usd: string;
-}
-
-/** A lookup of per-USD rates: the rate of `day` or the nearest earlier day (all rates of the needed currencies). */
-function rateLookup(db: Db, currencies: readonly string[]): (currency: string, day: string) => string | null {
-  const rows = db
-    .prepare(
-      `SELECT currency, day, per_usd FROM fx_rates WHERE currency IN (SELECT value FROM json_each(?)) ORDER BY currency, day`,
-    )
-    .all(JSON.stringify(currencies)) as RateRow[];
-  const byCurrency = new Map<string, RateRow[]>();
-  for (const r of rows) {
-    const list = byCurrency.get(r.currency) ?? [];
-    list.push(r);
-    byCurrency.set(r.currency, list);
-  }
-  return (currency, day) => {
-    if (currency === 'USD') return '1';
-    const list = byCurrency.get(currency);
-    if (!list) return null;
-    let lo = 0;
-    let hi = list.length - 1;
-    let found: string | null = null;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]!.day <= day) {
-        found = list[mid]!.per_usd;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  };
 }
 
 /**

@@ -15,6 +15,7 @@ import {
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
+import { rateLookup } from '../exchange-rates/rate-of-day';
 import { write } from '../write';
 import {
   baseCurrency,
@@ -23,7 +24,6 @@ import {
   dayBuckets,
   invoiceFacts,
   type LedgerSource,
-  rateLookup,
   recurringOccurrences,
 } from './ledger-source';
 

@@ -1,12 +1,13 @@
 import type { Occurrence, OpenInvoice, PaidInvoice } from '../../../src-shared/domain/forecast-parts';
 import type { CategoryMeta } from '../../../src-shared/domain/reports';
-import type { DayBucket, RateOf, Window } from '../../../src-shared/domain/series';
+import type { DayBucket, Window } from '../../../src-shared/domain/series';
 import type { Db } from '../db';
 
 /**
  * What the metrics read from the ledger, and nothing else: day buckets of the daily roll-up (`ledger_daily`, kept
- * right by every ledger write), exchange rates, cash balances, recurring occurrences and invoices. The math lives in
- * src-shared/domain (series, runway, forecast*, stress, reports). Every query filters by team.
+ * right by every ledger write), cash balances, recurring occurrences and invoices (exchange rates: rateLookup in
+ * exchange-rates/rate-of-day.ts). The math lives in src-shared/domain (series, runway, forecast*, stress, reports).
+ * Every query filters by team.
  *
  * Categories marked `excluded` are left out here (the roll-up keeps them, by category, so that changing the flag
  * needs no rebuild); internal and excluded transactions are not in the roll-up at all.
@@ -87,45 +88,6 @@ export function categoryMeta(db: Db, teamId: string): Map<string, CategoryMeta> 
     )
     .all(teamId) as (Omit<CategoryMeta, 'group'> & { grp: string })[];
   return new Map(rows.map((r) => [r.slug, { slug: r.slug, name: r.name, color: r.color, taxRate: r.taxRate, group: r.grp }]));
-}
-
-/** A per-USD rate lookup over fx_rates for the given currencies (the day's rate, else the nearest earlier one). */
-export function rateLookup(db: Db, currencies: Iterable<string>, upTo: string): RateOf {
-  const wanted = [...new Set(currencies)].filter((c) => c !== 'USD');
-  const rows = wanted.length
-    ? (db
-        .prepare(
-          `SELECT currency, day, per_usd FROM fx_rates
-           WHERE currency IN (SELECT value FROM json_each(?)) AND day <= ? ORDER BY currency, day`,
-        )
-        .all(JSON.stringify(wanted), upTo) as { currency: string; day: string; per_usd: string }[])
-    : [];
-  const days = new Map<string, string[]>();
-  const rates = new Map<string, string[]>();
-  for (const r of rows) {
-    if (!days.has(r.currency)) {
-      days.set(r.currency, []);
-      rates.set(r.currency, []);
-    }
-    days.get(r.currency)!.push(r.day);
-    rates.get(r.currency)!.push(r.per_usd);
-  }
-  return (currency, day) => {
-    if (currency === 'USD') return '1';
-    const d = days.get(currency);
-    if (!d) return null;
-    let lo = 0;
-    let hi = d.length - 1;
-    let found = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (d[mid]! <= day) {
-        found = mid;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found < 0 ? null : rates.get(currency)![found]!;
-  };
 }
 
 export interface CashAccount {

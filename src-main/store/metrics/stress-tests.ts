@@ -5,9 +5,10 @@ import { type Baseline, DRIVER_KINDS, type Driver, type Path, runStressTest } fr
 import { MoneyError, toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
+import { rateLookup } from '../exchange-rates/rate-of-day';
 import { write } from '../write';
 import { buildForecast, cashAt, completeMonths } from './forecasts';
-import { baseCurrency, exposure, type LedgerSource, rateLookup } from './ledger-source';
+import { baseCurrency, exposure, type LedgerSource } from './ledger-source';
 
 /**
  * Stress tests: the baseline is the cash-flow forecast of the window (forecasts.ts), split by the window's history into

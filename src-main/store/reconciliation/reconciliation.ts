@@ -2,11 +2,11 @@ import { formatMinor } from '../../../src-shared/domain/import/amounts';
 import { addDays } from '../../../src-shared/domain/import/matching';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
-import { Conflict, NotFound } from '../errors';
+import { Conflict, InvalidReference, NotFound } from '../errors';
 import { ledgerWrite } from '../ledger/derived-data';
 import { listFingerprint } from '../list/cursor';
 import { keysetPage } from '../list/keyset';
-import { updateTransactions } from '../transactions/transactions';
+import { updateTransactions } from '../transactions/update';
 
 /**
  * Statement reconciliation (docs/decisions/0066-reconciliation.md): the person enters a bank statement's closing
@@ -48,12 +48,23 @@ export interface ReconciliationPreview {
   message: string;
 }
 
-function account(db: Db, teamId: string, id: string): { id: string; currency: string } {
-  const a = db.prepare('SELECT id, currency FROM bank_accounts WHERE team_id = ? AND id = ?').get(teamId, id) as
+function accountRow(db: Db, teamId: string, id: string): { id: string; currency: string } | undefined {
+  return db.prepare('SELECT id, currency FROM bank_accounts WHERE team_id = ? AND id = ?').get(teamId, id) as
     | { id: string; currency: string }
     | undefined;
+}
+
+function account(db: Db, teamId: string, id: string): { id: string; currency: string } {
+  const a = accountRow(db, teamId, id);
   if (!a) throw new NotFound('bank account', id);
   return a;
+}
+
+/** The currency of the account a statement is entered for (its closing balance is in it): a field error when unknown. */
+export function statementCurrency(db: Db, teamId: string, bankAccountId: string): string {
+  const a = accountRow(db, teamId, bankAccountId);
+  if (!a) throw new InvalidReference('bankAccountId', `Unknown bank account ${bankAccountId}`);
+  return a.currency;
 }
 
 interface CandRow {

@@ -3,7 +3,7 @@ import { convertMinor, crossRate } from '../../../src-shared/domain/fx';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
-import { perUsdOn } from '../exchange-rates/rates';
+import { perUsdOn, rateLookup } from '../exchange-rates/rate-of-day';
 
 /**
  * `GET /v1/balances` and `GET /v1/cash-flow` (docs/decisions/0054-bank-accounts-and-balances.md): figures in one
@@ -86,38 +86,6 @@ function monthsBetween(from: string, to: string): string[] {
   }
 }
 
-/** Per-USD rates of some currencies up to a day, for many lookups of "that day or the nearest earlier". */
-function rateTable(db: Db, currencies: readonly string[], until: string): (currency: string, day: string) => string | null {
-  const rows = db
-    .prepare(
-      `SELECT currency, day, per_usd FROM fx_rates WHERE currency IN (SELECT value FROM json_each(?)) AND day <= ?
-       ORDER BY currency, day`,
-    )
-    .all(JSON.stringify(currencies), until) as { currency: string; day: string; per_usd: string }[];
-  const by = new Map<string, { day: string; per_usd: string }[]>();
-  for (const r of rows) {
-    const list = by.get(r.currency) ?? [];
-    list.push(r);
-    by.set(r.currency, list);
-  }
-  return (currency, day) => {
-    if (currency === 'USD') return '1';
-    const list = by.get(currency);
-    if (!list) return null;
-    let lo = 0;
-    let hi = list.length - 1;
-    let found: string | null = null;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (list[mid]!.day <= day) {
-        found = list[mid]!.per_usd;
-        lo = mid + 1;
-      } else hi = mid - 1;
-    }
-    return found;
-  };
-}
-
 /**
  * Inflow, outflow and net per month of [from, to] from the ledger's daily roll-up (which already leaves out internal
  * and excluded transactions and counts split parts by their own category), without excluded categories. Each day's
@@ -145,7 +113,7 @@ export function cashFlow(db: Db, teamId: string, query: { from: string; to: stri
     inflow: number;
     outflow: number;
   }[];
-  const rate = rateTable(db, [...new Set([...days.map((d) => d.currency), target])], query.to);
+  const rate = rateLookup(db, [...new Set([...days.map((d) => d.currency), target])], query.to);
   const byMonth = new Map(months.map((m) => [m, { inflow: 0, outflow: 0 }]));
   const missing = new Map<string, { days: number; inflow: number; outflow: number }>();
   for (const d of days) {

@@ -14,13 +14,13 @@ import {
 } from '../../../src-shared/domain/series';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
+import { rateLookup } from '../exchange-rates/rate-of-day';
 import {
   baseCurrency,
   cashAccounts,
   categoryMeta,
   dayBuckets,
   type LedgerSource,
-  rateLookup,
   recurringOccurrences,
 } from '../metrics/ledger-source';
 

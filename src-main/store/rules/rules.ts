@@ -16,7 +16,7 @@ import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
 import { fromIds, newId } from '../ids';
 import { resolveTagRefs } from '../tags/tags';
-import { updateTransactions } from '../transactions/transactions';
+import { updateTransactions } from '../transactions/update';
 import { write } from '../write';
 
 /**

@@ -1,6 +1,6 @@
 import type { RecordResource } from '../../../src-shared/contract/workflow-definition';
 import { toMajor } from '../../../src-shared/money';
-import { getCustomer } from '../customers/customers';
+import { getCustomer } from '../customers/read';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { write } from '../write';

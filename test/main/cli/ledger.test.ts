@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createBankAccount } from '../../../src-main/store/bank-accounts/bank-accounts';
 import { openDatabase } from '../../../src-main/store/db';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
-import { createTransactions } from '../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../src-main/store/transactions/create';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

@@ -2,7 +2,7 @@ import { commitFile } from '../../../src-main/import/service';
 import { saveImportMapping } from '../../../src-main/store/import/mappings';
 import { listTransferPairs } from '../../../src-main/store/import/transfers';
 import { reconcile } from '../../../src-main/store/reconciliation/reconciliation';
-import { createTransactions } from '../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../src-main/store/transactions/create';
 import { write } from '../../../src-main/store/write';
 import type { TestApi } from '../../helpers/api';
 

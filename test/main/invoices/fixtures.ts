@@ -1,4 +1,4 @@
-import { upsertCustomer } from '../../../src-main/store/customers/customers';
+import { upsertCustomer } from '../../../src-main/store/customers/write';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { createInvoice } from '../../../src-main/store/invoices/write';
 import { ensureTeam } from '../../../src-main/store/teams/teams';

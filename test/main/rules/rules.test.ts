@@ -14,12 +14,9 @@ import { writeDemo } from '../../../src-main/store/demo/demo-data';
 import { InvalidReference } from '../../../src-main/store/errors';
 import { createRule, getRule, listRuleFailures, ruleDefs } from '../../../src-main/store/rules/rules';
 import { createTeam } from '../../../src-main/store/teams/teams';
-import {
-  createTransactions,
-  getTransaction,
-  type NewTransaction,
-  updateTransaction,
-} from '../../../src-main/store/transactions/transactions';
+import { createTransactions, type NewTransaction } from '../../../src-main/store/transactions/create';
+import { getTransaction } from '../../../src-main/store/transactions/read';
+import { updateTransaction } from '../../../src-main/store/transactions/update';
 import { write } from '../../../src-main/store/write';
 import { AUTO_APPLY_AT, CategoryModel } from '../../../src-shared/domain/category-suggest';
 import { tmpDir } from '../../helpers/tmp';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Prng } from '../../../src-main/demo/prng';
 import { changesSince, currentSeq } from '../../../src-main/store/changes';
-import { updateCustomer, upsertCustomer } from '../../../src-main/store/customers/customers';
+import { updateCustomer, upsertCustomer } from '../../../src-main/store/customers/write';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { ENTITIES, type EntityDef, type EntityName, isEntityName, NOT_ENTITIES } from '../../../src-main/store/entities';
 import { NotFound } from '../../../src-main/store/errors';

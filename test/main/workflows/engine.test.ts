@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../src-main/store/changes';
-import { getCustomer, upsertCustomer } from '../../../src-main/store/customers/customers';
+import { getCustomer } from '../../../src-main/store/customers/read';
+import { upsertCustomer } from '../../../src-main/store/customers/write';
 import type { Db } from '../../../src-main/store/db';
 import { notificationsOfRun } from '../../../src-main/store/workflows/records';
 import {

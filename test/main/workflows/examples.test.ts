@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { getCustomer } from '../../../src-main/store/customers/customers';
+import { getCustomer } from '../../../src-main/store/customers/read';
 import { listDeliveries } from '../../../src-main/store/invoices/deliveries';
 import { notificationsOfRun } from '../../../src-main/store/workflows/records';
 import { stepRecords } from '../../../src-main/store/workflows/runs';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { revokeApiKey } from '../../../../src-main/store/auth/api-keys';
-import { updateCustomer } from '../../../../src-main/store/customers/customers';
+import { updateCustomer } from '../../../../src-main/store/customers/write';
 import { openDatabase } from '../../../../src-main/store/db';
 import { beginIdempotentRequest } from '../../../../src-main/store/idempotency';
 import { createTag } from '../../../../src-main/store/tags/tags';

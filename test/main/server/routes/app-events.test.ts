@@ -9,7 +9,7 @@ import { createApp } from '../../../../src-main/server/app';
 import { changeWatcher } from '../../../../src-main/server/change-watcher';
 import { appEventsPlugin } from '../../../../src-main/server/routes/app-events';
 import { revokeApiKey } from '../../../../src-main/store/auth/api-keys';
-import { createCustomer } from '../../../../src-main/store/customers/customers';
+import { createCustomer } from '../../../../src-main/store/customers/write';
 import { openDatabase } from '../../../../src-main/store/db';
 import { ensureTeam } from '../../../../src-main/store/teams/teams';
 import {

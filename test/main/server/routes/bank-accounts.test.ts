@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../../src-main/store/ledger/maintenance';
 import { createTag } from '../../../../src-main/store/tags/tags';
-import { createTransactions, getTransaction, updateTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
+import { getTransaction } from '../../../../src-main/store/transactions/read';
+import { updateTransaction } from '../../../../src-main/store/transactions/update';
 import { write } from '../../../../src-main/store/write';
 import { BankAccount } from '../../../../src-shared/contract/bank-accounts';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

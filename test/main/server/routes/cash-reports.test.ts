@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { importRates } from '../../../../src-main/store/exchange-rates/rates';
-import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';
 import { write } from '../../../../src-main/store/write';
 import { Balances, CashFlow } from '../../../../src-shared/contract/reports-cash';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

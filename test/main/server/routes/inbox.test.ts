@@ -6,7 +6,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expireStaleInbox } from '../../../../src-main/store/inbox/matching';
-import { createTransactions } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
 import { write } from '../../../../src-main/store/write';
 import { InboxItem } from '../../../../src-shared/contract/inbox';
 import { RECEIPTS, receiptPdf } from '../../../fixtures/receipts';

@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
-import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

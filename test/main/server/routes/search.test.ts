@@ -3,7 +3,7 @@
  * amount found by a numeric term, only the caller's team, and only the types the credential may read.
  */
 import { describe, expect, it } from 'vitest';
-import { createTransactions } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
 import { write } from '../../../../src-main/store/write';
 import { SearchResult } from '../../../../src-shared/contract/search';
 import { RECEIPTS, receiptPdf } from '../../../fixtures/receipts';

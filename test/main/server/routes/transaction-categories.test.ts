@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../../src-main/store/ledger/maintenance';
-import { createTransactions, getTransaction, updateTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
+import { getTransaction } from '../../../../src-main/store/transactions/read';
+import { updateTransaction } from '../../../../src-main/store/transactions/update';
 import { TransactionCategory } from '../../../../src-shared/contract/categories';
 import { DEFAULT_TAXONOMY } from '../../../../src-shared/domain/categories';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

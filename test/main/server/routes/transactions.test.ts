@@ -1,12 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
 import { createTag } from '../../../../src-main/store/tags/tags';
-import {
-  attachToTransaction,
-  createTransactions,
-  deleteTransactions,
-  type NewTransaction,
-} from '../../../../src-main/store/transactions/transactions';
+import { attachToTransaction } from '../../../../src-main/store/transactions/attachments';
+import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';
+import { deleteTransactions } from '../../../../src-main/store/transactions/delete';
 import { write } from '../../../../src-main/store/write';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type CustomerListOptions,
-  getCustomer,
-  listCustomers,
-  upsertCustomer,
-} from '../../../../src-main/store/customers/customers';
+import { type CustomerListOptions, listCustomers } from '../../../../src-main/store/customers/list';
+import { getCustomer } from '../../../../src-main/store/customers/read';
+import { upsertCustomer } from '../../../../src-main/store/customers/write';
 import type { Db } from '../../../../src-main/store/db';
 import { createTag } from '../../../../src-main/store/tags/tags';
 import { freshDb, insertInvoice } from './customer-fixtures';

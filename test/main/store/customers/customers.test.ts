@@ -1,15 +1,9 @@
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../../src-main/store/changes';
-import {
-  type CustomerListOptions as CustomerListQuery,
-  customerReadChangesAt,
-  deleteCustomer,
-  getCustomer,
-  listCustomers,
-  updateCustomer,
-  upsertCustomer,
-} from '../../../../src-main/store/customers/customers';
+import { type CustomerListOptions as CustomerListQuery, listCustomers } from '../../../../src-main/store/customers/list';
+import { customerReadChangesAt, getCustomer } from '../../../../src-main/store/customers/read';
+import { deleteCustomer, updateCustomer, upsertCustomer } from '../../../../src-main/store/customers/write';
 import { type Db, openDatabaseFile } from '../../../../src-main/store/db';
 import { InvalidReference, NotFound } from '../../../../src-main/store/errors';
 import { ftsQuery } from '../../../../src-main/store/list/fts';

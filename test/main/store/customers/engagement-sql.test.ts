@@ -3,8 +3,9 @@
  * (src-main/store/customers/engagement-sql.ts): this table test evaluates both on the same realistic cases and holds them equal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getCustomer, upsertCustomer } from '../../../../src-main/store/customers/customers';
 import { customerStatsCte, TABS_BY_STATS, TABS_CORRELATED } from '../../../../src-main/store/customers/engagement-sql';
+import { getCustomer } from '../../../../src-main/store/customers/read';
+import { upsertCustomer } from '../../../../src-main/store/customers/write';
 import type { Db } from '../../../../src-main/store/db';
 import { issuedSql, openSql } from '../../../../src-main/store/invoices/status-sql';
 import { CUSTOMER_TABS, recentWindow } from '../../../../src-shared/domain/customer-engagement';

@@ -16,7 +16,9 @@ import { openDatabase } from '../../../../src-main/store/db';
 import { Conflict } from '../../../../src-main/store/errors';
 import { checkLedger } from '../../../../src-main/store/ledger/maintenance';
 import { ensureTeam } from '../../../../src-main/store/teams/teams';
-import { createTransactions, deleteTransactions, updateTransaction } from '../../../../src-main/store/transactions/transactions';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
+import { deleteTransactions } from '../../../../src-main/store/transactions/delete';
+import { updateTransaction } from '../../../../src-main/store/transactions/update';
 import { tmpDir } from '../../../helpers/tmp';
 
 function prng(seed: number): () => number {

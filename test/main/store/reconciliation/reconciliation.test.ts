@@ -1,7 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Conflict } from '../../../../src-main/store/errors';
-import { previewReconciliation, reconcile, unreconcile } from '../../../../src-main/store/reconciliation/reconciliation';
-import { createTransactions, deleteTransactions, getTransaction } from '../../../../src-main/store/transactions/transactions';
+import { Conflict, InvalidReference } from '../../../../src-main/store/errors';
+import {
+  previewReconciliation,
+  reconcile,
+  statementCurrency,
+  unreconcile,
+} from '../../../../src-main/store/reconciliation/reconciliation';
+import { createTransactions } from '../../../../src-main/store/transactions/create';
+import { deleteTransactions } from '../../../../src-main/store/transactions/delete';
+import { getTransaction } from '../../../../src-main/store/transactions/read';
 import { type Books, books } from '../../import/helpers';
 
 /** Statement reconciliation in the store: the difference, the lines that explain it, the marks and their undo. */
@@ -85,5 +92,12 @@ describe('reconciliation', () => {
     expect(() =>
       previewReconciliation(b.db, b.other, { bankAccountId: b.checking, statementDate: '2026-03-31', statementBalanceMinor: 0 }),
     ).toThrow(/bank account/);
+  });
+
+  it("reads a statement's currency from the team's own account, a field error otherwise", () => {
+    b = books();
+    expect(statementCurrency(b.db, b.team, b.checking)).toBe('EUR');
+    expect(() => statementCurrency(b.db, b.other, b.checking)).toThrow(InvalidReference);
+    expect(() => statementCurrency(b.db, b.team, 'no-such-account')).toThrow(/Unknown bank account/);
   });
 });

@@ -8,18 +8,13 @@ import { checkLedger, recomputeBaseAmounts } from '../../../../src-main/store/le
 import { createTag } from '../../../../src-main/store/tags/tags';
 import { updateTeam } from '../../../../src-main/store/teams/team-api';
 import { createTeam } from '../../../../src-main/store/teams/teams';
-import {
-  attachToTransaction,
-  createTransactions,
-  deleteTransactions,
-  detachFromTransaction,
-  getTransaction,
-  listTransactions,
-  type NewTransaction,
-  reviewCounts,
-  updateTransaction,
-  updateTransactions,
-} from '../../../../src-main/store/transactions/transactions';
+import { attachToTransaction, detachFromTransaction } from '../../../../src-main/store/transactions/attachments';
+import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';
+import { deleteTransactions } from '../../../../src-main/store/transactions/delete';
+import { listTransactions } from '../../../../src-main/store/transactions/list';
+import { getTransaction } from '../../../../src-main/store/transactions/read';
+import { reviewCounts } from '../../../../src-main/store/transactions/review';
+import { updateTransaction, updateTransactions } from '../../../../src-main/store/transactions/update';
 import { write } from '../../../../src-main/store/write';
 import { tmpDir } from '../../../helpers/tmp';
 
