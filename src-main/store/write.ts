@@ -1,6 +1,6 @@
 import type { Db } from './db';
 import { ENTITIES, type EntityName } from './entities';
-import { NotFound } from './errors';
+import { Conflict, NotFound } from './errors';
 import { newId } from './ids';
 
 /**
@@ -41,7 +41,8 @@ export interface Writer {
   readonly now: string;
   /**
    * Inserts a record and records its change. `values` are column values (not team_id/seq); `id`, `created_at` and
-   * `updated_at` are filled in unless given. Returns the id.
+   * `updated_at` are filled in unless given. A given id that any record of the table holds is a Conflict. Returns
+   * the id.
    */
   insert(entity: EntityName, values: Values): string;
   /**
@@ -136,9 +137,17 @@ class TeamWriter implements Writer {
     row.team_id = this.teamId;
     row.seq = this.change(entity, id, 'upsert');
     const names = Object.keys(row);
-    this.db
-      .prepare(`INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
-      .run(row);
+    try {
+      this.db
+        .prepare(`INSERT INTO ${ENTITIES[entity].table} (${names.join(', ')}) VALUES (${names.map((n) => `@${n}`).join(', ')})`)
+        .run(row);
+    } catch (err) {
+      // A caller-chosen id (a sync replica's) that any record of the table holds, in any team: ids are keys.
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') {
+        throw new Conflict(`A record with the id ${id} already exists`, 'field: id (choose another id, or update that record)');
+      }
+      throw err;
+    }
     return id;
   }
 

@@ -1,4 +1,4 @@
-import { type SyncEntity, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { type Json, mergeRecord, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
@@ -27,7 +27,12 @@ function tableOf(entity: SyncEntity): string {
   return ENTITIES[entity].table;
 }
 
-function conflictOf(ctx: RoundContext, entity: SyncEntity, localId: string, c: Omit<Parameters<typeof recordConflict>[1], 'teamId' | 'remoteId' | 'entity' | 'localId'>) {
+function conflictOf(
+  ctx: RoundContext,
+  entity: SyncEntity,
+  localId: string,
+  c: Omit<Parameters<typeof recordConflict>[1], 'teamId' | 'remoteId' | 'entity' | 'localId'>,
+) {
   if (recordConflict(ctx.db, { teamId: ctx.teamId, remoteId: ctx.remote.id, entity, localId, ...c })) ctx.counts.conflicts++;
 }
 
@@ -201,4 +206,3 @@ function pick(p: Projection, fields: readonly string[]): Record<string, Json> {
   for (const f of fields) out[f] = p[f] ?? null;
   return out;
 }
-

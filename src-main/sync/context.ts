@@ -32,6 +32,14 @@ export interface RoundCounts {
   byEntity: Partial<Record<SyncEntity, { pulled: number; pushed: number }>>;
 }
 
+/** Counts one record pulled or pushed, in total and for its entity. */
+export function count(ctx: RoundContext, entity: SyncEntity, what: 'pulled' | 'pushed'): void {
+  ctx.counts[what]++;
+  const c = ctx.counts.byEntity[entity] ?? { pulled: 0, pushed: 0 };
+  c[what]++;
+  ctx.counts.byEntity[entity] = c;
+}
+
 /** The round lost its lease (expired while it waited, taken by another process): it stops; nothing half-done stays. */
 export class LeaseLost extends Error {
   override name = 'LeaseLost';
@@ -40,7 +48,9 @@ export class LeaseLost extends Error {
 /** Renews the round's lease; throws LeaseLost when another process holds it now. Called before each commit. */
 export function checkLease(ctx: RoundContext): void {
   if (!renewLease(ctx.db, ctx.leaseName, ctx.leaseTtlMs, { owner: ctx.leaseOwner })) {
-    throw new LeaseLost('the sync round lost its lease (another process took over the round); nothing after the last commit was kept');
+    throw new LeaseLost(
+      'the sync round lost its lease (another process took over the round); nothing after the last commit was kept',
+    );
   }
 }
 

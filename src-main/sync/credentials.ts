@@ -27,7 +27,12 @@ export function parseStoredSecret(secret: string): { kind: 'api_key'; token: str
   if (secret.startsWith('{')) {
     try {
       const g = JSON.parse(secret) as Partial<OAuthGrant>;
-      if (g.kind === 'oauth' && typeof g.accessToken === 'string' && typeof g.tokenUrl === 'string' && typeof g.clientId === 'string') {
+      if (
+        g.kind === 'oauth' &&
+        typeof g.accessToken === 'string' &&
+        typeof g.tokenUrl === 'string' &&
+        typeof g.clientId === 'string'
+      ) {
         return {
           kind: 'oauth',
           accessToken: g.accessToken,
@@ -49,14 +54,23 @@ export function staticCredential(token: string): Credential {
 }
 
 /** An OAuth grant kept in a secret store: refreshed when it expires (a minute early) or after a 401. */
-export function oauthCredential(store: SecretStore, account: string, grant: OAuthGrant, now: () => number = Date.now): Credential {
+export function oauthCredential(
+  store: SecretStore,
+  account: string,
+  grant: OAuthGrant,
+  now: () => number = Date.now,
+): Credential {
   let current = grant;
   const refresh = async (): Promise<boolean> => {
     if (!current.refreshToken) return false;
     const res = await fetch(current.tokenUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: current.refreshToken, client_id: current.clientId }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: current.refreshToken,
+        client_id: current.clientId,
+      }),
     });
     if (!res.ok) return false;
     const t = (await res.json()) as { access_token?: string; refresh_token?: string; expires_in?: number };
@@ -90,7 +104,10 @@ export interface CredentialSources {
 }
 
 /** The credential for a remote: the flag, the environment, or the keychain, in that order. */
-export async function resolveCredential(baseUrl: string, sources: CredentialSources = {}): Promise<{ credential: Credential; from: string }> {
+export async function resolveCredential(
+  baseUrl: string,
+  sources: CredentialSources = {},
+): Promise<{ credential: Credential; from: string }> {
   if (sources.token) return { credential: staticCredential(sources.token), from: '--token' };
   const fromEnv = (sources.env ?? process.env).FINOPS_REMOTE_TOKEN;
   if (fromEnv) return { credential: staticCredential(fromEnv), from: '$FINOPS_REMOTE_TOKEN' };

@@ -79,7 +79,11 @@ export async function readBack(ctx: RoundContext, entity: SyncEntity, body: Reco
     const hit = (await listAll(ctx, entity)).filter(
       (r) => r[key] === body[key] && localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined,
     );
-    return hit.length === 0 ? { kind: 'none' } : hit.length === 1 ? { kind: 'one', id: String(hit[0]!.id), record: hit[0]! } : { kind: 'ambiguous', count: hit.length };
+    return hit.length === 0
+      ? { kind: 'none' }
+      : hit.length === 1
+        ? { kind: 'one', id: String(hit[0]!.id), record: hit[0]! }
+        : { kind: 'ambiguous', count: hit.length };
   }
   const day = String(body.date).slice(0, 10);
   const currency = String(body.currency);

@@ -1,15 +1,15 @@
-import { isSyncEntity, type SyncEntity, SYNC_ORDER, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
-import type { Projection } from '../../src-shared/domain/sync/merge';
 import type { SyncChangesPage } from '../../src-shared/contract/sync';
-import { localCategorySlugs } from '../store/sync/local-writes';
+import { isSyncEntity, SYNC_ORDER, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
+import type { Projection } from '../../src-shared/domain/sync/merge';
 import { cursorOf, setCursor } from '../store/sync/cursors';
+import { localCategorySlugs } from '../store/sync/local-writes';
 import { localIdOf } from '../store/sync/records';
 import { write } from '../store/write';
 import { applyRemoteDelete, applyRemoteUpsert } from './apply';
-import { checkLease, type RoundContext } from './context';
+import { checkLease, count, type RoundContext } from './context';
 import { categorySlugs } from './lookups';
 import { toLocalIds } from './refs';
-import { RemoteUnavailable, ok } from './remote-client';
+import { ok, RemoteUnavailable } from './remote-client';
 import { fromApi } from './wire';
 
 /**
@@ -46,7 +46,9 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
   for (;;) {
     const res = await ctx.client.request<SyncChangesPage>('GET', '/sync/changes', { query: { since, limit: PAGE } });
     if (!ok(res.status) || !res.body || !Array.isArray(res.body.data)) {
-      throw new RemoteUnavailable(`GET /sync/changes answered ${res.status}: the remote has no change feed (is it a Finops Desk server with extensions on?)`);
+      throw new RemoteUnavailable(
+        `GET /sync/changes answered ${res.status}: the remote has no change feed (is it a Finops Desk server with extensions on?)`,
+      );
     }
     const page = res.body;
     if (first) {
@@ -79,22 +81,13 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
 }
 
 function applyItem(ctx: RoundContext, w: Parameters<typeof applyRemoteUpsert>[1], item: Item): boolean {
-  const counts = (ctx.counts.byEntity[item.entity] ??= { pulled: 0, pushed: 0 });
-  if (item.op === 'delete') {
-    const changed = applyRemoteDelete(ctx, w, item.entity, item.id);
-    if (changed) {
-      ctx.counts.pulled++;
-      counts.pulled++;
-    }
-    return changed;
+  let changed = false;
+  if (item.op === 'delete') changed = applyRemoteDelete(ctx, w, item.entity, item.id);
+  else if (item.record) {
+    const { projection } = toLocalIds(ctx.db, ctx.remote.id, item.entity, item.record);
+    changed = applyRemoteUpsert(ctx, w, item.entity, item.id, projection);
   }
-  if (!item.record) return false;
-  const { projection } = toLocalIds(ctx.db, ctx.remote.id, item.entity, item.record);
-  const changed = applyRemoteUpsert(ctx, w, item.entity, item.id, projection);
-  if (changed) {
-    ctx.counts.pulled++;
-    counts.pulled++;
-  }
+  if (changed) count(ctx, item.entity, 'pulled');
   return changed;
 }
 
@@ -119,7 +112,10 @@ async function fetchUnknownReferences(ctx: RoundContext, items: readonly Item[])
         for (const id of ids) {
           if (have.has(`${target}\u0000${id}`) || localIdOf(ctx.db, ctx.remote.id, target, id) !== undefined) continue;
           let set = wanted.get(target);
-          if (!set) wanted.set(target, (set = new Set()));
+          if (!set) {
+            set = new Set();
+            wanted.set(target, set);
+          }
           set.add(id);
         }
       }
@@ -153,7 +149,11 @@ async function missingCategories(ctx: RoundContext, items: readonly Item[]): Pro
   for (const i of items) {
     const r = i.record;
     if (!r) continue;
-    const slugs = [r.categorySlug, r.parentSlug, ...(Array.isArray(r.splits) ? (r.splits as { categorySlug?: unknown }[]).map((s) => s.categorySlug) : [])];
+    const slugs = [
+      r.categorySlug,
+      r.parentSlug,
+      ...(Array.isArray(r.splits) ? (r.splits as { categorySlug?: unknown }[]).map((s) => s.categorySlug) : []),
+    ];
     for (const s of slugs) if (typeof s === 'string' && !local.has(s) && !inPage.has(s)) wanted.add(s);
   }
   if (wanted.size === 0) return [];

@@ -1,4 +1,4 @@
-import { type SyncEntity, SYNC_ORDER, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import { SYNC_ORDER, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
 import { currentSeq } from '../store/changes';
 import { ENTITIES } from '../store/entities';
@@ -19,7 +19,7 @@ import { forgetRecord, saveBase, syncRecord, syncRecords } from '../store/sync/r
 import { write } from '../store/write';
 import { applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
-import { checkLease, type RoundContext } from './context';
+import { checkLease, count, type RoundContext } from './context';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
@@ -65,7 +65,12 @@ export function freezeLocalChanges(ctx: RoundContext): number {
              WHERE team_id = ? AND seq > ? AND seq <= ? AND entity IN (${pushable.map(() => '?').join(', ')})
              ORDER BY seq LIMIT ?`,
           )
-          .all(teamId, after, to, ...pushable, CHUNK) as { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[];
+          .all(teamId, after, to, ...pushable, CHUNK) as {
+          seq: number;
+          entity: SyncEntity;
+          id: string;
+          op: 'upsert' | 'delete';
+        }[];
         if (changes.length === 0) break;
         after = changes[changes.length - 1]!.seq;
         made += freezeChunk(ctx, changes);
@@ -76,7 +81,10 @@ export function freezeLocalChanges(ctx: RoundContext): number {
     .immediate();
 }
 
-function freezeChunk(ctx: RoundContext, changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[]): number {
+function freezeChunk(
+  ctx: RoundContext,
+  changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[],
+): number {
   const { db, teamId, remote } = ctx;
   let made = 0;
   const rank = (e: SyncEntity) => SYNC_ORDER.indexOf(e);
@@ -181,7 +189,8 @@ function messageOf(body: unknown): string {
 /** The remote's answer as the record it now holds (a create or update answers with the record). */
 function answeredRecord(body: unknown): { id?: string; record: unknown } {
   const b = body as Record<string, unknown> | null;
-  const record = b && typeof b === 'object' && 'data' in b && b.data && typeof b.data === 'object' && !Array.isArray(b.data) ? b.data : b;
+  const record =
+    b && typeof b === 'object' && 'data' in b && b.data && typeof b.data === 'object' && !Array.isArray(b.data) ? b.data : b;
   const id = record && typeof record === 'object' ? (record as { id?: unknown }).id : undefined;
   return { id: typeof id === 'string' ? id : undefined, record };
 }
@@ -213,9 +222,7 @@ function finishAgreed(ctx: RoundContext, entry: OutboxEntry, remoteRecordId: str
       finishPush(ctx.db, entry.id, 'done');
     })
     .immediate();
-  ctx.counts.pushed++;
-  const c = (ctx.counts.byEntity[entity] ??= { pulled: 0, pushed: 0 });
-  c.pushed++;
+  count(ctx, entity, 'pushed');
 }
 
 async function sendEntry(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
@@ -263,7 +270,13 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     const remoteRefs = await sendReferences(ctx, entity, local);
     if (!remoteRefs) {
       finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
-      conflict(ctx, entry, 'refused', 'it refers to a record that stays local (a bank connection’s account, a local-only category)', null);
+      conflict(
+        ctx,
+        entry,
+        'refused',
+        'it refers to a record that stays local (a bank connection’s account, a local-only category)',
+        null,
+      );
       return;
     }
     const fields = cap.fields ? Object.fromEntries(cap.fields.map((f) => [f, remoteRefs[f] ?? null])) : remoteRefs;
@@ -293,7 +306,10 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     }
     markSent(ctx.db, entry.id, payload);
   }
-  const res = await ctx.client.request('POST', cap.path, { rawBody: payload, idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined });
+  const res = await ctx.client.request('POST', cap.path, {
+    rawBody: payload,
+    idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined,
+  });
   if (!ok(res.status)) {
     finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
     conflict(ctx, entry, 'refused', `the remote refused the new record (${res.status}): ${messageOf(res.body)}`, null);
@@ -303,7 +319,14 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   await finishCreated(ctx, entry, entity, local, answer.id ?? entry.localId, answer.record);
 }
 
-async function finishCreated(ctx: RoundContext, entry: OutboxEntry, entity: SyncEntity, local: Projection, remoteId: string, answer: unknown): Promise<void> {
+async function finishCreated(
+  ctx: RoundContext,
+  entry: OutboxEntry,
+  entity: SyncEntity,
+  local: Projection,
+  remoteId: string,
+  answer: unknown,
+): Promise<void> {
   const agreed = agreedAfterPush(ctx, entity, local, answer);
   finishAgreed(ctx, entry, remoteId, agreed);
   // What the create body could not carry (a transaction's review fields, tax override, reviewed flag) follows.
@@ -311,11 +334,23 @@ async function finishCreated(ctx: RoundContext, entry: OutboxEntry, entity: Sync
 }
 
 /** Sends the groups in which `local` differs from `base` as an update of its own (frozen and sent now). */
-async function pushDifference(ctx: RoundContext, entity: SyncEntity, localId: string, base: Projection | null, local: Projection) {
+async function pushDifference(
+  ctx: RoundContext,
+  entity: SyncEntity,
+  localId: string,
+  base: Projection | null,
+  local: Projection,
+) {
   if (!base || !ctx.caps.entities[entity]?.update) return;
   const diff = changedFields(SYNC_SPECS[entity], base, local);
   if (Object.keys(diff).length === 0) return;
-  const entry = enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'update', payload: diff, projection: local });
+  const entry = enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, {
+    entity,
+    localId,
+    op: 'update',
+    payload: diff,
+    projection: local,
+  });
   await sendUpdate(ctx, entry);
 }
 
@@ -369,7 +404,13 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       .transaction(() => {
         forgetRecord(ctx.db, ctx.remote.id, entity, entry.localId);
         finishPush(ctx.db, entry.id, 'done', 'deleted on the remote');
-        conflict(ctx, entry, 'delete', 'an edit survives a delete: the record was deleted on the remote and changed here, so it is created there again', null);
+        conflict(
+          ctx,
+          entry,
+          'delete',
+          'an edit survives a delete: the record was deleted on the remote and changed here, so it is created there again',
+          null,
+        );
         freezeCreate(ctx, entity, entry.localId);
       })
       .immediate();
@@ -403,10 +444,9 @@ async function sendDelete(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
         finishPush(ctx.db, entry.id, 'done');
       })
       .immediate();
-    ctx.counts.pushed++;
+    count(ctx, entity, 'pushed');
     return;
   }
   finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
   conflict(ctx, entry, 'refused', `the remote refused the delete (${res.status}): ${messageOf(res.body)}`, rec.base);
 }
-

@@ -1,4 +1,4 @@
-import { type SyncEntity, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import type { Json, Projection } from '../../src-shared/domain/sync/merge';
 import type { Db } from '../store/db';
 import { localIdOf, remoteIdOf } from '../store/sync/records';

@@ -1,3 +1,5 @@
+import { REPLICA_HEADER } from '../../src-shared/contract/sync';
+
 /**
  * HTTP to a remote v1 instance, with the robustness a round needs (docs/decisions/0140-sync-engine.md):
  * - 429 waits the remote's `Retry-After` (or `retryAfterSeconds`) and tries again, up to a bound;
@@ -120,6 +122,8 @@ export class RemoteClient {
       };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
+      // Marks a replica's push: a Finops Desk remote runs no creation rules on it (they ran where it was made).
+      headers[REPLICA_HEADER] = '1';
       let res: Response;
       this.requests++;
       try {
@@ -129,7 +133,8 @@ export class RemoteClient {
         if (o.signal?.aborted) throw o.signal.reason;
         failures++;
         const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        if (failures >= attempts) throw new RemoteUnavailable(`${method} ${path}: no answer after ${failures} attempts (${reason})`);
+        if (failures >= attempts)
+          throw new RemoteUnavailable(`${method} ${path}: no answer after ${failures} attempts (${reason})`);
         const waitMs = this.backoff(failures, random);
         o.onRetry?.({ method, path, reason, waitMs });
         await sleep(waitMs);
@@ -141,7 +146,9 @@ export class RemoteClient {
         limited++;
         const waitMs = retryAfterMs(res.headers, parsed);
         if (limited >= rateAttempts || waitMs > (o.maxRetryAfterMs ?? 120_000)) {
-          throw new RemoteUnavailable(`${method} ${path}: rate limited by the remote (retry after ${Math.ceil(waitMs / 1000)} s)`);
+          throw new RemoteUnavailable(
+            `${method} ${path}: rate limited by the remote (retry after ${Math.ceil(waitMs / 1000)} s)`,
+          );
         }
         o.onRetry?.({ method, path, reason: '429 rate limited', waitMs });
         await sleep(waitMs);

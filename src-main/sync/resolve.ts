@@ -14,7 +14,8 @@ import { write } from '../store/write';
  */
 export function resolveConflict(db: Db, teamId: string, conflictId: string, take: Winner): SyncConflict {
   const c = getConflict(db, teamId, conflictId);
-  if (c.resolvedAt) throw new Conflict('This conflict is already resolved', `taken: ${c.outcome === 'kept_local' ? 'local' : 'remote'}`);
+  if (c.resolvedAt)
+    throw new Conflict('This conflict is already resolved', `taken: ${c.outcome === 'kept_local' ? 'local' : 'remote'}`);
   const entity = c.entity as SyncEntity;
   write(db, teamId, (w) => {
     if (take !== c.winner) {
@@ -24,7 +25,8 @@ export function resolveConflict(db: Db, teamId: string, conflictId: string, take
         // The side taken had deleted the record.
         if (current) deleteLocal(w, entity, c.localId);
       } else if (current) {
-        const fields: Record<string, Json> = c.kind === 'delete' ? values : pick(values, c.fields.length ? c.fields : Object.keys(values));
+        const fields: Record<string, Json> =
+          c.kind === 'delete' ? values : pick(values, c.fields.length ? c.fields : Object.keys(values));
         updateLocal(w, entity, c.localId, fields, { ...current, ...fields });
       }
     }

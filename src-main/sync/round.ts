@@ -5,7 +5,7 @@ import { pendingPushCount } from '../store/sync/outbox';
 import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/sync/remotes';
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
-import { type ProgressListener, Progress, type RoundContext, type RoundCounts } from './context';
+import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
 import { pullFeed } from './pull';
 import { freezeLocalChanges, sendOutbox } from './push';
 import { type ClientOptions, type Credential, CredentialsRejected, ok, RemoteClient, RemoteUnavailable } from './remote-client';
@@ -61,12 +61,24 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     throw new RoundBusy('another sync round of this team is running (the server or another command); it will be done shortly');
   }
   // The lease outlives slow answers: renewed in the background too, not only at each commit.
-  const keepAlive = setInterval(() => renewLease(db, leaseName, leaseTtlMs, { owner: leaseOwner }), Math.max(1000, leaseTtlMs / 3));
+  const keepAlive = setInterval(
+    () => renewLease(db, leaseName, leaseTtlMs, { owner: leaseOwner }),
+    Math.max(1000, leaseTtlMs / 3),
+  );
   keepAlive.unref();
   const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, byEntity: {} };
-  setRemoteState(db, remote.id, { state: 'running', roundStartedAt: new Date().toISOString(), progress: { phase: 'starting', done: 0, total: 0 } });
+  setRemoteState(db, remote.id, {
+    state: 'running',
+    roundStartedAt: new Date().toISOString(),
+    progress: { phase: 'starting', done: 0, total: 0 },
+  });
   try {
-    const client = new RemoteClient({ ...options.client, baseUrl: remote.baseUrl, credential: options.credential, signal: options.signal });
+    const client = new RemoteClient({
+      ...options.client,
+      baseUrl: remote.baseUrl,
+      credential: options.credential,
+      signal: options.signal,
+    });
     const ctx: RoundContext = {
       db,
       teamId,
@@ -83,13 +95,19 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     };
     await checkBaseCurrency(ctx);
     await sendOutbox(ctx);
-    if (pendingPushCount(db, remote.id) > 0) throw new RemoteUnavailable('pushes are still waiting for the remote; pulling waits for them');
+    if (pendingPushCount(db, remote.id) > 0)
+      throw new RemoteUnavailable('pushes are still waiting for the remote; pulling waits for them');
     if (ctx.caps.feed) await pullFeed(ctx);
     else await pullWalks(ctx);
     ctx.progress.set('push', 0, 0);
     freezeLocalChanges(ctx);
     await sendOutbox(ctx);
-    const summary: RoundSummary = { pulled: counts.pulled, pushed: counts.pushed, conflicts: counts.conflicts, finishedAt: new Date().toISOString() };
+    const summary: RoundSummary = {
+      pulled: counts.pulled,
+      pushed: counts.pushed,
+      conflicts: counts.conflicts,
+      finishedAt: new Date().toISOString(),
+    };
     setRemoteState(db, remote.id, {
       state: 'idle',
       lastError: null,
@@ -100,7 +118,8 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     });
     return { ...counts, summary };
   } catch (err) {
-    const state = err instanceof CredentialsRejected ? 'credentials_expired' : err instanceof BaseCurrencyMismatch ? 'refused' : 'failed';
+    const state =
+      err instanceof CredentialsRejected ? 'credentials_expired' : err instanceof BaseCurrencyMismatch ? 'refused' : 'failed';
     setRemoteState(db, remote.id, { state, lastError: err instanceof Error ? err.message : String(err), roundStartedAt: null });
     throw err;
   } finally {

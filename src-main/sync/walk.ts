@@ -1,11 +1,11 @@
-import { type SyncEntity, SYNC_ORDER } from '../../src-shared/domain/sync/fields';
+import { SYNC_ORDER, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { type Json, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
 import { cursorOf, setCursor } from '../store/sync/cursors';
 import { countMisses, markSeen, projectionHash, syncRecordByRemoteId } from '../store/sync/records';
 import { write } from '../store/write';
 import { applyRemoteDelete, applyRemoteUpsert } from './apply';
 import { type EntityCapability, type ListCapability, pathFor } from './capabilities';
-import { checkLease, type RoundContext } from './context';
+import { checkLease, count, type RoundContext } from './context';
 import { categorySlugs } from './lookups';
 import { toLocalIds } from './refs';
 import { ok, RemoteUnavailable } from './remote-client';
@@ -47,11 +47,11 @@ async function fetchPage(ctx: RoundContext, list: ListCapability, cursor: string
     query.pageSize = list.pageSize ?? 100;
     if (cursor) query.cursor = cursor;
   }
-  const res = await ctx.client.request<{ data?: Api[]; meta?: { cursor?: string | null; hasNextPage?: boolean }; cursor?: string | null }>(
-    'GET',
-    list.path,
-    { query },
-  );
+  const res = await ctx.client.request<{
+    data?: Api[];
+    meta?: { cursor?: string | null; hasNextPage?: boolean };
+    cursor?: string | null;
+  }>('GET', list.path, { query });
   if (!ok(res.status) || !Array.isArray(res.body?.data)) throw new RemoteUnavailable(`GET ${list.path} answered ${res.status}`);
   const next = list.paging === 'page' ? (res.body.meta?.cursor ?? res.body.cursor ?? null) : null;
   return { records: res.body.data, next: next && res.body.data.length > 0 ? next : null };
@@ -66,7 +66,9 @@ async function fetchRange(ctx: RoundContext, list: ListCapability, cursor: strin
   const start = cursor ? new Date(`${cursor}T00:00:00Z`) : new Date(Date.UTC(today.getUTCFullYear() - RANGE_FROM_YEARS, 0, 1));
   const end = new Date(start.getTime() + (RANGE_DAYS - 1) * 86_400_000);
   const day = (d: Date) => d.toISOString().slice(0, 10);
-  const res = await ctx.client.request<{ result?: Record<string, Api[]> }>('GET', list.path, { query: { from: day(start), to: day(end) } });
+  const res = await ctx.client.request<{ result?: Record<string, Api[]> }>('GET', list.path, {
+    query: { from: day(start), to: day(end) },
+  });
   if (!ok(res.status)) throw new RemoteUnavailable(`GET ${list.path} answered ${res.status}`);
   const records = Object.values(res.body?.result ?? {}).flat();
   const nextStart = new Date(end.getTime() + 86_400_000);
@@ -79,7 +81,8 @@ async function walkEntity(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
   const at = cursorOf(db, remote.id, entity);
   const inProgress = at.walkStartedAt !== null;
   const walk = inProgress ? at.walkNo : at.walkNo + 1;
-  if (!inProgress) setCursor(db, teamId, remote.id, entity, { walkNo: walk, walkCursor: null, walkStartedAt: new Date().toISOString() });
+  if (!inProgress)
+    setCursor(db, teamId, remote.id, entity, { walkNo: walk, walkCursor: null, walkStartedAt: new Date().toISOString() });
   let cursor = inProgress ? at.walkCursor : null;
   let applied = 0;
   const slugOf = entity === 'transaction_category' ? await categorySlugs(ctx) : undefined;
@@ -90,7 +93,11 @@ async function walkEntity(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
     for (const r of page.records) {
       const id = String(r.id);
       const partial = entity === 'transaction' && Object.hasOwn(r, 'counterparty_name') && !Object.hasOwn(r, 'note');
-      prepared.push({ id, projection: toLocalIds(db, remote.id, entity, fromApi(entity, r, { slugOfCategory: slugOf })).projection, partial });
+      prepared.push({
+        id,
+        projection: toLocalIds(db, remote.id, entity, fromApi(entity, r, { slugOfCategory: slugOf })).projection,
+        partial,
+      });
     }
     // List items of transactions carry a few fields: when those agree with the base, the record counts as seen;
     // otherwise (or when new) it is read in full.
@@ -116,8 +123,7 @@ async function walkEntity(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
           if (rec?.baseHash !== projectionHash(p.projection)) {
             if (applyRemoteUpsert(ctx, w, entity, p.id, p.projection)) {
               applied++;
-              ctx.counts.pulled++;
-              (ctx.counts.byEntity[entity] ??= { pulled: 0, pushed: 0 }).pulled++;
+              count(ctx, entity, 'pulled');
             }
           }
           const now = syncRecordByRemoteId(db, remote.id, entity, p.id);
@@ -147,7 +153,10 @@ async function finishWalk(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
     if (cap.get) {
       const res = await ctx.client.request<Api>('GET', pathFor(cap.get, rec.remoteRecordId));
       if (ok(res.status)) {
-        back.push({ id: rec.remoteRecordId, projection: toLocalIds(db, remote.id, entity, fromApi(entity, res.body)).projection });
+        back.push({
+          id: rec.remoteRecordId,
+          projection: toLocalIds(db, remote.id, entity, fromApi(entity, res.body)).projection,
+        });
         continue;
       }
       if (res.status !== 404) continue;
@@ -160,8 +169,12 @@ async function finishWalk(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
     (w) => {
       checkLease(ctx);
       for (const b of back) applyRemoteUpsert(ctx, w, entity, b.id, b.projection);
-      for (const id of gone) if (applyRemoteDelete(ctx, w, entity, id)) ctx.counts.pulled++;
-      setCursor(db, teamId, remote.id, entity, { walkCursor: null, walkStartedAt: null, lastCompleteWalkAt: new Date().toISOString() });
+      for (const id of gone) if (applyRemoteDelete(ctx, w, entity, id)) count(ctx, entity, 'pulled');
+      setCursor(db, teamId, remote.id, entity, {
+        walkCursor: null,
+        walkStartedAt: null,
+        lastCompleteWalkAt: new Date().toISOString(),
+      });
     },
     { origin: 'sync' },
   );

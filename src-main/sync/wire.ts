@@ -1,4 +1,4 @@
-import { type SyncEntity, SYNC_SPECS } from '../../src-shared/domain/sync/fields';
+import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import type { Json, Projection } from '../../src-shared/domain/sync/merge';
 import { currencyExponent, toMajor, toMinor } from '../../src-shared/money';
 
@@ -115,7 +115,7 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
       counterpartyName: str(r.counterpartyName) ?? str(r.counterparty_name),
       amountMinor: minor(r.amount, currency) ?? 0,
       splits,
-      categorySlug: category ? str(category.slug) : str(r.categorySlug) ?? (typeof r.category === 'string' ? r.category : null),
+      categorySlug: category ? str(category.slug) : (str(r.categorySlug) ?? (typeof r.category === 'string' ? r.category : null)),
       taxRate: overridden ? num(r.taxRate) : null,
       taxType: overridden ? str(r.taxType) : null,
       status: str(r.status) ?? 'posted',
@@ -143,7 +143,12 @@ export function fromApi(entity: SyncEntity, record: unknown, ctx: FromApiContext
 const tagRefs = (v: Json | undefined) => (Array.isArray(v) ? (v as string[]).map((id) => ({ id })) : []);
 
 /** The body of a patch for these projection fields (a whole projection for a create). */
-function body(entity: SyncEntity, fields: Readonly<Record<string, Json>>, full: Projection): Record<string, unknown> {
+function body(
+  entity: SyncEntity,
+  fields: Readonly<Record<string, Json>>,
+  full: Projection,
+  forCreate: boolean,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const has = (f: string) => Object.hasOwn(fields, f);
   switch (entity) {
@@ -172,7 +177,9 @@ function body(entity: SyncEntity, fields: Readonly<Record<string, Json>>, full: 
       const currency = full.currency;
       for (const [k, v] of Object.entries(fields)) {
         if (k === 'amountMinor') out.amount = major(v, currency);
-        else if (k === 'splits')
+        else if (k === 'splits') {
+          // A create has no split to remove (it takes none or at least two parts); an update sends null to remove.
+          if (forCreate && (!Array.isArray(v) || v.length === 0)) continue;
           out.splits =
             Array.isArray(v) && v.length > 0
               ? (v as Record<string, Json>[]).map((s) => ({
@@ -183,7 +190,7 @@ function body(entity: SyncEntity, fields: Readonly<Record<string, Json>>, full: 
                   note: s.note ?? null,
                 }))
               : null;
-        else if (k === 'tags') out.tags = tagRefs(v);
+        } else if (k === 'tags') out.tags = tagRefs(v);
         else out[k] = v;
       }
       if (has('taxRate') && fields.taxRate === null && fields.categorySlug === undefined) out.taxRate = null;
@@ -197,11 +204,11 @@ export function patchBody(entity: SyncEntity, fields: Readonly<Record<string, Js
   const createOnly = new Set(SYNC_SPECS[entity].fields.filter((f) => f.createOnly).map((f) => f.name));
   const writable: Record<string, Json> = {};
   for (const [k, v] of Object.entries(fields)) if (!createOnly.has(k)) writable[k] = v;
-  return body(entity, writable, full);
+  return body(entity, writable, full, false);
 }
 
 export function createBody(entity: SyncEntity, p: Projection): Record<string, unknown> {
-  return body(entity, p, p);
+  return body(entity, p, p, true);
 }
 
 /** Exponent check for money fields (a currency the remote and we both know). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClientId } from './common';
 import { Institution } from './institutions';
 import { Day } from './invoices';
 import { BooleanQuery, idParams } from './list';
@@ -48,6 +49,7 @@ const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at 
 const Money = z.number().finite('must be a number');
 
 export const BankAccountCreate = z.strictObject({
+  id: ClientId.optional(),
   name: Name,
   currency: Currency,
   manual: z

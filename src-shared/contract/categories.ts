@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClientId } from './common';
 import { idParams } from './list';
 import { defineRoute } from './route';
 
@@ -49,6 +50,7 @@ const TaxRate = z.number().min(0, 'must be at least 0').max(100, 'must be at mos
 const Text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
 
 export const TransactionCategoryCreate = z.strictObject({
+  id: ClientId.optional(),
   name: Name,
   slug: Slug.optional().describe('default: made from the name (made unique with -2, -3…)'),
   color: Color.optional().describe("default: a tint of the parent's colour, or grey"),

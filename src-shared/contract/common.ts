@@ -16,3 +16,13 @@ export function multiValue<T extends z.ZodType>(item: T) {
 }
 
 export const PageSize = z.coerce.number().int().min(1).max(100).default(50).describe('1 to 100, default 50');
+
+/**
+ * A client-chosen record id on create (extension): sync replicas of a Finops Desk server create records with the
+ * ids they already have, so every replica shares them (docs/decisions/0140-sync-engine.md). An id any record holds is
+ * answered 409.
+ */
+export const ClientId = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{7,99}$/, 'must be 8 to 100 letters, digits, - or _ (a UUID fits)')
+  .describe('extension: create the record with this id (a sync replica keeps its own); 409 if taken');

@@ -178,7 +178,14 @@ const fields = {
 
 /** POST body: `name` required; `id` optionally names an existing customer of the team to update (upsert). */
 export const CustomerCreate = z.strictObject({
-  id: z.string().min(1).max(200).optional().describe('update this customer of the team when it exists'),
+  id: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'update this customer of the team when it exists; else create it with this id when no record holds it (8 to 100 letters, digits, - or _)',
+    ),
   name: Name,
   ...fields,
 });

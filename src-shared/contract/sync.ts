@@ -8,6 +8,9 @@ import { defineRoute } from './route';
  * spec nor on the hosted service: marked as extensions in the OpenAPI document, and absent from `--spec-only`.
  */
 
+/** The header every request of a sync round carries: the remote treats it as a replica's push (no creation rules). */
+export const REPLICA_HEADER = 'x-finops-sync';
+
 const Projection = z.record(z.string(), z.unknown()).describe('the record as a sync projection (writable fields, normalised)');
 
 export const SyncChange = z

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ClientId } from './common';
 import { defineRoute } from './route';
 
 /**
@@ -20,7 +21,7 @@ export type Tag = z.infer<typeof Tag>;
 
 export const TagName = z.string().trim().min(1, 'must not be empty').max(100, 'at most 100 characters');
 
-export const TagCreate = z.strictObject({ name: TagName });
+export const TagCreate = z.strictObject({ id: ClientId.optional(), name: TagName });
 export const TagPatch = z.strictObject({ name: TagName.optional() });
 
 /** Any string: an id that is not the team's (malformed or not) is 404, never 422. */

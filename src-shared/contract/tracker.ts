@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isCurrencyCode } from '../money';
-import { multiValue, PageSize } from './common';
+import { ClientId, multiValue, PageSize } from './common';
 import { BooleanQuery, CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 import { TagRef } from './tags';
@@ -49,7 +49,7 @@ const projectFields = {
   tags: z.array(TagInput).max(100, 'at most 100 tags').optional(),
 };
 
-export const TrackerProjectCreate = z.strictObject({ name: ProjectName, ...projectFields });
+export const TrackerProjectCreate = z.strictObject({ id: ClientId.optional(), name: ProjectName, ...projectFields });
 export type TrackerProjectCreate = z.infer<typeof TrackerProjectCreate>;
 export const TrackerProjectPatch = z.strictObject({ name: ProjectName.optional(), ...projectFields });
 export type TrackerProjectPatch = z.infer<typeof TrackerProjectPatch>;
@@ -110,7 +110,11 @@ const entryFields = {
   assignedId: z.preprocess(emptyToNull, z.string().max(200).nullable()).optional().describe('default: the caller'),
 };
 
-export const TrackerEntryCreate = z.strictObject({ projectId: z.string().min(1).max(200), ...entryFields });
+export const TrackerEntryCreate = z.strictObject({
+  id: ClientId.optional(),
+  projectId: z.string().min(1).max(200),
+  ...entryFields,
+});
 export type TrackerEntryCreate = z.infer<typeof TrackerEntryCreate>;
 
 export const TrackerEntryPatch = z.strictObject({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REVIEW_STATES } from '../domain/review-state';
 import { FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../domain/transactions';
 import { isCurrencyCode } from '../money';
-import { multiValue } from './common';
+import { ClientId, multiValue } from './common';
 import { BooleanQuery, CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 
@@ -248,6 +248,7 @@ export type SplitInput = z.infer<typeof SplitInput>;
 const Splits = z.array(SplitInput).min(2, 'a split has at least two parts').max(50);
 
 export const TransactionCreate = z.strictObject({
+  id: ClientId.optional(),
   name: text(500).min(1, 'must not be empty'),
   amount: Money.describe('major units; negative = money out'),
   currency: Currency.describe("must be the bank account's currency"),
@@ -263,6 +264,10 @@ export const TransactionCreate = z.strictObject({
   status: z.enum(['posted', 'pending']).optional(),
   tags: TagRefs.optional(),
   splits: Splits.optional(),
+  manual: z
+    .boolean()
+    .optional()
+    .describe('extension: false records a bank line (a sync replica sending a row it imported); default true'),
 });
 export type TransactionCreate = z.infer<typeof TransactionCreate>;
 

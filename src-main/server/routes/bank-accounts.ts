@@ -49,6 +49,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
   registerRoute(app, r.balance, ({ auth, params }) => ({ data: accountBalance(db, auth.teamId, params.id) }), forever);
   registerRoute(app, r.create, ({ auth, body }) =>
     createBankAccount(db, auth.teamId, {
+      id: body.id,
       name: body.name,
       currency: body.currency,
       type: body.type,

@@ -8,5 +8,7 @@ import { registerRoute } from '../route';
 export async function syncRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   registerRoute(app, syncRoutes.changes, ({ auth, query }) => syncFeed(db, auth.teamId, query.since, query.limit));
-  registerRoute(app, syncRoutes.records, ({ auth, query }) => ({ data: syncRecordsById(db, auth.teamId, query.entity, query.ids) }));
+  registerRoute(app, syncRoutes.records, ({ auth, query }) => ({
+    data: syncRecordsById(db, auth.teamId, query.entity, query.ids),
+  }));
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   type SplitInput,
   type TransactionCreate,
@@ -17,7 +17,11 @@ import { reviewCounts } from '../../store/transactions/review';
 import type { NewSplit } from '../../store/transactions/splits';
 import { type TransactionChange, updateTransaction, updateTransactions } from '../../store/transactions/update';
 import { write } from '../../store/write';
+import { isReplicaPush } from '../replica';
 import { registerRoute } from '../route';
+
+/** How a replica's push is written: provenance `sync`, which local rules leave alone. */
+const REPLICA_SOURCE = { source: 'sync' } as const;
 
 /** Major units from the API → minor units of the currency; a number with too many decimals is a 422 naming the field. */
 function minor(amount: number, currency: string, field: string): number {
@@ -47,7 +51,7 @@ function newTransaction(body: TransactionCreate): NewTransaction {
     amountMinor: minor(body.amount, body.currency, 'amount'),
     currency: body.currency,
     date: body.date,
-    manual: true,
+    manual: body.manual ?? true,
     status: body.status,
     description: body.description,
     counterpartyName: body.counterpartyName,
@@ -58,6 +62,7 @@ function newTransaction(body: TransactionCreate): NewTransaction {
     assignedId: body.assignedId,
     tagIds: body.tags?.map((t) => t.id),
     splits: splitsOf(body.splits, body.currency),
+    id: body.id,
   };
 }
 
@@ -98,18 +103,22 @@ export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: 
     forever,
   );
   registerRoute(app, transactionRoutes.get, ({ auth, params }) => getTransaction(db, auth.teamId, params.id), forever);
-  /** Manual creation runs the team's rules that apply on creation, in the same transaction as the create. */
-  const createWithRules = (teamId: string, inputs: NewTransaction[]) =>
+  /**
+   * Manual creation runs the team's rules that apply on creation, in the same transaction as the create; a sync
+   * replica's push does not (they ran where it was made) and is written with the provenance `sync`.
+   */
+  const createWithRules = (teamId: string, inputs: NewTransaction[], request: FastifyRequest) =>
     write(db, teamId, () => {
+      if (isReplicaPush(request)) return createTransactions(db, teamId, inputs, REPLICA_SOURCE);
       const ids = createTransactions(db, teamId, inputs);
       applyRules(db, teamId, ids, { trigger: 'create' });
       return ids;
     });
-  registerRoute(app, transactionRoutes.create, ({ auth, body }) => {
-    const [id] = createWithRules(auth.teamId, [newTransaction(body)]);
+  registerRoute(app, transactionRoutes.create, ({ auth, body, request }) => {
+    const [id] = createWithRules(auth.teamId, [newTransaction(body)], request);
     return getTransaction(db, auth.teamId, id!);
   });
-  registerRoute(app, transactionRoutes.bulkCreate, ({ auth, body }) => {
+  registerRoute(app, transactionRoutes.bulkCreate, ({ auth, body, request }) => {
     const ids = createWithRules(
       auth.teamId,
       body.map((t, i) => {
@@ -121,6 +130,7 @@ export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: 
           throw err;
         }
       }),
+      request,
     );
     return { data: getTransactions(db, auth.teamId, ids) };
   });
@@ -129,8 +139,9 @@ export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: 
     updateTransactions(db, auth.teamId, ids, { ...fields, addTagIds: tagId ? [tagId] : undefined });
     return { data: getTransactions(db, auth.teamId, [...new Set(ids)]) };
   });
-  registerRoute(app, transactionRoutes.update, ({ auth, params, body }) => {
-    updateTransaction(db, auth.teamId, params.id, changeOf(db, auth.teamId, params.id, body));
+  registerRoute(app, transactionRoutes.update, ({ auth, params, body, request }) => {
+    const change = changeOf(db, auth.teamId, params.id, body);
+    updateTransaction(db, auth.teamId, params.id, change, isReplicaPush(request) ? REPLICA_SOURCE : undefined);
     return getTransaction(db, auth.teamId, params.id);
   });
   const remove = (teamId: string, ids: readonly string[]) => {

@@ -114,10 +114,14 @@ export function todayUtc(now: Date = new Date()): string {
 }
 
 export interface NewBankAccount {
+  /** A caller-chosen id (a sync replica's). */
+  id?: string;
   name: string;
   currency: string;
   type?: AccountType;
   enabled?: boolean;
+  /** False for an account a bank connection keeps (only a sync pull creates one here). Default true. */
+  manual?: boolean;
   /** Minor units; a non-zero one becomes the "Opening balance" transaction. */
   openingBalanceMinor?: number;
   openingDate?: string;
@@ -126,18 +130,19 @@ export interface NewBankAccount {
 export const OPENING_BALANCE = 'Opening balance';
 export const BALANCE_ADJUSTMENT = 'Balance adjustment';
 
-/** Creates a manual account (and its opening balance transaction) in one write. */
+/** Creates an account (and its opening balance transaction) in one write: a manual one unless a sync pull says not. */
 export function createBankAccount(db: Db, teamId: string, input: NewBankAccount): BankAccount {
   return write(db, teamId, (w) => {
     // A team's first account is where its ledger starts: it needs the category taxonomy from here on.
     ensureCategoriesOnce(db, teamId);
     const id = w.insert('bank_account', {
+      id: input.id,
       name: input.name,
       type: input.type ?? 'depository',
       currency: input.currency,
       balance_minor: 0,
       enabled: input.enabled === false ? 0 : 1,
-      manual: 1,
+      manual: input.manual === false ? 0 : 1,
     });
     if (input.openingBalanceMinor) {
       createTransactions(db, teamId, [

@@ -128,6 +128,7 @@ export function createCategory(db: Db, teamId: string, input: TransactionCategor
       for (let n = 2; slugTaken(db, teamId, slug); n++) slug = `${stem}-${n}`;
     }
     const id = w.insert('transaction_category', {
+      id: input.id,
       slug,
       name: input.name,
       color: input.color ?? parent?.color ?? '#6b7280',

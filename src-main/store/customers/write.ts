@@ -1,3 +1,4 @@
+import { ClientId } from '../../../src-shared/contract/common';
 import type { Customer, CustomerCreate, CustomerPatch } from '../../../src-shared/contract/customers';
 import { countryName } from '../../../src-shared/validation/countries';
 import type { Db } from '../db';
@@ -48,8 +49,9 @@ function writeTags(w: Writer, customerId: string, tags: CustomerPatch['tags']): 
   return true;
 }
 
-function insertCustomer(w: Writer, input: CustomerPatch & { name: string }): string {
+function insertCustomer(w: Writer, input: CustomerPatch & { name: string }, wantedId?: string): string {
   const id = w.insert('customer', {
+    id: wantedId,
     ...valuesOf(input, undefined),
     search_rowid: w.db.prepare('SELECT coalesce(max(search_rowid), 0) + 1 FROM customers').pluck().get() as number,
   });
@@ -66,7 +68,9 @@ function updateRow(w: Writer, current: CustomerRow, input: CustomerPatch): void 
 /**
  * POST: create, or update the matching customer (docs/decisions/0021-customers-upsert.md): the body's `id` when it
  * names a customer of this team; otherwise the team's earliest customer whose email equals the body's email,
- * ignoring case; otherwise a new customer with a service-assigned id. An update changes only supplied fields.
+ * ignoring case; otherwise a new customer — with the body's `id` when it is a usable id that no record holds (the
+ * hosted service's upsert by id: a sync replica creates its customers with their own ids), else a service-assigned
+ * one. An update changes only supplied fields.
  */
 export function upsertCustomer(
   db: Db,
@@ -90,7 +94,11 @@ export function upsertCustomer(
       updateRow(w, match, fields);
       return { id: match.id, created: false };
     }
-    return { id: insertCustomer(w, fields), created: true };
+    const usable =
+      wantedId !== undefined &&
+      ClientId.safeParse(wantedId).success &&
+      !db.prepare('SELECT 1 FROM customers WHERE id = ?').get(wantedId);
+    return { id: insertCustomer(w, fields, usable ? wantedId : undefined), created: true };
   });
   return { customer: getCustomer(db, teamId, result.id, now), created: result.created };
 }

@@ -66,6 +66,8 @@ function audience(userId: string | undefined): { sql: string; params: Record<str
 }
 
 export interface NewNotification {
+  /** A caller-chosen id (a notification pulled from a sync remote keeps its id). */
+  id?: string;
   type: string;
   /** 1–3 user notifications, 4–10 insights. */
   priority: number;
@@ -73,6 +75,7 @@ export interface NewNotification {
   userId?: string | null;
   source?: 'system' | 'user';
   metadata?: Record<string, unknown>;
+  status?: NotificationStatus;
 }
 
 /** Creates a notification (through the write path; joins the caller's write). Returns it. */
@@ -87,11 +90,12 @@ export function createNotification(db: Db, teamId: string, input: NewNotificatio
       throw new InvalidReference('userId', `User ${input.userId} is not a member of this team`);
     }
     const id = w.insert('notification', {
+      id: input.id,
       user_id: input.userId ?? null,
       type,
       priority: input.priority,
       source: input.source ?? 'system',
-      status: 'unread',
+      status: input.status ?? 'unread',
       metadata: JSON.stringify(input.metadata ?? {}),
       last_used_at: null,
     });

@@ -138,7 +138,10 @@ export function listConflicts(db: Db, teamId: string, query: ConflictQuery = {})
 }
 
 export function openConflictCount(db: Db, teamId: string): number {
-  return db.prepare('SELECT count(*) FROM sync_conflicts WHERE team_id = ? AND resolved_at IS NULL').pluck().get(teamId) as number;
+  return db
+    .prepare('SELECT count(*) FROM sync_conflicts WHERE team_id = ? AND resolved_at IS NULL')
+    .pluck()
+    .get(teamId) as number;
 }
 
 export function getConflict(db: Db, teamId: string, id: string): SyncConflict {
@@ -163,4 +166,3 @@ export function openConflictsOf(db: Db, remoteId: string, entity: string, localI
       .all(remoteId, entity, localId) as Row[]
   ).map(toConflict);
 }
-

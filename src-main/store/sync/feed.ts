@@ -40,7 +40,10 @@ export function syncFeed(
     for (const r of page) {
       if (r.op !== 'upsert' || !isSyncEntity(r.entity)) continue;
       let ids = byEntity.get(r.entity);
-      if (!ids) byEntity.set(r.entity, (ids = []));
+      if (!ids) {
+        ids = [];
+        byEntity.set(r.entity, ids);
+      }
       ids.push(r.id);
     }
     const records = new Map<string, Projection>();
@@ -69,9 +72,10 @@ export function syncRecordsById(
   const projections = readProjections(db, teamId, entity, ids);
   return [...projections].map(([id, record]) => ({
     id,
-    seq: (db.prepare(`SELECT seq FROM changes WHERE team_id = ? AND entity = ? AND entity_id = ?`).pluck().get(teamId, entity, id) as
-      | number
-      | undefined) ?? 0,
+    seq:
+      (db.prepare(`SELECT seq FROM changes WHERE team_id = ? AND entity = ? AND entity_id = ?`).pluck().get(teamId, entity, id) as
+        | number
+        | undefined) ?? 0,
     record,
   }));
 }

@@ -160,10 +160,17 @@ export function pendingCreateOf(db: Db, remoteId: string, entity: string, localI
 
 export function finishPush(db: Db, id: string, state: 'done' | 'conflict', error: string | null = null): void {
   const now = nowIso();
-  db.prepare('UPDATE sync_outbox SET state = ?, last_error = ?, sent_at = ?, updated_at = ? WHERE id = ?').run(state, error, now, now, id);
+  db.prepare('UPDATE sync_outbox SET state = ?, last_error = ?, sent_at = ?, updated_at = ? WHERE id = ?').run(
+    state,
+    error,
+    now,
+    now,
+    id,
+  );
 }
 
 /** Drops answered entries older than a week (the outbox is a queue, not a log). */
 export function pruneOutbox(db: Db, remoteId: string, before: string): number {
-  return db.prepare(`DELETE FROM sync_outbox WHERE remote_id = ? AND state != 'pending' AND updated_at < ?`).run(remoteId, before).changes;
+  return db.prepare(`DELETE FROM sync_outbox WHERE remote_id = ? AND state != 'pending' AND updated_at < ?`).run(remoteId, before)
+    .changes;
 }

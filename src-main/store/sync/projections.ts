@@ -34,7 +34,10 @@ function tagSets(db: Db, teamId: string, link: string, column: string, ids: read
   const out = new Map<string, string[]>();
   for (const r of rows) {
     let set = out.get(r.id);
-    if (!set) out.set(r.id, (set = []));
+    if (!set) {
+      set = [];
+      out.set(r.id, set);
+    }
     set.push(r.tag);
   }
   return out;
@@ -49,7 +52,8 @@ function rowsOf(db: Db, teamId: string, table: string, columns: string, ids: rea
 type Reader = (db: Db, teamId: string, ids: readonly string[]) => Map<string, Projection>;
 
 const READERS: { readonly [E in SyncEntity]: Reader } = {
-  tag: (db, teamId, ids) => new Map(rowsOf(db, teamId, 'tags', 'r.id, r.name', ids).map((r) => [r.id as string, { name: r.name as string }])),
+  tag: (db, teamId, ids) =>
+    new Map(rowsOf(db, teamId, 'tags', 'r.id, r.name', ids).map((r) => [r.id as string, { name: r.name as string }])),
 
   transaction_category: (db, teamId, ids) =>
     new Map(
@@ -131,19 +135,23 @@ const READERS: { readonly [E in SyncEntity]: Reader } = {
 
   tracker_entry: (db, teamId, ids) =>
     new Map(
-      rowsOf(db, teamId, 'tracker_entries', 'r.id, r.project_id, r.date, r.start, r.stop, r.duration_seconds, r.description', ids).map(
-        (r) => [
-          r.id as string,
-          {
-            projectId: r.project_id as string,
-            date: r.date as string,
-            start: r.start as string,
-            stop: (r.stop as string | null) ?? null,
-            durationSeconds: r.duration_seconds as number,
-            description: (r.description as string | null) ?? null,
-          },
-        ],
-      ),
+      rowsOf(
+        db,
+        teamId,
+        'tracker_entries',
+        'r.id, r.project_id, r.date, r.start, r.stop, r.duration_seconds, r.description',
+        ids,
+      ).map((r) => [
+        r.id as string,
+        {
+          projectId: r.project_id as string,
+          date: r.date as string,
+          start: r.start as string,
+          stop: (r.stop as string | null) ?? null,
+          durationSeconds: r.duration_seconds as number,
+          description: (r.description as string | null) ?? null,
+        },
+      ]),
     ),
 
   transaction: (db, teamId, ids) => {
@@ -158,7 +166,10 @@ const READERS: { readonly [E in SyncEntity]: Reader } = {
       .all(JSON.stringify(ids), teamId) as Row[];
     for (const s of splitRows) {
       let list = splits.get(s.id as string);
-      if (!list) splits.set(s.id as string, (list = []));
+      if (!list) {
+        list = [];
+        splits.set(s.id as string, list);
+      }
       list.push({
         amountMinor: s.amount_minor as number,
         categorySlug: (s.category_slug as string | null) ?? null,

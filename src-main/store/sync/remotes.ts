@@ -126,7 +126,10 @@ export function ensureRemote(db: Db, teamId: string, input: RemoteInput): SyncRe
         );
         return getRemote(db, teamId, existing.id);
       }
-      const others = db.prepare('SELECT count(*) FROM sync_remotes WHERE team_id = ? AND enabled = 1').pluck().get(teamId) as number;
+      const others = db
+        .prepare('SELECT count(*) FROM sync_remotes WHERE team_id = ? AND enabled = 1')
+        .pluck()
+        .get(teamId) as number;
       if (others > 0) {
         throw new RemoteTaken(
           'This team already syncs with another remote. A team keeps one remote: remove the other one first (its records would otherwise be pushed to both).',

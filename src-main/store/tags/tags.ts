@@ -36,10 +36,10 @@ function assertNameFree(db: Db, teamId: string, name: string, exceptId?: string)
   }
 }
 
-export function createTag(db: Db, teamId: string, input: { name: string }): Tag {
+export function createTag(db: Db, teamId: string, input: { name: string; id?: string }): Tag {
   return write(db, teamId, (w) => {
     assertNameFree(db, teamId, input.name);
-    return getTag(db, teamId, w.insert('tag', { name: input.name }));
+    return getTag(db, teamId, w.insert('tag', { id: input.id, name: input.name }));
   });
 }
 

@@ -235,6 +235,7 @@ function insertEntry(
   checkAssignee(db, teamId, assigned, `${prefix}assignedId`);
   const t = timing(input.start, input.stop, input.duration, prefix);
   return w.insert('tracker_entry', {
+    id: input.id,
     project_id: input.projectId,
     assigned_id: assigned,
     date: input.date ?? localDate(db, assigned, input.start),

@@ -279,7 +279,7 @@ export function createTrackerProject(db: Db, teamId: string, input: TrackerProje
       (input.tags ?? []).map((t) => t.id),
     );
     const values = projectValues(db, teamId, input, undefined);
-    const projectId = w.insert('tracker_project', values);
+    const projectId = w.insert('tracker_project', { ...values, id: input.id });
     writeProjectTags(
       db,
       teamId,

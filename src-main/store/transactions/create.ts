@@ -18,6 +18,8 @@ import { checkAccount, checkAssignee } from './validation';
 
 /** A transaction to create, in minor units (routes convert the API's major units at the boundary). */
 export interface NewTransaction {
+  /** A caller-chosen id (a sync replica's); default a new one. */
+  id?: string;
   bankAccountId: string;
   name: string;
   amountMinor: number;
@@ -92,7 +94,7 @@ function insertOne(lw: LedgerWrite, t: NewTransaction, source: WriteSource): str
   const status = t.status ?? 'posted';
   const internal = t.internal ? 1 : 0;
   const base = lw.baseAmount(t.amountMinor, t.currency, t.date);
-  const id = newId();
+  const id = t.id ?? newId();
   const review = lw.review({
     status,
     amount_minor: t.amountMinor,

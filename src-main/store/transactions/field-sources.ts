@@ -7,7 +7,11 @@ import type { Origin } from '../write';
  * against rules and imports, which skip it and say so.
  */
 
-/** Who sets a field: recorded per field; 'user' fields are locked against rules and imports. */
+/**
+ * Who sets a field: recorded per field. Fields a person set ('user') or that came from a sync remote ('sync': a
+ * person's edit on another replica, or what that replica's own rules decided) are locked against local rules and
+ * imports.
+ */
 export type FieldSourceKind = 'user' | 'import' | 'rule' | 'workflow' | 'sync' | 'system';
 
 export interface WriteSource {
@@ -44,7 +48,9 @@ export function recordSources(lw: LedgerWrite, transactionId: string, fields: re
 function lockedFields(db: Db, teamId: string, transactionId: string): Set<string> {
   return new Set(
     db
-      .prepare("SELECT field FROM transaction_field_sources WHERE team_id = ? AND transaction_id = ? AND source = 'user'")
+      .prepare(
+        "SELECT field FROM transaction_field_sources WHERE team_id = ? AND transaction_id = ? AND source IN ('user', 'sync')",
+      )
       .pluck()
       .all(teamId, transactionId) as string[],
   );

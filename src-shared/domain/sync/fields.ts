@@ -13,7 +13,15 @@
  * the category with its tax): a merge takes a group from one side whole, never half from each.
  */
 
-export type SyncEntity = 'tag' | 'transaction_category' | 'bank_account' | 'customer' | 'tracker_project' | 'tracker_entry' | 'transaction' | 'notification';
+export type SyncEntity =
+  | 'tag'
+  | 'transaction_category'
+  | 'bank_account'
+  | 'customer'
+  | 'tracker_project'
+  | 'tracker_entry'
+  | 'transaction'
+  | 'notification';
 
 export type FieldKind =
   | { type: 'value' }
@@ -47,7 +55,11 @@ export interface EntitySyncSpec {
   groups: readonly GroupSpec[];
 }
 
-const v = (name: string, createOnly = false): FieldSpec => ({ name, kind: { type: 'value' }, ...(createOnly ? { createOnly } : {}) });
+const v = (name: string, createOnly = false): FieldSpec => ({
+  name,
+  kind: { type: 'value' },
+  ...(createOnly ? { createOnly } : {}),
+});
 const ref = (name: string, entity: SyncEntity, createOnly = false): FieldSpec => ({
   name,
   kind: { type: 'ref', entity },
@@ -179,7 +191,12 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
     ],
     groups: [
       ...singles(TX_STATEMENT, 'remote', 'remote wins: a statement line’s facts come from the bank side'),
-      { name: 'amount', fields: ['amountMinor', 'splits'], winner: 'remote', rule: 'remote wins: the amount and its split parts are one unit' },
+      {
+        name: 'amount',
+        fields: ['amountMinor', 'splits'],
+        winner: 'remote',
+        rule: 'remote wins: the amount and its split parts are one unit',
+      },
       { name: 'category', fields: ['categorySlug', 'taxRate', 'taxType'], winner: 'local', rule: LOCAL_REVIEW },
       ...singles(TX_REVIEW, 'local', LOCAL_REVIEW),
     ],

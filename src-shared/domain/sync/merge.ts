@@ -58,7 +58,12 @@ export interface MergeResult {
   conflicts: MergeConflict[];
 }
 
-export function mergeRecord(spec: EntitySyncSpec, base: Projection | undefined, local: Projection, remote: Projection): MergeResult {
+export function mergeRecord(
+  spec: EntitySyncSpec,
+  base: Projection | undefined,
+  local: Projection,
+  remote: Projection,
+): MergeResult {
   const merged: Record<string, Json> = { ...local };
   const toLocal: Record<string, Json> = {};
   const toRemote: Record<string, Json> = {};
@@ -75,7 +80,15 @@ export function mergeRecord(spec: EntitySyncSpec, base: Projection | undefined, 
     else if (!localChanged && remoteChanged) take = 'remote';
     else {
       take = group.winner;
-      conflicts.push({ group: group.name, fields: group.fields, base: b ?? null, local: l, remote: r, winner: group.winner, rule: group.rule });
+      conflicts.push({
+        group: group.name,
+        fields: group.fields,
+        base: b ?? null,
+        local: l,
+        remote: r,
+        winner: group.winner,
+        rule: group.rule,
+      });
     }
     const value = take === 'local' ? l : r;
     for (const f of group.fields) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SYNC_ORDER, SYNC_SPECS, mergedFields } from '../../../../src-shared/domain/sync/fields';
+import { mergedFields, SYNC_ORDER, SYNC_SPECS } from '../../../../src-shared/domain/sync/fields';
 import { canonicalJson, changedFields, mergeRecord, type Projection } from '../../../../src-shared/domain/sync/merge';
 
 const tx = SYNC_SPECS.transaction;

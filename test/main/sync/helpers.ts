@@ -1,0 +1,66 @@
+import { ensureRemote, type RemoteKind } from '../../../src-main/store/sync/remotes';
+import { staticCredential } from '../../../src-main/sync/credentials';
+import { type RoundResult, runRound } from '../../../src-main/sync/round';
+import { makeTestApi, type TestApi } from '../../helpers/api';
+
+/**
+ * Replicas for sync tests: each a real app over its own data dir; the remote listens on loopback and replicas sync
+ * with it over real HTTP through the engine, exactly as `finops sync` does.
+ */
+export interface Replica {
+  api: TestApi;
+  teamId: string;
+  token: string;
+  // biome-ignore lint/suspicious/noExplicitAny: test bodies are read as whatever the route answers
+  call: (method: string, url: string, body?: unknown) => Promise<{ status: number; body: any }>;
+}
+
+export async function replica(team = 'Acme'): Promise<Replica> {
+  const api = await makeTestApi();
+  const token = api.key(team);
+  const teamId = api.team(team).id;
+  return {
+    api,
+    teamId,
+    token,
+    call: async (method, url, body) => {
+      const res = await api.call(method, url, { token, body });
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
+    },
+  };
+}
+
+export interface Remote extends Replica {
+  url: string;
+}
+
+export async function remoteReplica(team = 'Acme', options: Parameters<typeof makeTestApi>[0] = {}): Promise<Remote> {
+  const api = await makeTestApi(options);
+  const token = api.key(team);
+  const url = `${await api.listen()}/v1`;
+  const teamId = api.team(team).id;
+  return {
+    api,
+    teamId,
+    token,
+    url,
+    call: async (method, path, body) => {
+      const res = await api.call(method, path, { token, body });
+      return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null };
+    },
+  };
+}
+
+export function syncOnce(
+  local: Replica,
+  remote: { url: string; token: string },
+  kind: RemoteKind = 'finops',
+): Promise<RoundResult> {
+  const r = ensureRemote(local.api.db, local.teamId, { baseUrl: remote.url, kind });
+  return runRound({
+    db: local.api.db,
+    remote: r,
+    credential: staticCredential(remote.token),
+    client: { backoffMs: 5, maxBackoffMs: 50, timeoutMs: 10_000 },
+  });
+}

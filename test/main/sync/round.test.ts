@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { listConflicts } from '../../../src-main/store/sync/conflicts';
+import { remoteReplica, replica, syncOnce } from './helpers';
+
+describe('sync round against a Finops Desk remote', () => {
+  it('pushes local records with their ids, pulls remote edits, and merges both sides of one record', async () => {
+    const r = await remoteReplica();
+    const a = await replica();
+    const tag = (await a.call('POST', '/v1/tags', { name: 'VIP' })).body;
+    const customer = (await a.call('POST', '/v1/customers', { name: 'Globex', email: 'ap@globex.test', tags: [{ id: tag.id }] }))
+      .body;
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR' })).body;
+    const tx = (
+      await a.call('POST', '/v1/transactions', {
+        name: 'Printer paper',
+        amount: -23.5,
+        currency: 'EUR',
+        date: '2026-03-02',
+        bankAccountId: account.id,
+        tags: [{ id: tag.id }],
+      })
+    ).body;
+
+    const first = await syncOnce(a, r);
+    expect(first.pushed).toBeGreaterThanOrEqual(4);
+    expect((await r.call('GET', `/v1/customers/${customer.id}`)).body).toMatchObject({
+      name: 'Globex',
+      tags: [{ id: tag.id, name: 'VIP' }],
+    });
+    expect((await r.call('GET', `/v1/transactions/${tx.id}`)).body).toMatchObject({ amount: -23.5, bankAccountId: account.id });
+
+    // Both sides change one customer: different fields merge, nothing is lost.
+    await r.call('PATCH', `/v1/customers/${customer.id}`, { phone: '+49 30 1234' });
+    await a.call('PATCH', `/v1/customers/${customer.id}`, { note: 'pays by SEPA' });
+    const second = await syncOnce(a, r);
+    expect(second.conflicts).toBe(0);
+    expect((await a.call('GET', `/v1/customers/${customer.id}`)).body).toMatchObject({
+      phone: '+49 30 1234',
+      note: 'pays by SEPA',
+    });
+    expect((await r.call('GET', `/v1/customers/${customer.id}`)).body).toMatchObject({
+      phone: '+49 30 1234',
+      note: 'pays by SEPA',
+    });
+
+    // A quiet round moves nothing.
+    const quiet = await syncOnce(a, r);
+    expect({ pulled: quiet.pulled, pushed: quiet.pushed, conflicts: quiet.conflicts }).toEqual({
+      pulled: 0,
+      pushed: 0,
+      conflicts: 0,
+    });
+  });
+
+  it('a second replica pulls everything; a same-field edit on both sides is a recorded conflict decided by its rule', async () => {
+    const r = await remoteReplica();
+    const a = await replica();
+    const b = await replica();
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR' })).body;
+    const tx = (
+      await a.call('POST', '/v1/transactions', {
+        name: 'Taxi',
+        amount: -18,
+        currency: 'EUR',
+        date: '2026-03-03',
+        bankAccountId: account.id,
+      })
+    ).body;
+    await syncOnce(a, r);
+    await syncOnce(b, r);
+    expect((await b.call('GET', `/v1/transactions/${tx.id}`)).body).toMatchObject({ name: 'Taxi', amount: -18 });
+
+    await a.call('PATCH', `/v1/transactions/${tx.id}`, { note: 'client visit' });
+    await b.call('PATCH', `/v1/transactions/${tx.id}`, { note: 'airport' });
+    await syncOnce(a, r);
+    const round = await syncOnce(b, r);
+    expect(round.conflicts).toBe(1);
+    const [c] = listConflicts(b.api.db, b.teamId);
+    expect(c).toMatchObject({
+      entity: 'transaction',
+      localId: tx.id,
+      group: 'note',
+      local: { note: 'airport' },
+      remote: { note: 'client visit' },
+      winner: 'local',
+    });
+    // Review fields: local wins, and the kept value goes to the remote.
+    expect((await r.call('GET', `/v1/transactions/${tx.id}`)).body.note).toBe('airport');
+    await syncOnce(a, r);
+    expect((await a.call('GET', `/v1/transactions/${tx.id}`)).body.note).toBe('airport');
+  });
+});
