@@ -70,6 +70,11 @@ export interface AppOptions {
   documents?: BackgroundOptions['documents'];
   workflows?: BackgroundOptions['workflows'];
   invoiceJobs?: BackgroundOptions['invoices'];
+  /**
+   * Serve only the spec's and the hosted service's operations (`finops serve --spec-only`): every extension answers
+   * 404, so a client — or the sync engine's generic path — meets exactly what the hosted service offers.
+   */
+  specOnly?: boolean;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /**
@@ -104,6 +109,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     // close() ends idle keep-alive connections too (Node's fetch keeps a spare one open that would hold shutdown up).
     forceCloseConnections: true,
   });
+  app.decorate('specOnly', options.specOnly ?? false);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
 

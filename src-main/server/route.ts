@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ErrorPayload } from '../../src-shared/contract/errors';
+import { routeOrigin } from '../../src-shared/contract/origins';
 import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
 import type { Credential } from './auth/credentials';
 import { acceptBodies } from './body';
@@ -51,12 +52,22 @@ export interface RouteOptions<R extends RouteContract> {
   errorHandler?: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** `finops serve --spec-only`: only the spec's and the hosted service's operations are served. */
+    specOnly: boolean;
+  }
+}
+
 export function registerRoute<R extends RouteContract>(
   app: FastifyInstance,
   route: R,
   handler: RouteHandler<R>,
   options: RouteOptions<R> = {},
 ): void {
+  const origin = routeOrigin(route);
+  // An extension is simply not there on a spec-only server: its path answers 404 like any unknown route.
+  if (origin === 'extension' && app.specOnly) return;
   const successStatus = Number(Object.keys(route.responses)[0] ?? 200);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: route.method,
@@ -82,7 +93,8 @@ export function registerRoute<R extends RouteContract>(
       ...(route.body ? { body: route.body } : {}),
       response: { ...route.responses, ...errorResponses(route) },
       ...(route.public ? { security: [] } : { security: [{ bearerAuth: [...route.scopes] }, { oauth2: [...route.scopes] }] }),
-      ...({ 'x-scopes': [...route.scopes] } as object),
+      ...({ 'x-scopes': [...route.scopes], 'x-finops-origin': origin } as object),
+      ...(origin === 'extension' ? ({ 'x-finops-extension': true } as object) : {}),
     },
     handler: (request, reply) => {
       const result = handler({

@@ -14,6 +14,8 @@ export interface StartOptions {
   /** Byte budget of the GET response cache; 0 turns it off (AppOptions.responseCacheBytes). */
   responseCacheBytes?: number;
   webRoot?: string;
+  /** Only the spec's and the hosted service's operations (AppOptions.specOnly). */
+  specOnly?: boolean;
   logLevel?: 'silent' | 'error' | 'warn' | 'info';
   /** The invoices' scheduler and email sender started with the server (false: none). */
   invoiceJobs?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
@@ -56,6 +58,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       responseCacheBytes: options.responseCacheBytes,
       webRoot: options.webRoot ?? defaultWebRoot(),
       logLevel: options.logLevel,
+      specOnly: options.specOnly,
       // The server's background work (runtime/background.ts): workflow runs, the invoices' scheduler and sender,
       // document extraction; each claims its work through the database (leases).
       workflows: options.workflows ?? {},

@@ -46,6 +46,34 @@ function found(ctx: RoundContext, entity: SyncEntity, record: Api, slugOf?: (id:
   return { id: String(record.id), projection: toLocalIds(ctx.db, ctx.remote.id, entity, p).projection };
 }
 
+/**
+ * Reads the whole lists of the entities matched by a natural key through their list (tags, categories), once per
+ * round, so freezing can link a new local record to its remote twin at once instead of sending a create for it (a
+ * new replica's default taxonomy is the remote's, slug by slug).
+ */
+export async function prefetchNaturalKeys(ctx: RoundContext): Promise<void> {
+  for (const entity of ['tag', 'transaction_category'] as const) {
+    if (ctx.caps.entities[entity]?.naturalKey) await listAll(ctx, entity);
+  }
+}
+
+/** The remote twin of a local record among the prefetched lists (see prefetchNaturalKeys); undefined if none. */
+export function prefetchedTwin(ctx: RoundContext, entity: SyncEntity, local: Projection): Found | undefined {
+  const key = ctx.caps.entities[entity]?.naturalKey;
+  const all = ctx.cache.get(`list:${entity}`) as Api[] | undefined;
+  const wanted = key ? local[key] : undefined;
+  if (!all || typeof wanted !== 'string' || wanted === '') return undefined;
+  const hit = all.find(
+    (r) =>
+      typeof r[key!] === 'string' &&
+      (r[key!] as string).toLowerCase() === wanted.toLowerCase() &&
+      localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined,
+  );
+  if (!hit) return undefined;
+  const slugs = entity === 'transaction_category' ? new Map(all.map((c) => [String(c.id), String(c.slug)])) : undefined;
+  return found(ctx, entity, hit, slugs ? (id) => slugs.get(id) ?? null : undefined);
+}
+
 export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, local: Projection): Promise<Found | undefined> {
   const key = ctx.caps.entities[entity]?.naturalKey;
   if (!key) return undefined;

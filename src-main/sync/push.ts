@@ -16,11 +16,11 @@ import {
 } from '../store/sync/outbox';
 import { readProjection, readProjections, recordSeq } from '../store/sync/projections';
 import { forgetRecord, saveBase, syncRecord, syncRecords } from '../store/sync/records';
-import { write } from '../store/write';
+import { type Writer, write } from '../store/write';
 import { applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
 import { checkLease, count, type RoundContext } from './context';
-import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
+import { lookupByNaturalKey, prefetchedTwin, readBack, remoteRecord } from './lookups';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
 import { createBody, fromApi, patchBody } from './wire';
@@ -51,8 +51,10 @@ function tableOf(entity: SyncEntity): string {
 export function freezeLocalChanges(ctx: RoundContext): number {
   const { db, teamId, remote } = ctx;
   const pushable = SYNC_ORDER.filter((e) => ctx.caps.entities[e] !== null);
-  return db
-    .transaction(() => {
+  return write(
+    db,
+    teamId,
+    (w) => {
       checkLease(ctx);
       const from = cursorOf(db, remote.id).pushedSeq;
       const to = currentSeq(db, teamId);
@@ -73,16 +75,18 @@ export function freezeLocalChanges(ctx: RoundContext): number {
         }[];
         if (changes.length === 0) break;
         after = changes[changes.length - 1]!.seq;
-        made += freezeChunk(ctx, changes);
+        made += freezeChunk(ctx, w, changes);
       }
       setCursor(db, teamId, remote.id, '*', { pushedSeq: to });
       return made;
-    })
-    .immediate();
+    },
+    { origin: 'sync' },
+  );
 }
 
 function freezeChunk(
   ctx: RoundContext,
+  w: Writer,
   changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[],
 ): number {
   const { db, teamId, remote } = ctx;
@@ -103,7 +107,10 @@ function freezeChunk(
       if (!p) continue;
       const rec = recs.get(id);
       if (!rec) {
-        if (freezeCreate(ctx, entity, id, p)) made++;
+        // Its twin is there already (a tag of the same name, the same category slug): linked and merged, not created.
+        const twin = prefetchedTwin(ctx, entity, p);
+        if (twin) applyRemoteUpsert(ctx, w, entity, twin.id, twin.projection);
+        else if (freezeCreate(ctx, entity, id, p)) made++;
         continue;
       }
       const expected = latestPendingProjection(db, remote.id, entity, id) ?? rec.base;

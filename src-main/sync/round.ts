@@ -6,6 +6,7 @@ import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/syn
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
 import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
+import { prefetchNaturalKeys } from './lookups';
 import { pullFeed } from './pull';
 import { freezeLocalChanges, sendOutbox } from './push';
 import { type ClientOptions, type Credential, CredentialsRejected, ok, RemoteClient, RemoteUnavailable } from './remote-client';
@@ -100,6 +101,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     if (ctx.caps.feed) await pullFeed(ctx);
     else await pullWalks(ctx);
     ctx.progress.set('push', 0, 0);
+    await prefetchNaturalKeys(ctx);
     freezeLocalChanges(ctx);
     await sendOutbox(ctx);
     const summary: RoundSummary = {

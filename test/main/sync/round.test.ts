@@ -90,3 +90,51 @@ describe('sync round against a Finops Desk remote', () => {
     expect((await a.call('GET', `/v1/transactions/${tx.id}`)).body.note).toBe('airport');
   });
 });
+
+describe('sync round against a spec-only remote (the hosted service’s routes only: list walks, no ids, no keys)', () => {
+  it('pushes, pulls edits found by walking the lists, and a second replica converges', async () => {
+    const r = await remoteReplica('Acme', { specOnly: true });
+    const a = await replica();
+    const b = await replica();
+    const tag = (await a.call('POST', '/v1/tags', { name: 'Travel' })).body;
+    const customer = (
+      await a.call('POST', '/v1/customers', { name: 'Initech', email: 'ap@initech.test', tags: [{ id: tag.id }] })
+    ).body;
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR' })).body;
+    const tx = (
+      await a.call('POST', '/v1/transactions', {
+        name: 'Train',
+        amount: -42.1,
+        currency: 'EUR',
+        date: '2026-03-04',
+        bankAccountId: account.id,
+      })
+    ).body;
+    const first = await syncOnce(a, r, 'hosted');
+    expect(first.conflicts).toBe(0);
+    const remoteTx = (await r.call('GET', '/v1/transactions?statuses=posted')).body.data;
+    expect(remoteTx).toHaveLength(1);
+    expect(remoteTx[0]).toMatchObject({ name: 'Train', amount: -42.1 });
+    const remoteCustomer = (await r.call('GET', '/v1/customers')).body.data[0];
+    // The hosted service takes a client-chosen id on a customer create (an upsert by id).
+    expect(remoteCustomer).toMatchObject({ id: customer.id, name: 'Initech', tags: [{ name: 'Travel' }] });
+
+    await r.call('PATCH', `/v1/transactions/${remoteTx[0].id}`, { name: 'Train to Berlin' });
+    await r.call('PATCH', `/v1/customers/${customer.id}`, { city: 'Berlin' });
+    const second = await syncOnce(a, r, 'hosted');
+    expect(second.pulled).toBeGreaterThanOrEqual(2);
+    expect((await a.call('GET', `/v1/transactions/${tx.id}`)).body.name).toBe('Train to Berlin');
+    expect((await a.call('GET', `/v1/customers/${customer.id}`)).body.city).toBe('Berlin');
+    const quiet = await syncOnce(a, r, 'hosted');
+    expect({ pulled: quiet.pulled, pushed: quiet.pushed }).toEqual({ pulled: 0, pushed: 0 });
+
+    await syncOnce(b, r, 'hosted');
+    const onB = (await b.call('GET', '/v1/transactions')).body.data;
+    expect(onB.map((t: { name: string }) => t.name)).toEqual(['Train to Berlin']);
+    expect((await b.call('GET', '/v1/customers')).body.data[0]).toMatchObject({
+      name: 'Initech',
+      city: 'Berlin',
+      tags: [{ name: 'Travel' }],
+    });
+  });
+});
