@@ -316,7 +316,23 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   const res = await ctx.client.request('POST', cap.path, {
     rawBody: payload,
     idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined,
+    // A create with our own id is an upsert there: sending it twice makes one record.
+    retrySafe: cap.clientId || cap.idempotencyKey,
   });
+  if (res.status === 409) {
+    // Already there? A create whose answer was lost and whose key the remote no longer holds, or a twin made there
+    // meanwhile: take it instead of refusing.
+    const existing = await existingTwin(ctx, entity, entry, local, cap.clientId);
+    if (existing) {
+      if (existing.id === (cap.clientId ? entry.localId : undefined))
+        await finishCreated(ctx, entry, entity, local, existing.id, existing.record);
+      else {
+        finishPush(ctx.db, entry.id, 'done');
+        linkAndMerge(ctx, entity, existing.id, existing.projection);
+      }
+      return;
+    }
+  }
   if (!ok(res.status)) {
     finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
     conflict(ctx, entry, 'refused', `the remote refused the new record (${res.status}): ${messageOf(res.body)}`, null);
@@ -324,6 +340,30 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   }
   const answer = answeredRecord(res.body);
   await finishCreated(ctx, entry, entity, local, answer.id ?? entry.localId, answer.record);
+}
+
+/** The remote record a refused create meant: ours by id (a chosen id), or the twin with the same natural key. */
+async function existingTwin(
+  ctx: RoundContext,
+  entity: SyncEntity,
+  entry: OutboxEntry,
+  local: Projection,
+  byId: boolean,
+): Promise<{ id: string; record: unknown; projection: Projection } | undefined> {
+  const get = ctx.caps.entities[entity]?.get;
+  if (byId && get) {
+    const res = await ctx.client.request('GET', pathFor(get, entry.localId));
+    if (ok(res.status)) {
+      return {
+        id: entry.localId,
+        record: res.body,
+        projection: toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, res.body)).projection,
+      };
+    }
+  }
+  ctx.cache.delete(`list:${entity}`);
+  const twin = await lookupByNaturalKey(ctx, entity, local);
+  return twin ? { id: twin.id, record: null, projection: twin.projection } : undefined;
 }
 
 async function finishCreated(

@@ -8,7 +8,8 @@ import { REPLICA_HEADER } from '../../src-shared/contract/sync';
  *   stops at once: retrying a refused credential forever helps nobody;
  * - other answers (2xx, 404, 409, 422…) go back to the caller, whose rule for each they are.
  * Requests carry an `Idempotency-Key` when the caller gives one, so a retry after a lost answer is replayed by the
- * remote instead of being applied twice.
+ * remote instead of being applied twice. A request that is not safe to repeat (a POST without a key or a chosen id)
+ * is never resent here after a lost answer: the error goes up, and the outbox reads back before it sends again.
  */
 
 export class RemoteUnavailable extends Error {
@@ -60,6 +61,11 @@ export interface RequestOptions {
   body?: unknown;
   rawBody?: string;
   idempotencyKey?: string;
+  /**
+   * Whether sending it twice is harmless (default: every method but POST, and a POST with an Idempotency-Key).
+   * Unsafe requests are not retried after a network error or a 5xx, which may have come after the remote committed.
+   */
+  retrySafe?: boolean;
 }
 
 export interface RemoteResponse<T = unknown> {
@@ -114,6 +120,11 @@ export class RemoteClient {
     let limited = 0;
     let refreshed = false;
     const body = options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+    const retrySafe = options.retrySafe ?? (method !== 'POST' || options.idempotencyKey !== undefined);
+    const giveUp = (reason: string) =>
+      new RemoteUnavailable(
+        `${method} ${path}: ${reason}${retrySafe ? '' : ' (not resent: it may have been applied; the next round checks)'}`,
+      );
     for (;;) {
       o.signal?.throwIfAborted();
       const headers: Record<string, string> = {
@@ -133,8 +144,7 @@ export class RemoteClient {
         if (o.signal?.aborted) throw o.signal.reason;
         failures++;
         const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        if (failures >= attempts)
-          throw new RemoteUnavailable(`${method} ${path}: no answer after ${failures} attempts (${reason})`);
+        if (failures >= attempts || !retrySafe) throw giveUp(`no answer after ${failures} attempt(s) (${reason})`);
         const waitMs = this.backoff(failures, random);
         o.onRetry?.({ method, path, reason, waitMs });
         await sleep(waitMs);
@@ -156,9 +166,8 @@ export class RemoteClient {
       }
       if (res.status >= 500) {
         failures++;
-        if (failures >= attempts) {
-          throw new RemoteUnavailable(`${method} ${path}: the remote answered ${res.status} ${messageOf(parsed) ?? ''}`.trim());
-        }
+        if (failures >= attempts || !retrySafe)
+          throw giveUp(`the remote answered ${res.status} ${messageOf(parsed) ?? ''}`.trim());
         const waitMs = this.backoff(failures, random);
         o.onRetry?.({ method, path, reason: `${res.status}`, waitMs });
         await sleep(waitMs);
