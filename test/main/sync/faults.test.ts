@@ -7,9 +7,7 @@
  * the same records, none twice, no edit lost. Against a full Finops Desk remote and a spec-only one.
  */
 import { describe, expect, it } from 'vitest';
-import type { RemoteKind } from '../../../src-main/store/sync/remotes';
-import { ensureRemote } from '../../../src-main/store/sync/remotes';
-import { staticCredential } from '../../../src-main/sync/credentials';
+import { ensureRemote, type RemoteKind } from '../../../src-main/store/sync/remotes';
 import { runRound } from '../../../src-main/sync/round';
 import { faultProxy, randomPlan, seeded } from './fault-proxy';
 import { type Replica, remoteReplica, replica, syncOnce } from './helpers';
