@@ -3,6 +3,7 @@ import type { Json, Projection } from '../../../src-shared/domain/sync/merge';
 import { toMajor } from '../../../src-shared/money';
 import { createBankAccount, deleteBankAccount, updateBankAccount } from '../bank-accounts/bank-accounts';
 import { createCategory, deleteCategory, updateCategory } from '../categories/categories';
+import { ensureCategoriesOnce } from '../categories/defaults';
 import { createCustomer, deleteCustomer, updateCustomer } from '../customers/write';
 import type { Db } from '../db';
 import { InvalidReference } from '../errors';
@@ -263,6 +264,9 @@ export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity
     case 'tag':
       return one('SELECT id FROM tags WHERE team_id = ? AND name = ? COLLATE NOCASE', p.name);
     case 'transaction_category':
+      // The default taxonomy is made with a team's first account: make it now, so a pulled default category is
+      // matched with its twin here instead of colliding with it later.
+      ensureCategoriesOnce(db, teamId);
       return one('SELECT id FROM transaction_categories WHERE team_id = ? AND slug = ?', p.slug);
     case 'customer':
       return one(
