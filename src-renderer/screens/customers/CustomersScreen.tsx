@@ -12,6 +12,7 @@ import { ErrorBanner, PeopleIcon, SearchIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate } from '../../lib/format';
 import { useRouter } from '../../lib/router';
+import { useScreenKeys } from '../../lib/use-screen-keys';
 import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
 import { CustomerForm } from './CustomerForm';
@@ -126,22 +127,10 @@ export function CustomersScreen() {
     return () => clearTimeout(t);
   }, [search, s]);
 
-  useEffect(() => {
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (editing || e.ctrlKey || e.metaKey || e.altKey) return;
-      const target = e.target as HTMLElement;
-      if (target.closest('input, textarea, select, [role="dialog"], [role="alertdialog"]')) return;
-      if (e.key === '/') {
-        e.preventDefault();
-        searchRef.current?.focus();
-      } else if (e.key === 'n' && connected) {
-        e.preventDefault();
-        setEditing({ mode: 'new' });
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [editing, connected]);
+  useScreenKeys(
+    { '/': () => searchRef.current?.focus(), ...(connected ? { n: () => setEditing({ mode: 'new' }) } : {}) },
+    { enabled: !editing },
+  );
 
   const filtered = s.q.trim() !== '' || s.tab !== 'all';
   const loading = connected && list.isLoading;

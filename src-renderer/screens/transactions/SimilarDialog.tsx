@@ -8,11 +8,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import { type RuleInput, type RuleRunResult, ruleRoutes } from '../../../src-shared/contract/rules';
-import { transactionRoutes } from '../../../src-shared/contract/transactions';
 import { DataTable } from '../../components/table/DataTable';
 import { api } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { bulkUpdate } from './bulk-update';
 import type { UndoEntry } from './undo';
 
 export interface SimilarOffer {
@@ -37,12 +37,7 @@ export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void;
   async function apply() {
     setBusy(true);
     try {
-      for (let i = 0; i < offer.ids.length; i += 1000) {
-        await api.call(transactionRoutes.bulkUpdate, {
-          body: { ids: offer.ids.slice(i, i + 1000), categorySlug: offer.slug },
-          idempotencyKey: crypto.randomUUID(),
-        });
-      }
+      await bulkUpdate(offer.ids, { categorySlug: offer.slug });
       if (createRule && offer.rule) await api.call(ruleRoutes.create, { body: offer.rule });
       toast.show(
         `Categorised ${formatNumber(offer.ids.length)} similar as ${offer.categoryName}${createRule && offer.rule ? ' and saved the rule' : ''}`,
