@@ -2,17 +2,19 @@
  * Customers: search, tab filter, sortable columns, cursor paging ("Load more"), create / edit / delete.
  * Keyboard: `/` focuses search, `n` opens a new customer, ↑/↓ move between rows, Enter opens the focused row.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { type Customer, type CustomerSortColumn, type CustomerTab, customerRoutes } from '../../../src-shared/contract/customers';
+import { SearchField } from '../../components/SearchField';
 import type { Column } from '../../components/table/columns';
 import { DataTable, focusFirstRow } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
-import { ErrorBanner, PeopleIcon, SearchIcon } from '../../components/ui';
+import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate } from '../../lib/format';
 import { useRouter } from '../../lib/router';
 import { useScreenKeys } from '../../lib/use-screen-keys';
+import { useSearchCommit } from '../../lib/use-search-text';
 import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
 import { CustomerForm } from './CustomerForm';
@@ -120,12 +122,7 @@ export function CustomersScreen() {
   const searchRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
 
-  // Search as you type, 250 ms after the last key.
-  useEffect(() => {
-    if (search === s.q) return;
-    const t = setTimeout(() => s.setQuery(search), 250);
-    return () => clearTimeout(t);
-  }, [search, s]);
+  useSearchCommit(search, s.q, s.setQuery);
 
   useScreenKeys(
     { '/': () => searchRef.current?.focus(), ...(connected ? { n: () => setEditing({ mode: 'new' }) } : {}) },
@@ -164,26 +161,14 @@ export function CustomersScreen() {
       ) : (
         <>
           <div className="toolbar">
-            <div className="search">
-              <SearchIcon />
-              <input
-                ref={searchRef}
-                className="input"
-                type="search"
-                placeholder="Search name, email, contact, VAT no.…"
-                aria-label="Search customers"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key === 'Escape' && search) setSearch('');
-                  if (e.key === 'ArrowDown') {
-                    e.preventDefault();
-                    focusFirstRow(tableRef.current);
-                  }
-                }}
-              />
-              {search ? null : <kbd title="Press / to search">/</kbd>}
-            </div>
+            <SearchField
+              inputRef={searchRef}
+              label="Search customers"
+              placeholder="Search name, email, contact, VAT no.…"
+              value={search}
+              onChange={setSearch}
+              onLeave={() => focusFirstRow(tableRef.current)}
+            />
             <div className="tabs" role="tablist" aria-label="Customer groups">
               {TABS.map((t) => (
                 <button

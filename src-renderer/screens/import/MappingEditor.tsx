@@ -28,10 +28,6 @@ export function MappingEditor({
   const [m, setM] = useState(mapping);
   const id = useId();
   const col = (c: { index: number; header: string | null } | null) => (c ? `${c.header ?? 'column'} (#${c.index + 1})` : 'none');
-  const setIndex = (key: 'date' | 'counterparty' | 'reference' | 'balance', value: string) => {
-    const n = Number(value) - 1;
-    setM({ ...m, [key]: value === '' ? null : { index: n, header: null } });
-  };
   const amountColumn = m.amount.kind === 'split' ? m.amount.debit : m.amount.column;
   return (
     <details className="mapping" open={false}>
@@ -40,17 +36,11 @@ export function MappingEditor({
         {m.amount.kind !== 'signed' ? ` (${m.amount.kind})` : ''}, decimal “{m.decimal}”, {m.dateFormat}
       </summary>
       <div className="mapping-grid">
-        <label className="field" htmlFor={`${id}-date`}>
-          <span className="label">Date column number</span>
-          <input
-            id={`${id}-date`}
-            className="input"
-            type="number"
-            min={1}
-            value={m.date.index + 1}
-            onChange={(e) => setIndex('date', e.target.value)}
-          />
-        </label>
+        <ColumnNumber
+          label="Date column number"
+          column={m.date}
+          onChange={(index) => index !== null && setM({ ...m, date: { index, header: null } })}
+        />
         <label className="field" htmlFor={`${id}-fmt`}>
           <span className="label">Date format</span>
           <select
@@ -67,19 +57,11 @@ export function MappingEditor({
           </select>
         </label>
         {m.amount.kind === 'signed' ? (
-          <label className="field" htmlFor={`${id}-amount`}>
-            <span className="label">Amount column number</span>
-            <input
-              id={`${id}-amount`}
-              className="input"
-              type="number"
-              min={1}
-              value={m.amount.column.index + 1}
-              onChange={(e) =>
-                setM({ ...m, amount: { kind: 'signed', column: { index: Number(e.target.value) - 1, header: null } } })
-              }
-            />
-          </label>
+          <ColumnNumber
+            label="Amount column number"
+            column={m.amount.column}
+            onChange={(index) => index !== null && setM({ ...m, amount: { kind: 'signed', column: { index, header: null } } })}
+          />
         ) : null}
         <label className="field" htmlFor={`${id}-dec`}>
           <span className="label">Decimal mark</span>
@@ -93,17 +75,11 @@ export function MappingEditor({
             <option value=",">, (1.234,56)</option>
           </select>
         </label>
-        <label className="field" htmlFor={`${id}-cp`}>
-          <span className="label">Counterparty column number</span>
-          <input
-            id={`${id}-cp`}
-            className="input"
-            type="number"
-            min={1}
-            value={m.counterparty ? m.counterparty.index + 1 : ''}
-            onChange={(e) => setIndex('counterparty', e.target.value)}
-          />
-        </label>
+        <ColumnNumber
+          label="Counterparty column number"
+          column={m.counterparty}
+          onChange={(index) => setM({ ...m, counterparty: index === null ? null : { index, header: null } })}
+        />
         <label className="check">
           <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} /> Flip every sign
         </label>
@@ -114,5 +90,23 @@ export function MappingEditor({
         </button>
       </div>
     </details>
+  );
+}
+
+/** A column chosen by its number, counted from 1 as people count (the mapping counts from 0); empty means none. */
+function ColumnNumber(props: { label: string; column: { index: number } | null; onChange: (index: number | null) => void }) {
+  const id = useId();
+  return (
+    <label className="field" htmlFor={id}>
+      <span className="label">{props.label}</span>
+      <input
+        id={id}
+        className="input"
+        type="number"
+        min={1}
+        value={props.column ? props.column.index + 1 : ''}
+        onChange={(e) => props.onChange(e.target.value === '' ? null : Number(e.target.value) - 1)}
+      />
+    </label>
   );
 }

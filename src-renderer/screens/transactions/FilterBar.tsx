@@ -5,11 +5,12 @@
 import type { RefObject } from 'react';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
-import { SearchIcon } from '../../components/ui';
+import { SearchField } from '../../components/SearchField';
 import { activeFilterCount, type Filters } from './filters';
 import type { TransactionFilters } from './use-transaction-filters';
 
 const STATUS_OPTIONS: { value: Filters['status']; label: string }[] = [
+  { value: '', label: 'Any status' },
   { value: 'posted', label: 'Posted' },
   { value: 'pending', label: 'Pending' },
   { value: 'completed', label: 'Completed' },
@@ -31,26 +32,15 @@ export function FilterBar(props: {
   return (
     // biome-ignore lint/a11y/useSemanticElements: a toolbar like the other screens' (a <div>), named as a search landmark
     <div className="toolbar filter-bar" role="search" aria-label="Filter transactions">
-      <div className="search">
-        <SearchIcon />
-        <input
-          ref={props.searchRef}
-          className="input"
-          type="search"
-          placeholder="Search name, counterparty, note, amount…"
-          aria-label="Search transactions"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape' && search) setSearch('');
-            if (e.key === 'ArrowDown' || (e.key === 'Enter' && !e.shiftKey)) {
-              e.preventDefault();
-              props.onToGrid();
-            }
-          }}
-        />
-        {search ? null : <kbd title="Press / to search">/</kbd>}
-      </div>
+      <SearchField
+        inputRef={props.searchRef}
+        label="Search transactions"
+        placeholder="Search name, counterparty, note, amount…"
+        value={search}
+        onChange={setSearch}
+        onLeave={props.onToGrid}
+        enterLeaves
+      />
       <label className="filter">
         <span>From</span>
         <input className="input" type="date" value={filters.from} onChange={(e) => setFilter({ from: e.target.value })} />
@@ -59,55 +49,34 @@ export function FilterBar(props: {
         <span>To</span>
         <input className="input" type="date" value={filters.to} onChange={(e) => setFilter({ to: e.target.value })} />
       </label>
-      <label className="filter">
-        <span>Account</span>
-        <select className="select" value={filters.account} onChange={(e) => setFilter({ account: e.target.value })}>
-          <option value="">All accounts</option>
-          {props.accounts.map((a) => (
-            <option key={a.id} value={a.id}>
-              {a.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="filter">
-        <span>Category</span>
-        <select className="select" value={filters.category} onChange={(e) => setFilter({ category: e.target.value })}>
-          <option value="">All categories</option>
-          <option value="uncategorized">Uncategorised</option>
-          {props.categories.map((c) => (
-            <option key={c.id} value={c.slug}>
-              {c.parentId ? `  ${c.name}` : c.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="filter">
-        <span>Tag</span>
-        <select className="select" value={filters.tag} onChange={(e) => setFilter({ tag: e.target.value })}>
-          <option value="">All tags</option>
-          {props.tags.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="filter">
-        <span>Status</span>
-        <select
-          className="select"
-          value={filters.status}
-          onChange={(e) => setFilter({ status: e.target.value as Filters['status'] })}
-        >
-          <option value="">Any status</option>
-          {STATUS_OPTIONS.map((o) => (
-            <option key={o.value} value={o.value}>
-              {o.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <SelectFilter
+        label="Account"
+        value={filters.account}
+        onChange={(account) => setFilter({ account })}
+        options={[{ value: '', label: 'All accounts' }, ...props.accounts.map((a) => ({ value: a.id, label: a.name }))]}
+      />
+      <SelectFilter
+        label="Category"
+        value={filters.category}
+        onChange={(category) => setFilter({ category })}
+        options={[
+          { value: '', label: 'All categories' },
+          { value: 'uncategorized', label: 'Uncategorised' },
+          ...props.categories.map((c) => ({ value: c.slug, label: c.parentId ? `  ${c.name}` : c.name })),
+        ]}
+      />
+      <SelectFilter
+        label="Tag"
+        value={filters.tag}
+        onChange={(tag) => setFilter({ tag })}
+        options={[{ value: '', label: 'All tags' }, ...props.tags.map((t) => ({ value: t.id, label: t.name }))]}
+      />
+      <SelectFilter
+        label="Status"
+        value={filters.status}
+        onChange={(status) => setFilter({ status: status as Filters['status'] })}
+        options={STATUS_OPTIONS}
+      />
       <AmountFilter label="Min amount" value={filters.min} onChange={(min) => setFilter({ min })} />
       <AmountFilter label="Max amount" value={filters.max} onChange={(max) => setFilter({ max })} />
       {activeFilterCount(filters) > 0 ? (
@@ -130,6 +99,27 @@ function AmountFilter(props: { label: string; value: string; onChange: (value: s
         value={props.value}
         onChange={(e) => props.onChange(e.target.value)}
       />
+    </label>
+  );
+}
+
+function SelectFilter(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  /** The first one is "all" (the empty value). */
+  options: readonly { value: string; label: string }[];
+}) {
+  return (
+    <label className="filter">
+      <span>{props.label}</span>
+      <select className="select" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        {props.options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }

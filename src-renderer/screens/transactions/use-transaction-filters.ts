@@ -1,11 +1,10 @@
 /**
- * The filters of the transactions screen, kept in the address (filters.ts says how), and the search text as typed:
- * it becomes the `q` filter 250 ms after the last key, so a word typed is one request, not one per letter.
+ * The filters of the transactions screen, kept in the address (filters.ts says how), and the search text as typed,
+ * which becomes the `q` filter a moment after the last key (lib/use-search-text.ts).
  */
 import { useCallback, useEffect, useState } from 'react';
+import { useSearchCommit } from '../../lib/use-search-text';
 import { EMPTY_FILTERS, type Filters, parseFilters, serializeFilters } from './filters';
-
-const SEARCH_DELAY_MS = 250;
 
 export interface TransactionFilters {
   filters: Filters;
@@ -38,11 +37,7 @@ export function useTransactionFilters(): TransactionFilters {
     return () => globalThis.removeEventListener('popstate', onPop);
   }, []);
 
-  useEffect(() => {
-    if (search === filters.q) return;
-    const t = setTimeout(() => update({ ...filters, q: search }), SEARCH_DELAY_MS);
-    return () => clearTimeout(t);
-  }, [search, filters, update]);
+  useSearchCommit(search, filters.q, (q) => update({ ...filters, q }));
 
   return {
     filters,
