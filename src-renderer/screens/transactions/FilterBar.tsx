@@ -62,7 +62,7 @@ export function FilterBar(props: {
         options={[
           { value: '', label: 'All categories' },
           { value: 'uncategorized', label: 'Uncategorised' },
-          ...props.categories.map((c) => ({ value: c.slug, label: c.parentId ? `  ${c.name}` : c.name })),
+          ...props.categories.map((c) => ({ key: c.id, value: c.slug, label: c.parentId ? `  ${c.name}` : c.name })),
         ]}
       />
       <SelectFilter
@@ -107,15 +107,15 @@ function SelectFilter(props: {
   label: string;
   value: string;
   onChange: (value: string) => void;
-  /** The first one is "all" (the empty value). */
-  options: readonly { value: string; label: string }[];
+  /** The first one is "all" (the empty value); `key` where two options may share a value. */
+  options: readonly { key?: string; value: string; label: string }[];
 }) {
   return (
     <label className="filter">
       <span>{props.label}</span>
       <select className="select" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
         {props.options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.key ?? o.value} value={o.value}>
             {o.label}
           </option>
         ))}
