@@ -20,7 +20,7 @@ import { getTag } from './tags/tags';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
 import { getTransaction } from './transactions/transactions';
-import { getRun } from './workflows/runs';
+import { getRun } from './workflows/runs/reads';
 import { getWorkflowSummary } from './workflows/workflows';
 
 /**
