@@ -12,7 +12,8 @@ import {
 import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { type Db, openDatabase } from '../../../src-main/store/db';
 import { InvalidReference } from '../../../src-main/store/errors';
-import { createRule, getRule, listRuleFailures, ruleDefs } from '../../../src-main/store/rules/rules';
+import { createRule, getRule, ruleDefs } from '../../../src-main/store/rules/rules';
+import { listRuleFailures } from '../../../src-main/store/rules/run-results';
 import { createTeam } from '../../../src-main/store/teams/teams';
 import {
   createTransactions,
