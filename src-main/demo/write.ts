@@ -13,7 +13,7 @@ import { isoDay } from './calendar';
 import { TAG_NAMES } from './catalog';
 import { type DemoWindow, stamp } from './context';
 import type { DemoInvoice } from './invoices';
-import { streamTransactions, type TxRow } from './ledger';
+import { streamTransactions } from './ledger';
 import type { DemoDataSet } from './seed';
 
 /**
@@ -63,22 +63,10 @@ function demoRecords(d: DemoDataSet): SeedRecords {
         createdAt: stamp(w, since, 10 * 3600),
       })),
     invoices: d.invoices.map((inv) => invoiceRecord(w, inv)),
-    projects: d.projects.map((p) => {
-      const createdAt = stamp(w, p.start, 9 * 3600);
-      return {
-        id: p.id,
-        name: p.name,
-        description: p.description,
-        estimateHours: p.estimateHours,
-        billable: p.billable,
-        rateMinor: p.rateMinor,
-        currency: p.currency,
-        status: p.status,
-        customerId: p.customer?.id ?? null,
-        tagIds: idsOf(p.tagNames),
-        createdAt,
-        updatedAt: p.status === 'completed' ? stamp(w, p.end, 17 * 3600) : createdAt,
-      };
+    projects: d.projects.map(({ customer, tagNames, start, end, ...p }) => {
+      const createdAt = stamp(w, start, 9 * 3600);
+      const updatedAt = p.status === 'completed' ? stamp(w, end, 17 * 3600) : createdAt;
+      return { ...p, customerId: customer?.id ?? null, tagIds: idsOf(tagNames), createdAt, updatedAt };
     }),
     entries: d.entries.map((e) => ({
       id: e.id,
@@ -165,52 +153,17 @@ function invoiceRecord(w: DemoWindow, inv: DemoInvoice): SeedInvoice {
 /** The planned ledger's rows as the store's records, with their derived review state (src-shared/domain/review-state.ts). */
 function* transactionRecords(d: DemoDataSet, idsOf: (names: readonly string[]) => string[]): Generator<SeedTransaction> {
   const groupOf = new Map(defaultCategories(COUNTRY).map((c) => [c.slug, c.parentSlug ?? c.slug]));
-  const rows: Iterable<TxRow> = streamTransactions(
-    d.rng.fork('transactions'),
-    d.window,
-    d.ledger,
-    d.accounts,
-    d.baseCurrency,
-    d.makeId,
-  );
-  for (const t of rows) {
-    const internal = t.internal === 1;
+  const rows = streamTransactions(d.rng.fork('transactions'), d.window, d.ledger, d.accounts, d.baseCurrency, d.makeId);
+  for (const { tags, ...t } of rows) {
     const fulfilled = t.status === 'completed';
-    yield {
-      id: t.id,
-      internalId: t.internalId,
-      bankAccountId: t.accountId,
-      name: t.name,
-      description: t.description,
-      method: t.method,
-      amountMinor: t.amountMinor,
-      currency: t.currency,
-      balanceMinor: t.balanceMinor,
-      baseAmountMinor: t.baseAmountMinor,
-      baseCurrency: t.baseCurrency,
-      counterpartyName: t.counterparty,
-      merchantName: t.merchant,
-      date: t.date,
+    const reviewState = reviewStateOf({
       status: t.status,
-      internal,
-      recurring: t.recurring === 1,
-      manual: t.manual === 1,
-      frequency: t.frequency,
-      categorySlug: t.category,
-      metadata: t.metadata,
-      notified: t.notified === 1,
-      createdAt: t.createdAt,
-      updatedAt: t.updatedAt,
-      reviewState: reviewStateOf({
-        status: t.status,
-        amountMinor: t.amountMinor,
-        internal,
-        reviewed: false,
-        fulfilled,
-        categoryGroup: groupOf.get(t.category) ?? null,
-      }),
+      amountMinor: t.amountMinor,
+      internal: t.internal,
+      reviewed: false,
       fulfilled,
-      tagIds: idsOf(t.tags),
-    };
+      categoryGroup: groupOf.get(t.categorySlug) ?? null,
+    });
+    yield { ...t, reviewState, fulfilled, tagIds: idsOf(tags) };
   }
 }
