@@ -9,7 +9,7 @@
  * 19 % German VAT; EU businesses with a VAT number are reverse-charged (0 %); everyone else is an export (0 %).
  */
 
-import type { SeedCustomer } from '../store/demo/bulk-seed';
+import type { SeedCustomer } from '../store/demo/seed-records';
 import type { EpochDay } from './calendar';
 import { COMPANY_NOUNS, COMPANY_WORDS, COUNTRIES, type Country, FIRST_NAMES, LAST_NAMES, slugify } from './catalog';
 import type { DemoWindow, MakeId } from './context';

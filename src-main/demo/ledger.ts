@@ -24,7 +24,7 @@
  */
 
 import { convertMinor } from '../../src-shared/domain/fx';
-import type { SeedTransaction } from '../store/demo/bulk-seed';
+import type { SeedTransaction } from '../store/demo/seed-records';
 import { type AccountKey, type DemoAccount, type Employee, employed } from './accounts';
 import {
   dayInMonth,

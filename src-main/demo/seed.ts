@@ -4,7 +4,7 @@
  * with positional bulk inserts and time-ordered ids a million transactions take seconds.
  */
 
-import type { SeedSummary } from '../store/demo/bulk-seed';
+import type { SeedSummary } from '../store/demo/seed-records';
 import { type DemoAccount, type Employee, generateAccounts, generateEmployees, revenueCapacity } from './accounts';
 import { type EpochDay, isoDay, parseDay, todayUtc } from './calendar';
 import { type DemoWindow, demoWindow, type MakeId } from './context';

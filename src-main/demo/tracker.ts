@@ -4,7 +4,7 @@
  * days while a project runs. Projects whose end lies more than two weeks before the as-of day are completed.
  * Entries have no assignee (the demo creates no user accounts) and last 30 minutes to 4 hours, in quarter hours.
  */
-import type { SeedProject } from '../store/demo/bulk-seed';
+import type { SeedProject } from '../store/demo/seed-records';
 import { type Employee, employed } from './accounts';
 import { type EpochDay, isWeekend } from './calendar';
 import { PROJECT_KINDS, TRACKER_TASKS } from './catalog';

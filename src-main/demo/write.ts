@@ -1,14 +1,8 @@
 import { defaultCategories } from '../../src-shared/domain/categories';
 import { reviewStateOf } from '../../src-shared/domain/review-state';
 import type { Db } from '../store/db';
-import {
-  type SeedInvoice,
-  type SeedOptions,
-  type SeedRecords,
-  type SeedSummary,
-  type SeedTransaction,
-  seedTeam,
-} from '../store/demo/bulk-seed';
+import { type SeedOptions, seedTeam } from '../store/demo/bulk-seed';
+import type { SeedInvoice, SeedRecords, SeedSummary, SeedTransaction } from '../store/demo/seed-records';
 import { isoDay } from './calendar';
 import { TAG_NAMES } from './catalog';
 import { type DemoWindow, stamp } from './context';
