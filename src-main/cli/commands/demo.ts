@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
-import { deleteTeamData, teamHasData, writeDemo } from '../../store/demo/demo-data';
+import { writeDemo } from '../../demo/write';
+import { deleteTeamData, teamHasData } from '../../store/demo/demo-data';
 import { ensureTeam } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 

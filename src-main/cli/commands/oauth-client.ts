@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import { createClient, listClients } from '../../store/auth/oauth';
-import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../store/auth/oauth-checks';
+import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../store/auth/oauth/checks';
+import { createClient, listClients } from '../../store/auth/oauth/clients';
 import { ensureTeam, findTeamByName } from '../../store/teams/teams';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 import { parseScopes } from './token';

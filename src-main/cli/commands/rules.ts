@@ -4,7 +4,8 @@ import { RuleInput } from '../../../src-shared/contract/rules';
 import { dryRunRules, runRules } from '../../rules/apply';
 import { detectAndSaveRecurring, lintRules, ruleSuggestions } from '../../rules/insights';
 import type { Db } from '../../store/db';
-import { createRule, getRule, listRecurringSeries, listRules, toRuleDef } from '../../store/rules/rules';
+import { listRecurringSeries } from '../../store/rules/recurring';
+import { createRule, getRule, listRules, toRuleDef } from '../../store/rules/rules';
 import { findTeamByName, getTeam } from '../../store/teams/teams';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 
