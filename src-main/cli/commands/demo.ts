@@ -30,7 +30,6 @@ function parseAsOf(value: string): string {
  */
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('seed a team with a realistic, deterministic demo data set (a small agency, ~30 months)')
     .addOption(dataDirOption())
     .addOption(new Option('--team <team>', 'team name or id (created if absent)').default(DEFAULT_DEMO_TEAM))
     .addOption(

@@ -14,7 +14,7 @@ export function collectRedirectUri(value: string, previous: string[] = []): stri
 }
 
 export function oauthClientCommand(): Command {
-  const cmd = new Command('oauth-client').description('manage OAuth 2.0 clients (applications using /v1/oauth)');
+  const cmd = new Command('oauth-client');
   cmd
     .command('create')
     .description(

@@ -29,7 +29,7 @@ function scopeOptions(cmd: Command): Command {
 }
 
 export function rulesCommand(): Command {
-  const rules = new Command('rules').description('categorization rules: list, add, preview, run, lint, suggestions');
+  const rules = new Command('rules');
   rules
     .command('list')
     .description("the team's rules in run order")
@@ -94,7 +94,7 @@ export function rulesCommand(): Command {
 }
 
 export function recurringCommand(): Command {
-  const recurring = new Command('recurring').description('recurring series detected from history');
+  const recurring = new Command('recurring');
   recurring
     .command('detect')
     .description('detect series now, mark their transactions, print a summary')

@@ -96,7 +96,7 @@ async function advance(db: Db, teamId: string, runId: string, run: boolean): Pro
 }
 
 export function workflowCommand(): Command {
-  const cmd = new Command('workflow').description('workflow definitions and runs');
+  const cmd = new Command('workflow');
   const common = (c: Command) => c.addOption(dataDirOption()).addOption(teamOption());
 
   common(cmd.command('import'))
