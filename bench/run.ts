@@ -15,6 +15,7 @@ const SUITES = [
   'metrics',
   'import',
   'ui',
+  'cli',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);

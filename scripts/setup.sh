@@ -38,3 +38,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   if [ -f "$node_prefix/include/node/common.gypi" ]; then export npm_config_nodedir="$node_prefix"; fi
   npm ci --no-audit --no-fund
 fi
+# The CLI runs compiled (out/cli, docs/decisions/0008-compiled-cli.md); bin/finops rebuilds it whenever a source is
+# newer, this makes it ready on a fresh clone.
+node scripts/build-cli.cjs

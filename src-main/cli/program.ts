@@ -1,15 +1,10 @@
-import { type Command, InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { defaultDataDir } from '../paths';
 import { openDataDir } from '../runtime/data-dir';
 import type { Db } from '../store/db';
 
-/**
- * Shared pieces of the `finops` command line. Exit codes: 0 success, 1 runtime failure, 2 usage error (unknown
- * flag, bad value, missing argument) with a one-line message on stderr.
- */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+/** Shared pieces of the `finops` commands: option parsers, the data dir, the team option (exit codes: ./exit-codes.ts). */
+export { UsageError } from './exit-codes';
 
 export function parsePort(value: string): number {
   const n = Number(value);
@@ -51,13 +46,4 @@ export function teamOption(required = true): Option {
   const o = new Option('--team <team>', 'team name or id');
   if (required) o.makeOptionMandatory();
   return o;
-}
-
-/** Commander with our exit-code rules applied to a command and all its subcommands. */
-export function configure(cmd: Command): Command {
-  cmd
-    .exitOverride()
-    .showHelpAfterError(false)
-    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  return cmd;
 }

@@ -9,6 +9,7 @@
  * 19 % German VAT; EU businesses with a VAT number are reverse-charged (0 %); everyone else is an export (0 %).
  */
 
+import type { SeedCustomer } from '../store/demo/seed-records';
 import type { EpochDay } from './calendar';
 import { COMPANY_NOUNS, COMPANY_WORDS, COUNTRIES, type Country, FIRST_NAMES, LAST_NAMES, slugify } from './catalog';
 import type { DemoWindow, MakeId } from './context';
@@ -16,24 +17,8 @@ import type { Prng } from './prng';
 
 export type VatTreatment = 'domestic' | 'reverse-charge' | 'export';
 
-export interface DemoCustomer {
-  id: string;
-  name: string;
-  email: string;
-  billingEmail: string | null;
-  phone: string;
-  website: string;
-  contact: string;
-  country: string;
-  countryCode: string;
-  addressLine1: string;
-  addressLine2: string | null;
-  city: string;
-  state: string | null;
-  zip: string;
-  vatNumber: string | null;
-  peppolId: string | null;
-  note: string | null;
+/** A customer: the columns the store writes (store/demo/bulk-seed.ts), its tags by name, and planning facts. */
+export interface DemoCustomer extends Omit<SeedCustomer, 'tagIds' | 'createdAt'> {
   tagNames: string[];
   /** Day the customer was added. */
   since: EpochDay;

@@ -24,6 +24,7 @@
  */
 
 import { convertMinor } from '../../src-shared/domain/fx';
+import type { SeedTransaction } from '../store/demo/seed-records';
 import { type AccountKey, type DemoAccount, type Employee, employed } from './accounts';
 import {
   dayInMonth,
@@ -65,31 +66,8 @@ interface Entry {
   legs: Leg[];
 }
 
-export interface TxRow {
-  id: string;
-  internalId: string;
-  accountId: string;
-  name: string;
-  description: string | null;
-  method: string;
-  amountMinor: number;
-  currency: string;
-  balanceMinor: number;
-  baseAmountMinor: number | null;
-  baseCurrency: string | null;
-  counterparty: string | null;
-  merchant: string | null;
-  date: string;
-  status: string;
-  internal: number;
-  recurring: number;
-  manual: number;
-  frequency: string | null;
-  category: string;
-  metadata: string;
-  notified: number;
-  createdAt: string;
-  updatedAt: string;
+/** A planned transaction: the columns the store writes, with its tags by name (write.ts derives the rest). */
+export interface TxRow extends Omit<SeedTransaction, 'reviewState' | 'fulfilled' | 'tagIds'> {
   tags: readonly string[];
 }
 
@@ -582,7 +560,7 @@ export function* streamTransactions(
       yield {
         id: ids[i]!,
         internalId: `${a.code}-${isoDay(day).replaceAll('-', '')}-${counter.toString(36).padStart(5, '0')}`,
-        accountId: a.id,
+        bankAccountId: a.id,
         name: l.name,
         description: l.description,
         method: l.method,
@@ -591,17 +569,17 @@ export function* streamTransactions(
         balanceMinor: bal,
         baseAmountMinor: base,
         baseCurrency: base === null ? null : baseCurrency,
-        counterparty: l.counterparty,
-        merchant: l.merchant,
+        counterpartyName: l.counterparty,
+        merchantName: l.merchant,
         date: isoDay(day),
         status,
-        internal: l.internal ? 1 : 0,
-        recurring: l.recurring ? 1 : 0,
-        manual: l.manual ? 1 : 0,
+        internal: l.internal,
+        recurring: l.recurring,
+        manual: l.manual,
         frequency: l.frequency,
-        category: l.category,
+        categorySlug: l.category,
         metadata: metadata ? JSON.stringify(metadata) : '{}',
-        notified: w.asOf - day > 1 ? 1 : 0,
+        notified: w.asOf - day > 1,
         createdAt,
         updatedAt,
         tags: l.tags,

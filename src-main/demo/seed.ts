@@ -1,9 +1,10 @@
 /**
  * `finops demo`'s engine: plans the demo data set (see the generator modules' headers and
- * docs/decisions/0005-demo-data.md). Pure: no I/O. src-main/store/demo/demo-data.ts writes it into a team; with
- * positional bulk inserts and time-ordered ids a million transactions take seconds.
+ * docs/decisions/0005-demo-data.md). Pure: no I/O. write.ts writes it into a team (through the store's bulk seeder);
+ * with positional bulk inserts and time-ordered ids a million transactions take seconds.
  */
 
+import type { SeedSummary } from '../store/demo/seed-records';
 import { type DemoAccount, type Employee, generateAccounts, generateEmployees, revenueCapacity } from './accounts';
 import { type EpochDay, isoDay, parseDay, todayUtc } from './calendar';
 import { type DemoWindow, demoWindow, type MakeId } from './context';
@@ -43,18 +44,6 @@ export interface DemoDataSet {
   ledger: LedgerPlan;
 }
 
-export interface DemoSummary {
-  categories: number;
-  tags: number;
-  bankAccounts: number;
-  customers: number;
-  transactions: number;
-  invoices: number;
-  trackerProjects: number;
-  trackerEntries: number;
-  notifications: number;
-}
-
 /** Builds the data set in memory (cheap: no transactions yet). Throws LedgerTooSmall when N is below the skeleton. */
 export function planDemo(options: DemoOptions & { baseCurrency?: string } = {}): DemoDataSet {
   const seed = options.seed ?? DEFAULT_SEED;
@@ -86,7 +75,7 @@ export function planDemo(options: DemoOptions & { baseCurrency?: string } = {}):
   };
 }
 
-export function formatSummary(team: string, s: DemoSummary, seed: string, asOf: EpochDay): string {
+export function formatSummary(team: string, s: SeedSummary, seed: string, asOf: EpochDay): string {
   return (
     `${team}: ${s.bankAccounts} bank accounts, ${s.customers} customers, ${s.tags} tags, ${s.categories} categories, ` +
     `${s.transactions} transactions, ${s.invoices} invoices, ${s.trackerProjects} tracker projects, ${s.trackerEntries} tracker entries, ` +

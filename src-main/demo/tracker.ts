@@ -4,6 +4,7 @@
  * days while a project runs. Projects whose end lies more than two weeks before the as-of day are completed.
  * Entries have no assignee (the demo creates no user accounts) and last 30 minutes to 4 hours, in quarter hours.
  */
+import type { SeedProject } from '../store/demo/seed-records';
 import { type Employee, employed } from './accounts';
 import { type EpochDay, isWeekend } from './calendar';
 import { PROJECT_KINDS, TRACKER_TASKS } from './catalog';
@@ -12,14 +13,8 @@ import type { DemoCustomer } from './customers';
 import type { DemoInvoice } from './invoices';
 import type { Prng } from './prng';
 
-export interface DemoProject {
-  id: string;
-  name: string;
-  description: string;
-  estimateHours: number;
-  billable: boolean;
-  rateMinor: number | null;
-  currency: string | null;
+/** A project: the columns the store writes (store/demo/bulk-seed.ts), its customer, its tags by name, its span. */
+export interface DemoProject extends Omit<SeedProject, 'status' | 'customerId' | 'tagIds' | 'createdAt' | 'updatedAt'> {
   status: 'in_progress' | 'completed';
   customer: DemoCustomer | null;
   tagNames: string[];

@@ -1,7 +1,9 @@
 import { AUTO_APPLY_AT, CategoryModel } from '../../src-shared/domain/category-suggest';
 import { type Evaluation, evaluate, type FieldChange, type RuleDef } from '../../src-shared/domain/rules';
 import type { Db } from '../store/db';
-import { type FactsRow, factsInWindow, factsOf, labelledHistory, recordRuleRun, ruleDefs } from '../store/rules/rules';
+import { type FactsRow, factsInWindow, factsOf, labelledHistory } from '../store/rules/facts';
+import { ruleDefs } from '../store/rules/rules';
+import { recordRuleRun } from '../store/rules/run-results';
 import { applyTransactionChanges, type TransactionChange } from '../store/transactions/update';
 import { write } from '../store/write';
 

@@ -4,17 +4,9 @@ import { detectRecurring } from '../../src-shared/domain/recurring';
 import { evaluate, matches, orderRules, type RuleDef, ruleProblems } from '../../src-shared/domain/rules';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
-import {
-  factsInWindow,
-  factsOf,
-  labelledHistory,
-  listRecurringSeries,
-  listRules,
-  recurringHistory,
-  ruleDefs,
-  saveRecurringSeries,
-  toRuleDef,
-} from '../store/rules/rules';
+import { factsInWindow, factsOf, labelledHistory } from '../store/rules/facts';
+import { listRecurringSeries, recurringHistory, saveRecurringSeries } from '../store/rules/recurring';
+import { listRules, ruleDefs, toRuleDef } from '../store/rules/rules';
 import { dryRunRules, MAX_SCOPE, type RuleRun } from './apply';
 
 /**

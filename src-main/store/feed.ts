@@ -15,12 +15,13 @@ import { getForecast } from './metrics/forecasts';
 import { getStressTest } from './metrics/stress-tests';
 import { getNotification } from './notifications/notifications';
 import { getReconciliation } from './reconciliation/reconciliation';
-import { getRecurringSeries, getRule } from './rules/rules';
+import { getRecurringSeries } from './rules/recurring';
+import { getRule } from './rules/rules';
 import { getTag } from './tags/tags';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
 import { getTransaction } from './transactions/read';
-import { getRun } from './workflows/runs';
+import { getRun } from './workflows/runs/reads';
 import { getWorkflowSummary } from './workflows/workflows';
 
 /**

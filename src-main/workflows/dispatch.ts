@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import { Conflict } from '../store/errors';
-import { findRunByKey, insertRun, type RunRef, type RunSource } from '../store/workflows/runs';
+import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs/enqueue';
+import type { RunSource } from '../store/workflows/runs/row';
 import { getWorkflowForStart } from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { parseStoredDefinition } from './definitions';

@@ -1,22 +1,18 @@
 import type { WorkflowDefinition, WorkflowNode } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
+import { cancelClaimedRun } from '../store/workflows/runs/cancel';
+import { type Claim, releaseRun, renewRunLease } from '../store/workflows/runs/claims';
+import { loadRunState, type OpenStep, type RunState } from '../store/workflows/runs/state';
 import {
   beginStep,
-  type Claim,
-  cancelClaimedRun,
   completeStep,
   failRun,
   LeaseLost,
-  loadRunState,
-  type OpenStep,
   type RunnerCommit,
-  type RunState,
-  releaseRun,
-  renewRunLease,
   resumeRun,
   retryStep,
   waitStep,
-} from '../store/workflows/runs';
+} from '../store/workflows/runs/steps';
 import { write } from '../store/write';
 import { loadVersion } from './definitions';
 import type { EffectPorts } from './effects';

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
 import { PROCESS_OWNER } from '../store/leases';
-import { type Claim, claimNextRun, claimRun, loadRunState } from '../store/workflows/runs';
+import { type Claim, claimNextRun, claimRun } from '../store/workflows/runs/claims';
+import { loadRunState } from '../store/workflows/runs/state';
 import { defaultEffectPorts, type EffectPorts } from './effects';
 import { type DriveResult, driveRun, type FaultInjector, SimulatedCrash } from './engine';
 import { fireDueSchedules } from './schedule';

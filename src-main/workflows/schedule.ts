@@ -2,7 +2,7 @@ import { CronExpressionParser } from 'cron-parser';
 import type { WorkflowDefinition } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
 import { withLease } from '../store/leases';
-import { insertRun, type RunRef } from '../store/workflows/runs';
+import { insertRun, type RunRef } from '../store/workflows/runs/enqueue';
 import { advanceSchedule, dueSchedules, getWorkflowForStart, type ScheduleRow } from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { parseStoredDefinition } from './definitions';

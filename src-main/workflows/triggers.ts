@@ -5,7 +5,7 @@ import {
 } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
 import { recordExists } from '../store/workflows/records';
-import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs';
+import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs/enqueue';
 import { getWorkflowForStart, workflowsDeclaring } from '../store/workflows/workflows';
 import { write } from '../store/write';
 import { parseStoredDefinition } from './definitions';

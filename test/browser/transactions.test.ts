@@ -121,6 +121,50 @@ describe('transaction review in the web UI', () => {
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 
+  it('loses no review key pressed while earlier writes and list refreshes are still on their way', async () => {
+    const ids = await Promise.all([0, 1, 2].map((i) => idAt(i)));
+    const noteBefore = (await record(ids[2]!)).note;
+    // A busy machine, made certain: every write and every list refresh answers late (the real server, answering later).
+    await page.route(
+      (url) => url.pathname === '/app/transactions' || url.pathname.startsWith('/v1/transactions'),
+      async (route) => {
+        const req = route.request();
+        const isWrite = req.method() !== 'GET';
+        const isListRefresh = req.method() === 'GET' && !/\/v1\/transactions\/[0-9a-f-]{36}$/.test(new URL(req.url()).pathname);
+        if (isWrite || isListRefresh) await new Promise((r) => setTimeout(r, isWrite ? 1200 : 3000));
+        await route.continue();
+      },
+    );
+    await grid().focus();
+    // Two rows marked reviewed in quick succession: the second key comes while the first write is still running.
+    await page.keyboard.press('r');
+    await page.keyboard.press('j');
+    await page.keyboard.press('r');
+    await app
+      .toast(/Marked 1 transaction as reviewed/)
+      .nth(1)
+      .waitFor();
+    for (const id of ids.slice(0, 2)) await expect.poll(async () => (await record(id)).reviewedAt).not.toBeNull();
+    // A note saved while the refresh after those writes is still on its way.
+    await page.keyboard.press('j');
+    await page.keyboard.press('n');
+    await page.getByRole('dialog', { name: 'Note' }).waitFor();
+    await page.keyboard.type('Typed during a refresh');
+    await page.keyboard.press('Control+Enter');
+    await app.toast(/Noted 1 transaction/).waitFor();
+    await expect.poll(async () => (await record(ids[2]!)).note).toBe('Typed during a refresh');
+    // Undo, pressed at once three times, takes back the three actions, newest first.
+    for (let i = 0; i < 3; i++) await page.keyboard.press('z');
+    await app.toast(/Undone: Noted 1 transaction/).waitFor();
+    await app
+      .toast(/Undone: Marked 1 transaction as reviewed/)
+      .nth(1)
+      .waitFor();
+    await expect.poll(async () => (await record(ids[2]!)).note).toBe(noteBefore);
+    for (const id of ids.slice(0, 2)) await expect.poll(async () => (await record(id)).reviewedAt).toBeNull();
+    await page.unrouteAll({ behavior: 'wait' });
+  });
+
   it('keeps filters in the address and shows the shortcut sheet', async () => {
     await page.getByRole('tab', { name: /^All/ }).click();
     await page.getByLabel('Search transactions').fill('rent');

@@ -23,9 +23,13 @@ export interface ServeHandle {
   output(): string;
 }
 
-/** Starts `finops serve` on a free port and resolves once it prints its URL. */
-export function startServe(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServeHandle> {
-  const child = spawn(FINOPS_BIN, ['serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
+/** Starts `finops serve` on a free port (another checkout's launcher with `bin`) and resolves once it prints its URL. */
+export function startServe(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  { bin = FINOPS_BIN, cwd }: { bin?: string; cwd?: string } = {},
+): Promise<ServeHandle> {
+  const child = spawn(bin, ['serve', '--port', '0', ...args], { cwd, env: { ...process.env, ...env }, stdio: 'pipe' });
   let out = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 60_000);

@@ -2,7 +2,8 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
-import { deleteTeamData, teamHasData, writeDemo } from '../../store/demo/demo-data';
+import { writeDemo } from '../../demo/write';
+import { deleteTeamData, teamHasData } from '../../store/demo/demo-data';
 import { ensureTeam } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 
@@ -29,7 +30,6 @@ function parseAsOf(value: string): string {
  */
 export function demoCommand(): Command {
   return new Command('demo')
-    .description('seed a team with a realistic, deterministic demo data set (a small agency, ~30 months)')
     .addOption(dataDirOption())
     .addOption(new Option('--team <team>', 'team name or id (created if absent)').default(DEFAULT_DEMO_TEAM))
     .addOption(

@@ -68,7 +68,6 @@ function globals<T>(command: Command): T & { dataDir?: string; team: string } {
 
 export function importCommand(): Command {
   const cmd = new Command('import')
-    .description('import a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) into an account; subcommands manage batches')
     .argument('[file]', 'the bank file')
     .addOption(dataDirOption())
     .addOption(teamOption(false))

@@ -11,7 +11,7 @@ import { dataDirOption, parsePositiveInt, resolveDataDir } from '../program';
  * through the database (the scheduler's lease, the queue rows' leases).
  */
 export function invoicesCommand(): Command {
-  const invoices = new Command('invoices').description('invoice background work');
+  const invoices = new Command('invoices');
   invoices
     .command('run')
     .description(

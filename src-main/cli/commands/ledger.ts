@@ -30,7 +30,7 @@ function findTeam(db: Db, nameOrId: string): Team {
  * (src-main/store/ledger/maintenance.ts). Progress goes to stderr, one line per step with its time.
  */
 export function ledgerCommand(): Command {
-  const ledger = new Command('ledger').description("check or rebuild the ledger's derived data (balances, roll-up…)");
+  const ledger = new Command('ledger');
   ledger
     .command('rebuild')
     .description("recompute a team's balances, base amounts, review states and daily roll-up from its transactions")

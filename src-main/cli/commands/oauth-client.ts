@@ -1,7 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import { createClient, listClients } from '../../store/auth/oauth';
-import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../store/auth/oauth-checks';
+import { checkRedirectUri, REDIRECT_URI_PROBLEMS } from '../../store/auth/oauth/checks';
+import { createClient, listClients } from '../../store/auth/oauth/clients';
 import { ensureTeam, findTeamByName } from '../../store/teams/teams';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 import { parseScopes } from './token';
@@ -14,7 +14,7 @@ export function collectRedirectUri(value: string, previous: string[] = []): stri
 }
 
 export function oauthClientCommand(): Command {
-  const cmd = new Command('oauth-client').description('manage OAuth 2.0 clients (applications using /v1/oauth)');
+  const cmd = new Command('oauth-client');
   cmd
     .command('create')
     .description(

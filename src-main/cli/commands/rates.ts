@@ -17,7 +17,7 @@ function parseBase(value: string): string {
  * then recomputes every team's base amounts from the earliest imported day and reports what still lacks a rate.
  */
 export function ratesCommand(): Command {
-  const rates = new Command('rates').description('exchange rates used for base-currency figures');
+  const rates = new Command('rates');
   rates
     .command('import')
     .description('import exchange rates from a CSV file and recompute base-currency amounts')

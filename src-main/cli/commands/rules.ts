@@ -4,7 +4,8 @@ import { RuleInput } from '../../../src-shared/contract/rules';
 import { dryRunRules, runRules } from '../../rules/apply';
 import { detectAndSaveRecurring, lintRules, ruleSuggestions } from '../../rules/insights';
 import type { Db } from '../../store/db';
-import { createRule, getRule, listRecurringSeries, listRules, toRuleDef } from '../../store/rules/rules';
+import { listRecurringSeries } from '../../store/rules/recurring';
+import { createRule, getRule, listRules, toRuleDef } from '../../store/rules/rules';
 import { findTeamByName, getTeam } from '../../store/teams/teams';
 import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
 
@@ -28,7 +29,7 @@ function scopeOptions(cmd: Command): Command {
 }
 
 export function rulesCommand(): Command {
-  const rules = new Command('rules').description('categorization rules: list, add, preview, run, lint, suggestions');
+  const rules = new Command('rules');
   rules
     .command('list')
     .description("the team's rules in run order")
@@ -93,7 +94,7 @@ export function rulesCommand(): Command {
 }
 
 export function recurringCommand(): Command {
-  const recurring = new Command('recurring').description('recurring series detected from history');
+  const recurring = new Command('recurring');
   recurring
     .command('detect')
     .description('detect series now, mark their transactions, print a summary')

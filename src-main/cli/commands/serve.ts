@@ -4,7 +4,6 @@ import { dataDirOption, parseNonNegativeInt, parsePort, parsePositiveInt, resolv
 
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('run the headless v1 server (API at http://HOST:PORT/v1, web UI at /)')
     .addOption(dataDirOption())
     .addOption(new Option('--port <port>', 'TCP port (0 picks a free one)').argParser(parsePort).default(4100))
     .addOption(new Option('--host <host>', 'address to listen on; 0.0.0.0 to serve a LAN').default('127.0.0.1'))

@@ -9,7 +9,7 @@ import { parseEmail } from './user';
  * machine — for a lost laptop, or a person leaving. Works beside a running server: its next request is refused.
  */
 export function sessionsCommand(): Command {
-  const sessions = new Command('sessions').description("a user's web sign-in sessions: list them or sign them out");
+  const sessions = new Command('sessions');
   const email = () => new Option('--email <email>', 'the user').argParser(parseEmail).makeOptionMandatory();
 
   sessions

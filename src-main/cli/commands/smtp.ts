@@ -21,7 +21,7 @@ export function existingTeam(db: Db, nameOrId: string): Team {
  * awaiting_sync for the remote instance.
  */
 export function smtpCommand(): Command {
-  const smtp = new Command('smtp').description("a team's outgoing mail server for invoice emails and reminders");
+  const smtp = new Command('smtp');
   smtp
     .command('set')
     .description('set the SMTP server; queued emails waiting for sync are handed to it')

@@ -12,7 +12,7 @@ export function parseScopes(value: string): Scope[] {
 }
 
 export function tokenCommand(): Command {
-  const token = new Command('token').description('manage API keys');
+  const token = new Command('token');
   token
     .command('create')
     .description('create an API key and print it (shown only this once); creates the team if absent')

@@ -26,7 +26,7 @@ function readPassword(opts: { password?: string; passwordStdin?: boolean }): str
 }
 
 export function userCommand(): Command {
-  const user = new Command('user').description('manage local users (they sign in on the OAuth authorize page)');
+  const user = new Command('user');
   user
     .command('create')
     .description('create a user with a password as a member of a team (creates the team if absent); prints the user as JSON')

@@ -6,7 +6,9 @@ import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
 import { ensureTeam, findTeamByName, getTeam, type Team } from '../../store/teams/teams';
-import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflows/runs';
+import { decideApproval } from '../../store/workflows/runs/approvals';
+import { cancelRun } from '../../store/workflows/runs/cancel';
+import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
 import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { StartRefused, startWorkflowRun } from '../../workflows/dispatch';
@@ -94,7 +96,7 @@ async function advance(db: Db, teamId: string, runId: string, run: boolean): Pro
 }
 
 export function workflowCommand(): Command {
-  const cmd = new Command('workflow').description('workflow definitions and runs');
+  const cmd = new Command('workflow');
   const common = (c: Command) => c.addOption(dataDirOption()).addOption(teamOption());
 
   common(cmd.command('import'))

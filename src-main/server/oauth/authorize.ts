@@ -2,15 +2,10 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { oauthRoutes } from '../../../src-shared/contract/oauth';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import {
-  createAuthorizationCode,
-  createSession,
-  deleteSession,
-  findClient,
-  findSessionUser,
-  type OAuthClient,
-} from '../../store/auth/oauth';
-import { isValidCodeChallenge, resolveRequestedScopes, safeEqual } from '../../store/auth/oauth-checks';
+import { isValidCodeChallenge, resolveRequestedScopes, safeEqual } from '../../store/auth/oauth/checks';
+import { findClient, type OAuthClient } from '../../store/auth/oauth/clients';
+import { createAuthorizationCode } from '../../store/auth/oauth/codes';
+import { createSession, deleteSession, findSessionUser } from '../../store/auth/oauth/login-sessions';
 import type { Db } from '../../store/db';
 import { getTeam } from '../../store/teams/teams';
 import { authenticateUser, getMembership, getUser, type User } from '../../store/users/users';

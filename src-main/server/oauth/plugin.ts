@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthorizationServerMetadata } from '../../../src-shared/contract/oauth';
 import { ALL_SCOPES, expandScopes } from '../../../src-shared/contract/scopes';
-import { ACCESS_TOKEN_PREFIX, findActiveAccessToken } from '../../store/auth/oauth';
+import { ACCESS_TOKEN_PREFIX } from '../../store/auth/oauth/secrets';
+import { findActiveAccessToken } from '../../store/auth/oauth/tokens';
 import type { Db } from '../../store/db';
 import type { BearerResolver } from '../auth/credentials';
 import { registerAuthorizeRoutes } from './authorize';

@@ -1,15 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { oauthRoutes, type TokenResponse } from '../../../src-shared/contract/oauth';
-import {
-  authenticateClient,
-  exchangeAuthorizationCode,
-  issueClientCredentials,
-  type OAuthClient,
-  refreshTokens,
-  revokeToken,
-  type TokenOutcome,
-} from '../../store/auth/oauth';
-import { parseBasicAuth } from '../../store/auth/oauth-checks';
+import { parseBasicAuth } from '../../store/auth/oauth/checks';
+import { authenticateClient, type OAuthClient } from '../../store/auth/oauth/clients';
+import { exchangeAuthorizationCode } from '../../store/auth/oauth/codes';
+import type { TokenOutcome } from '../../store/auth/oauth/grants';
+import { issueClientCredentials, refreshTokens, revokeToken } from '../../store/auth/oauth/tokens';
 import type { Db } from '../../store/db';
 import { registerRoute } from '../route';
 import { invalidClient, invalidRequest, type OAuthErrorHandler, OAuthHttpError } from './errors';

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { appWorkflowRoutes } from '../../../src-shared/contract/app-workflows';
 import type { Db } from '../../store/db';
-import { cancelRun, decideApproval, getRunDetail, listRuns } from '../../store/workflows/runs';
+import { decideApproval } from '../../store/workflows/runs/approvals';
+import { cancelRun } from '../../store/workflows/runs/cancel';
+import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
 import { listWorkflows } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { describeProblems } from '../../workflows/validate';

@@ -4,17 +4,9 @@ import type { RuleDef } from '../../../src-shared/domain/rules';
 import { dryRunRules, runRules } from '../../rules/apply';
 import { categorySuggestions, detectAndSaveRecurring, lintRules, ruleSuggestions, similarTo } from '../../rules/insights';
 import type { Db } from '../../store/db';
-import {
-  checkRule,
-  createRule,
-  deleteRule,
-  getRule,
-  listRecurringSeries,
-  listRuleFailures,
-  listRules,
-  toRuleDef,
-  updateRule,
-} from '../../store/rules/rules';
+import { listRecurringSeries } from '../../store/rules/recurring';
+import { checkRule, createRule, deleteRule, getRule, listRules, toRuleDef, updateRule } from '../../store/rules/rules';
+import { listRuleFailures } from '../../store/rules/run-results';
 import { registerRoute } from '../route';
 
 export async function ruleRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { ExecuteBody, workflowRoutes } from '../../../src-shared/contract/workflows';
 import type { Db } from '../../store/db';
-import { getRun, runReference } from '../../store/workflows/runs';
+import { getRun } from '../../store/workflows/runs/reads';
+import { runReference } from '../../store/workflows/runs/row';
 import { type Started, StartRefused, type StartRequest, startWorkflowRun } from '../../workflows/dispatch';
 import { wakeRunners } from '../../workflows/wakeup';
 import { ApiError, forbidden } from '../errors';

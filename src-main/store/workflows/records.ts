@@ -4,7 +4,7 @@ import { getCustomer } from '../customers/read';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { write } from '../write';
-import { effectResult, recordEffect } from './runs';
+import { effectResult, recordEffect } from './runs/effects';
 
 /**
  * What workflow runs read and write outside their own tables: the records a trigger's data names (checked against

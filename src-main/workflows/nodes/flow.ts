@@ -1,5 +1,5 @@
 import type { WorkflowNode } from '../../../src-shared/contract/workflow-definition';
-import { resolveApprovalAtDeadline } from '../../store/workflows/runs';
+import { resolveApprovalAtDeadline } from '../../store/workflows/runs/approvals';
 import { evaluate } from '../conditions';
 import { renderText } from '../templates';
 import type { NodeImpl } from './types';

@@ -1,6 +1,7 @@
 import type { EdgeLabel, WorkflowNode } from '../../../src-shared/contract/workflow-definition';
 import type { Db } from '../../store/db';
-import type { NewApproval, RunState } from '../../store/workflows/runs';
+import type { RunState } from '../../store/workflows/runs/state';
+import type { NewApproval } from '../../store/workflows/runs/steps';
 import type { EffectPorts } from '../effects';
 import type { RunContext } from '../templates';
 

@@ -7,6 +7,7 @@ import { type FormEvent, useId, useState } from 'react';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
+import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
@@ -134,36 +135,25 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
             </div>
           </dl>
           <p>{preview.message}</p>
-          {preview.candidates.length ? (
-            <table className="data compact" aria-label="Lines that could explain the difference">
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span>Date</span>
-                  </th>
-                  <th scope="col">
-                    <span>Transaction</span>
-                  </th>
-                  <th scope="col" className="num">
-                    <span>Amount</span>
-                  </th>
-                  <th scope="col">
-                    <span>Why it may explain it</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {preview.candidates.map((c) => (
-                  <tr key={c.transactionId}>
-                    <td className="date">{formatDate(c.date.slice(0, 10))}</td>
-                    <td>{c.name}</td>
-                    <td className="money">{formatAmount(c.amount, preview.currency)}</td>
-                    <td>{c.reason}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          ) : null}
+          <DataTable
+            label="Lines that could explain the difference"
+            className="compact"
+            hideWhenEmpty
+            rows={preview.candidates}
+            rowKey={(c) => c.transactionId}
+            columns={[
+              { id: 'date', header: 'Date', className: 'date', cell: (c) => formatDate(c.date.slice(0, 10)) },
+              { id: 'name', header: 'Transaction', cell: (c) => c.name },
+              {
+                id: 'amount',
+                header: 'Amount',
+                numeric: true,
+                className: 'money',
+                cell: (c) => formatAmount(c.amount, preview.currency),
+              },
+              { id: 'reason', header: 'Why it may explain it', cell: (c) => c.reason },
+            ]}
+          />
           <div className="panel-actions">
             <button
               type="button"

@@ -7,6 +7,7 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { appMetricRoutes } from '../../../src-shared/contract/app-metrics';
 import { metricRoutes, type StressTest } from '../../../src-shared/contract/metrics';
+import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
@@ -340,38 +341,25 @@ function PreviewView({ preview }: { preview: Preview }) {
           </dd>
         </div>
       </dl>
-      {preview.impacts.length ? (
-        <table className="data compact" aria-label="Impact of each driver">
-          <thead>
-            <tr>
-              <th scope="col">
-                <span>Driver</span>
-              </th>
-              <th scope="col" className="num">
-                <span>Money in</span>
-              </th>
-              <th scope="col" className="num">
-                <span>Money out</span>
-              </th>
-              <th scope="col" className="num">
-                <span>Ending cash</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {preview.impacts.map((i) => (
-              <tr key={i.index}>
-                <td>
-                  {i.index + 1}. {KIND_LABELS[i.kind as DriverKind] ?? i.kind}
-                </td>
-                <td className="money">{formatAmount(i.inflow, c)}</td>
-                <td className="money">{formatAmount(i.outflow, c)}</td>
-                <td className={`money ${i.endingCash < 0 ? 'burn' : ''}`}>{formatAmount(i.endingCash, c)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      ) : null}
+      <DataTable
+        label="Impact of each driver"
+        className="compact"
+        hideWhenEmpty
+        rows={preview.impacts}
+        rowKey={(i) => i.index}
+        columns={[
+          { id: 'driver', header: 'Driver', cell: (i) => `${i.index + 1}. ${KIND_LABELS[i.kind as DriverKind] ?? i.kind}` },
+          { id: 'in', header: 'Money in', numeric: true, className: 'money', cell: (i) => formatAmount(i.inflow, c) },
+          { id: 'out', header: 'Money out', numeric: true, className: 'money', cell: (i) => formatAmount(i.outflow, c) },
+          {
+            id: 'ending',
+            header: 'Ending cash',
+            numeric: true,
+            className: (i) => `money ${i.endingCash < 0 ? 'burn' : ''}`,
+            cell: (i) => formatAmount(i.endingCash, c),
+          },
+        ]}
+      />
       {preview.warnings.length ? (
         <ul className="warnings">
           {preview.warnings.map((w) => (
@@ -382,6 +370,8 @@ function PreviewView({ preview }: { preview: Preview }) {
     </>
   );
 }
+
+const nameOf = (t: { name: string | null }) => t.name ?? 'Untitled';
 
 function SavedTests(props: {
   saved: ReturnType<typeof useCursorList<typeof metricRoutes.listStressTests>>;
@@ -397,70 +387,53 @@ function SavedTests(props: {
         <span className="faint small">Tick two or more to compare them side by side.</span>
       </div>
       {saved.error ? <ErrorBanner error={saved.error} onRetry={saved.refetch} /> : null}
-      {saved.items.length === 0 && !saved.isLoading ? (
-        <p className="faint padded">No saved stress test yet. Build one above and save it.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="data compact" aria-label="Saved stress tests">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span>Compare</span>
-                </th>
-                <th scope="col">
-                  <span>Name</span>
-                </th>
-                <th scope="col">
-                  <span>Saved</span>
-                </th>
-                <th scope="col" className="num">
-                  <span>Drivers</span>
-                </th>
-                <th scope="col" className="num">
-                  <span>Ending cash</span>
-                </th>
-                <th scope="col">
-                  <span>Runs out</span>
-                </th>
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {saved.items.map((t) => {
-                const label = t.name ?? 'Untitled';
-                return (
-                  <tr key={t.id} data-stress-id={t.id}>
-                    <td>
-                      <input
-                        type="checkbox"
-                        aria-label={`Compare ${label}`}
-                        checked={compare.includes(t.id)}
-                        onChange={(e) =>
-                          setCompare(e.target.checked ? [...compare, t.id].slice(-10) : compare.filter((x) => x !== t.id))
-                        }
-                      />
-                    </td>
-                    <td>
-                      <div className="cell-text wide">{label}</div>
-                    </td>
-                    <td className="date">{formatDateTime(t.createdAt)}</td>
-                    <td className="num">{t.drivers}</td>
-                    <td className="money">{formatAmount(t.endingCash.stressed, t.currency)}</td>
-                    <td>{t.runsOutIn.stressed ?? 'lasts'}</td>
-                    <td className="num">
-                      <button type="button" className="btn small" onClick={() => props.onOpen(t.id)}>
-                        Open<span className="sr-only"> {label}</span>
-                      </button>
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <DataTable
+        label="Saved stress tests"
+        className="compact"
+        wrap
+        hideWhenEmpty
+        empty={<p className="faint padded">No saved stress test yet. Build one above and save it.</p>}
+        loading={saved.isLoading}
+        rows={saved.items}
+        rowKey={(t) => t.id}
+        rowProps={(t) => ({ 'data-stress-id': t.id })}
+        columns={[
+          {
+            id: 'compare',
+            header: 'Compare',
+            cell: (t) => (
+              <input
+                type="checkbox"
+                aria-label={`Compare ${nameOf(t)}`}
+                checked={compare.includes(t.id)}
+                onChange={(e) => setCompare(e.target.checked ? [...compare, t.id].slice(-10) : compare.filter((x) => x !== t.id))}
+              />
+            ),
+          },
+          { id: 'name', header: 'Name', cell: (t) => <div className="cell-text wide">{nameOf(t)}</div> },
+          { id: 'saved', header: 'Saved', className: 'date', cell: (t) => formatDateTime(t.createdAt) },
+          { id: 'drivers', header: 'Drivers', numeric: true, className: 'num', cell: (t) => t.drivers },
+          {
+            id: 'ending',
+            header: 'Ending cash',
+            numeric: true,
+            className: 'money',
+            cell: (t) => formatAmount(t.endingCash.stressed, t.currency),
+          },
+          { id: 'runs-out', header: 'Runs out', cell: (t) => t.runsOutIn.stressed ?? 'lasts' },
+          {
+            id: 'actions',
+            header: 'Actions',
+            srOnlyHeader: true,
+            className: 'num',
+            cell: (t) => (
+              <button type="button" className="btn small" onClick={() => props.onOpen(t.id)}>
+                Open<span className="sr-only"> {nameOf(t)}</span>
+              </button>
+            ),
+          },
+        ]}
+      />
     </div>
   );
 }
@@ -488,7 +461,7 @@ function Comparison({ ids }: { ids: string[] }) {
       <div className="compare-cols">
         {r.tests.map((t) => (
           <dl key={t.id} className="compare-col">
-            <dt className="compare-name">{t.name ?? 'Untitled'}</dt>
+            <dt className="compare-name">{nameOf(t)}</dt>
             <dd>
               Ending cash <strong>{formatAmount(t.endingCash.stressed, t.currency)}</strong>
               <span className="faint"> (baseline {formatAmount(t.endingCash.baseline, t.currency)})</span>

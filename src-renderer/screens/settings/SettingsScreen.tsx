@@ -5,6 +5,7 @@
  */
 import { useEffect, useState } from 'react';
 import { appSessionRoutes } from '../../../src-shared/contract/app-session';
+import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -62,59 +63,49 @@ function AccountPanel() {
       </div>
       <h3>Signed-in browsers</h3>
       {sessions.error ? <ErrorBanner error={sessions.error} onRetry={() => void sessions.refetch()} /> : null}
-      <table className="data compact" aria-label="Signed-in browsers">
-        <thead>
-          <tr>
-            <th scope="col">
-              <span>Browser</span>
-            </th>
-            <th scope="col">
-              <span>Address</span>
-            </th>
-            <th scope="col">
-              <span>Signed in</span>
-            </th>
-            <th scope="col">
-              <span>Last used</span>
-            </th>
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {(sessions.data?.data ?? []).map((s) => (
-            <tr key={s.id}>
-              <td>
-                <div className="cell-text wide" title={s.userAgent ?? undefined}>
-                  {browserName(s.userAgent)}
-                </div>
-              </td>
-              <td>{s.ip ?? '—'}</td>
-              <td className="date">{formatDateTime(s.createdAt)}</td>
-              <td className="date">{formatDateTime(s.lastSeenAt)}</td>
-              <td className="num">
-                {s.current ? (
-                  <span className="status-pill ok">This browser</span>
-                ) : (
-                  <button
-                    type="button"
-                    className="btn small"
-                    onClick={() =>
-                      revoke
-                        .mutateAsync({ params: { id: s.id } })
-                        .then(() => toast.show('That browser is signed out'))
-                        .catch((err) => toast.error(err, 'Could not sign that browser out'))
-                    }
-                  >
-                    Sign out
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable
+        label="Signed-in browsers"
+        className="compact"
+        rows={sessions.data?.data ?? []}
+        rowKey={(s) => s.id}
+        columns={[
+          {
+            id: 'browser',
+            header: 'Browser',
+            cell: (s) => (
+              <div className="cell-text wide" title={s.userAgent ?? undefined}>
+                {browserName(s.userAgent)}
+              </div>
+            ),
+          },
+          { id: 'address', header: 'Address', cell: (s) => s.ip ?? '—' },
+          { id: 'signed-in', header: 'Signed in', className: 'date', cell: (s) => formatDateTime(s.createdAt) },
+          { id: 'last-used', header: 'Last used', className: 'date', cell: (s) => formatDateTime(s.lastSeenAt) },
+          {
+            id: 'actions',
+            header: 'Actions',
+            srOnlyHeader: true,
+            className: 'num',
+            cell: (s) =>
+              s.current ? (
+                <span className="status-pill ok">This browser</span>
+              ) : (
+                <button
+                  type="button"
+                  className="btn small"
+                  onClick={() =>
+                    revoke
+                      .mutateAsync({ params: { id: s.id } })
+                      .then(() => toast.show('That browser is signed out'))
+                      .catch((err) => toast.error(err, 'Could not sign that browser out'))
+                  }
+                >
+                  Sign out
+                </button>
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -8,10 +8,11 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import { type RuleInput, type RuleRunResult, ruleRoutes } from '../../../src-shared/contract/rules';
-import { transactionRoutes } from '../../../src-shared/contract/transactions';
+import { DataTable } from '../../components/table/DataTable';
 import { api } from '../../lib/api';
 import { formatDate, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { bulkUpdate } from './bulk-update';
 import type { UndoEntry } from './undo';
 
 export interface SimilarOffer {
@@ -36,12 +37,7 @@ export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void;
   async function apply() {
     setBusy(true);
     try {
-      for (let i = 0; i < offer.ids.length; i += 1000) {
-        await api.call(transactionRoutes.bulkUpdate, {
-          body: { ids: offer.ids.slice(i, i + 1000), categorySlug: offer.slug },
-          idempotencyKey: crypto.randomUUID(),
-        });
-      }
+      await bulkUpdate(offer.ids, { categorySlug: offer.slug });
       if (createRule && offer.rule) await api.call(ruleRoutes.create, { body: offer.rule });
       toast.show(
         `Categorised ${formatNumber(offer.ids.length)} similar as ${offer.categoryName}${createRule && offer.rule ? ' and saved the rule' : ''}`,
@@ -81,41 +77,28 @@ export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void;
           The dry run: these uncategorised transactions from “{offer.source.counterpartyName ?? offer.source.name}” would change.
           Nothing is written until you apply.
         </p>
-        <div className="table-wrap dry-run">
-          <table className="data compact" aria-label="Dry run">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span>Date</span>
-                </th>
-                <th scope="col">
-                  <span>Transaction</span>
-                </th>
-                <th scope="col">
-                  <span>Change</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((t) => (
-                <tr key={t.id}>
-                  <td className="date">{formatDate(t.date.slice(0, 10))}</td>
-                  <td>
-                    <div className="cell-text wide">{t.name}</div>
-                  </td>
-                  <td>
-                    {t.changes.map((c) => (
-                      <div key={c.field} className="change">
-                        {c.field}: <span className="faint">{String(c.before ?? 'none')}</span> →{' '}
-                        <strong>{String(c.after ?? 'none')}</strong>
-                      </div>
-                    ))}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          label="Dry run"
+          className="compact"
+          wrap="dry-run"
+          rows={shown}
+          rowKey={(t) => t.id}
+          columns={[
+            { id: 'date', header: 'Date', className: 'date', cell: (t) => formatDate(t.date.slice(0, 10)) },
+            { id: 'name', header: 'Transaction', cell: (t) => <div className="cell-text wide">{t.name}</div> },
+            {
+              id: 'change',
+              header: 'Change',
+              cell: (t) =>
+                t.changes.map((c) => (
+                  <div key={c.field} className="change">
+                    {c.field}: <span className="faint">{String(c.before ?? 'none')}</span> →{' '}
+                    <strong>{String(c.after ?? 'none')}</strong>
+                  </div>
+                )),
+            },
+          ]}
+        />
         {offer.preview.truncated ? <p className="faint small">More would change than are listed here.</p> : null}
         {offer.rule ? (
           <label className="check">

@@ -8,6 +8,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { type Transaction, transactionRoutes } from '../../../src-shared/contract/transactions';
 import { toMajor, toMinor } from '../../../src-shared/money';
+import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -302,32 +303,18 @@ function PanelBody({
 
       <section className="form-section">
         <h3>Who set what</h3>
-        {Object.keys(t.fieldSources).length === 0 ? (
-          <p className="faint">Every field is as the bank or the creator gave it.</p>
-        ) : (
-          <table className="data compact" aria-label="Field provenance">
-            <thead>
-              <tr>
-                <th scope="col">
-                  <span>Field</span>
-                </th>
-                <th scope="col">
-                  <span>Set by</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {Object.keys(t.fieldSources)
-                .sort()
-                .map((field) => (
-                  <tr key={field}>
-                    <td>{field}</td>
-                    <td>{sourceOf(field)}</td>
-                  </tr>
-                ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          label="Field provenance"
+          className="compact"
+          hideWhenEmpty
+          empty={<p className="faint">Every field is as the bank or the creator gave it.</p>}
+          rows={Object.keys(t.fieldSources).sort()}
+          rowKey={(field) => field}
+          columns={[
+            { id: 'field', header: 'Field', cell: (field) => field },
+            { id: 'source', header: 'Set by', cell: sourceOf },
+          ]}
+        />
         {Object.keys(t.metadata).length ? (
           <details>
             <summary>Metadata</summary>

@@ -8,6 +8,10 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { WorkflowRunDetail, WorkflowRunSummary } from '../../../src-shared/contract/app-workflows';
 import type { RunStatus } from '../../../src-shared/contract/workflows';
+import type { Column } from '../../components/table/columns';
+import { DataTable } from '../../components/table/DataTable';
+import { EmptyState } from '../../components/table/EmptyState';
+import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { workflowApi } from '../../data/app-routes';
 import { queryKey } from '../../data/entities';
@@ -144,71 +148,43 @@ export function WorkflowsScreen() {
 
       <div className="wf-split">
         <div className="card">
-          <div className="table-wrap">
-            <table className="data runs" aria-label="Workflow runs" aria-busy={runs.isLoading}>
-              <thead>
-                <tr>
-                  <th scope="col">
-                    <span>Status</span>
-                  </th>
-                  <th scope="col">
-                    <span>Workflow</span>
-                  </th>
-                  <th scope="col">
-                    <span>Trigger</span>
-                  </th>
-                  <th scope="col">
-                    <span>Started</span>
-                  </th>
-                  <th scope="col" className="num">
-                    <span>Duration</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {runs.isLoading && runs.items.length === 0
-                  ? [0, 1, 2, 3, 4].map((i) => (
-                      <tr key={i} className="skeleton-row">
-                        {[0, 1, 2, 3, 4].map((c) => (
-                          <td key={c}>
-                            <span />
-                          </td>
-                        ))}
-                      </tr>
-                    ))
-                  : runs.items.map((r) => (
-                      <RunRow key={r.executionId} run={r} now={now} selected={r.executionId === selected} onSelect={select} />
-                    ))}
-              </tbody>
-            </table>
-          </div>
-          {!runs.isLoading && runs.items.length === 0 && !runs.error ? (
-            <div className="empty">
-              <h2>{filter === 'all' ? 'No runs yet' : 'No runs here'}</h2>
-              <p>
-                {filter === 'all'
-                  ? 'Runs appear here when a workflow starts: from a trigger, a schedule, the API or “Start a run”.'
-                  : 'Runs with this status appear here.'}
-              </p>
-            </div>
-          ) : null}
-          {runs.hasNextPage ? (
-            <div className="table-footer">
-              <span>{formatNumber(runs.items.length)} runs shown</span>
-              <button type="button" className="btn" onClick={runs.loadMore} disabled={runs.isLoadingMore}>
-                {runs.isLoadingMore ? 'Loading…' : 'Load more'}
-              </button>
-            </div>
-          ) : null}
+          <DataTable
+            label="Workflow runs"
+            className="runs"
+            wrap
+            columns={runColumns(now)}
+            rows={runs.items}
+            rowKey={(r) => r.executionId}
+            rowProps={(r) => ({
+              className:
+                [r.status === 'waiting' ? 'attention' : '', r.executionId === selected ? 'current' : '']
+                  .filter(Boolean)
+                  .join(' ') || undefined,
+              'aria-selected': r.executionId === selected,
+              'data-run-id': r.executionId,
+            })}
+            onOpen={(r) => select(r.executionId)}
+            loading={runs.isLoading}
+            skeletonRows={5}
+            empty={
+              runs.error ? null : (
+                <EmptyState title={filter === 'all' ? 'No runs yet' : 'No runs here'}>
+                  {filter === 'all'
+                    ? 'Runs appear here when a workflow starts: from a trigger, a schedule, the API or “Start a run”.'
+                    : 'Runs with this status appear here.'}
+                </EmptyState>
+              )
+            }
+          />
+          {runs.hasNextPage ? <TableFooter status={`${formatNumber(runs.items.length)} runs shown`} more={runs} /> : null}
         </div>
         <section className="card run-detail" aria-label="Run detail">
           {selected ? (
             <RunDetail id={selected} now={now} onClose={() => select(null)} />
           ) : (
-            <div className="empty small-empty">
-              <h2>Choose a run</h2>
-              <p>Its steps, errors and approvals show here.</p>
-            </div>
+            <EmptyState className="small-empty" title="Choose a run">
+              Its steps, errors and approvals show here.
+            </EmptyState>
           )}
         </section>
       </div>
@@ -220,46 +196,50 @@ function StatusPill({ status }: { status: RunStatus }) {
   return <span className={`run-pill ${status}`}>{STATUS_LABELS[status]}</span>;
 }
 
-function RunRow(props: { run: WorkflowRunSummary; now: number; selected: boolean; onSelect: (id: string) => void }) {
-  const { run } = props;
-  return (
-    <tr
-      tabIndex={0}
-      className={`${run.status === 'waiting' ? 'attention' : ''} ${props.selected ? 'current' : ''}`}
-      aria-selected={props.selected}
-      data-run-id={run.executionId}
-      onClick={() => props.onSelect(run.executionId)}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter' || e.key === ' ') {
-          e.preventDefault();
-          props.onSelect(run.executionId);
-        } else if (e.key === 'ArrowDown') {
-          e.preventDefault();
-          (e.currentTarget.nextElementSibling as HTMLElement | null)?.focus();
-        } else if (e.key === 'ArrowUp') {
-          e.preventDefault();
-          (e.currentTarget.previousElementSibling as HTMLElement | null)?.focus();
-        }
-      }}
-    >
-      <td>
-        <StatusPill status={run.status} />
-        {run.pendingApproval ? <div className="cell-sub attention-text">Needs approval</div> : null}
-      </td>
-      <td>
-        <div className="cell-name">{run.workflowName}</div>
-        <div className="cell-sub">
-          v{run.version} · {run.runId}
-        </div>
-      </td>
-      <td>
-        <div>{run.triggerType}</div>
-        <div className="cell-sub">from {SOURCE_LABELS[run.source] ?? run.source}</div>
-      </td>
-      <td className="date">{formatDateTime(run.startedAt ?? run.queuedAt)}</td>
-      <td className="num">{formatDuration(runDuration(run, props.now))}</td>
-    </tr>
-  );
+/** The runs list's columns; a running run's duration counts up with `now`. */
+function runColumns(now: number): Column<WorkflowRunSummary>[] {
+  return [
+    {
+      id: 'status',
+      header: 'Status',
+      cell: (run) => (
+        <>
+          <StatusPill status={run.status} />
+          {run.pendingApproval ? <div className="cell-sub attention-text">Needs approval</div> : null}
+        </>
+      ),
+    },
+    {
+      id: 'workflow',
+      header: 'Workflow',
+      cell: (run) => (
+        <>
+          <div className="cell-name">{run.workflowName}</div>
+          <div className="cell-sub">
+            v{run.version} · {run.runId}
+          </div>
+        </>
+      ),
+    },
+    {
+      id: 'trigger',
+      header: 'Trigger',
+      cell: (run) => (
+        <>
+          <div>{run.triggerType}</div>
+          <div className="cell-sub">from {SOURCE_LABELS[run.source] ?? run.source}</div>
+        </>
+      ),
+    },
+    { id: 'started', header: 'Started', className: 'date', cell: (run) => formatDateTime(run.startedAt ?? run.queuedAt) },
+    {
+      id: 'duration',
+      header: 'Duration',
+      numeric: true,
+      className: 'num',
+      cell: (run) => formatDuration(runDuration(run, now)),
+    },
+  ];
 }
 
 function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () => void }) {

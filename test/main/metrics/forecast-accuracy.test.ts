@@ -12,9 +12,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { planDemo } from '../../../src-main/demo/seed';
+import { writeDemo } from '../../../src-main/demo/write';
 import { augursModel } from '../../../src-main/metrics/augurs';
 import { openDatabase } from '../../../src-main/store/db';
-import { writeDemo } from '../../../src-main/store/demo/demo-data';
 import { buildForecast } from '../../../src-main/store/metrics/forecasts';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { planDemo } from '../../../src-main/demo/seed';
+import { writeDemo } from '../../../src-main/demo/write';
 import { applyRules, dryRunRules, runRules } from '../../../src-main/rules/apply';
 import {
   categorySuggestions,
@@ -10,9 +11,9 @@ import {
 } from '../../../src-main/rules/insights';
 import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
 import { type Db, openDatabase } from '../../../src-main/store/db';
-import { writeDemo } from '../../../src-main/store/demo/demo-data';
 import { InvalidReference } from '../../../src-main/store/errors';
-import { createRule, getRule, listRuleFailures, ruleDefs } from '../../../src-main/store/rules/rules';
+import { createRule, getRule, ruleDefs } from '../../../src-main/store/rules/rules';
+import { listRuleFailures } from '../../../src-main/store/rules/run-results';
 import { createTeam } from '../../../src-main/store/teams/teams';
 import { createTransactions, type NewTransaction } from '../../../src-main/store/transactions/create';
 import { getTransaction } from '../../../src-main/store/transactions/read';

@@ -13,7 +13,7 @@ import { authPlugin } from '../../../src-main/server/auth/plugin';
 import { installErrorHandling } from '../../../src-main/server/errors';
 import { resolveOAuthAccessToken } from '../../../src-main/server/oauth/plugin';
 import { registerRoute } from '../../../src-main/server/route';
-import { createClient } from '../../../src-main/store/auth/oauth';
+import { createClient } from '../../../src-main/store/auth/oauth/clients';
 import type { Db } from '../../../src-main/store/db';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { createUser, hashPassword } from '../../../src-main/store/users/users';

@@ -50,7 +50,7 @@ describe('layering', () => {
       spec.startsWith('.')
         ? target.startsWith('src-main/store/') || target.startsWith('src-shared/') || target.startsWith('resources/')
         : true,
-    ).filter((v) => !v.startsWith('src-main/store/demo/demo-data.ts -> src-main/demo/')); // TEMPORARY: being moved
+    );
     expect(upward).toEqual([]);
   });
 

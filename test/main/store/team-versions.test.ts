@@ -1,14 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { createApiKey, revokeApiKey, touchApiKey } from '../../../src-main/store/auth/api-keys';
-import {
-  createAuthorizationCode,
-  createClient,
-  createSession,
-  exchangeAuthorizationCode,
-  issueClientCredentials,
-  revokeGrant,
-  revokeToken,
-} from '../../../src-main/store/auth/oauth';
+import { createClient } from '../../../src-main/store/auth/oauth/clients';
+import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../src-main/store/auth/oauth/codes';
+import { revokeGrant } from '../../../src-main/store/auth/oauth/grants';
+import { createSession } from '../../../src-main/store/auth/oauth/login-sessions';
+import { issueClientCredentials, revokeToken } from '../../../src-main/store/auth/oauth/tokens';
 import { changeStamp, type Db, openDatabase } from '../../../src-main/store/db';
 import { createTag } from '../../../src-main/store/tags/tags';
 import { teamVersions } from '../../../src-main/store/team-versions';

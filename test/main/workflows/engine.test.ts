@@ -4,14 +4,10 @@ import { getCustomer } from '../../../src-main/store/customers/read';
 import { upsertCustomer } from '../../../src-main/store/customers/write';
 import type { Db } from '../../../src-main/store/db';
 import { notificationsOfRun } from '../../../src-main/store/workflows/records';
-import {
-  cancelRun,
-  decideApproval,
-  getRun,
-  getRunDetail,
-  loadRunState,
-  stepRecords,
-} from '../../../src-main/store/workflows/runs';
+import { decideApproval } from '../../../src-main/store/workflows/runs/approvals';
+import { cancelRun } from '../../../src-main/store/workflows/runs/cancel';
+import { getRun, getRunDetail, stepRecords } from '../../../src-main/store/workflows/runs/reads';
+import { loadRunState } from '../../../src-main/store/workflows/runs/state';
 import { startWorkflowRun } from '../../../src-main/workflows/dispatch';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import { definition, importActive, insertInvoice, openTestDb } from './fixtures';

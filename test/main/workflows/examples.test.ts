@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { getCustomer } from '../../../src-main/store/customers/read';
 import { listDeliveries } from '../../../src-main/store/invoices/deliveries';
 import { notificationsOfRun } from '../../../src-main/store/workflows/records';
-import { stepRecords } from '../../../src-main/store/workflows/runs';
+import { stepRecords } from '../../../src-main/store/workflows/runs/reads';
 import { listSchedules } from '../../../src-main/store/workflows/workflows';
 import { write } from '../../../src-main/store/write';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { planDemo } from '../../../../src-main/demo/seed';
-import { writeDemo } from '../../../../src-main/store/demo/demo-data';
+import { writeDemo } from '../../../../src-main/demo/write';
 import { makeTestApi } from '../../../helpers/api';
 
 describe('POST /app/metrics/stress-test/preview', () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth';
+import { createClient } from '../../../../src-main/store/auth/oauth/clients';
+import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth/codes';
 import { createNotification } from '../../../../src-main/store/notifications/notifications';
 import { createUser } from '../../../../src-main/store/users/users';
 import { write } from '../../../../src-main/store/write';

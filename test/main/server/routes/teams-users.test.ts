@@ -4,7 +4,8 @@
  * team owner: the acting-user rule).
  */
 import { describe, expect, it } from 'vitest';
-import { createAuthorizationCode, createClient, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth';
+import { createClient } from '../../../../src-main/store/auth/oauth/clients';
+import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth/codes';
 import type { Db } from '../../../../src-main/store/db';
 import { createUser } from '../../../../src-main/store/users/users';
 import { Team, type TeamMember } from '../../../../src-shared/contract/teams';

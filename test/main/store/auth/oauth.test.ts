@@ -4,22 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  createAuthorizationCode,
-  createClient,
-  exchangeAuthorizationCode,
-  findActiveAccessToken,
-  issueClientCredentials,
-  purgeExpired,
-  refreshTokens,
-} from '../../../../src-main/store/auth/oauth';
-import {
   checkPkce,
   checkRedirectUri,
   isLoopbackHost,
   parseBasicAuth,
   resolveRequestedScopes,
   s256,
-} from '../../../../src-main/store/auth/oauth-checks';
+} from '../../../../src-main/store/auth/oauth/checks';
+import { createClient } from '../../../../src-main/store/auth/oauth/clients';
+import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth/codes';
+import { purgeExpired } from '../../../../src-main/store/auth/oauth/grants';
+import { findActiveAccessToken, issueClientCredentials, refreshTokens } from '../../../../src-main/store/auth/oauth/tokens';
 import { openDatabase } from '../../../../src-main/store/db';
 import { Conflict } from '../../../../src-main/store/errors';
 import { ensureTeam } from '../../../../src-main/store/teams/teams';

@@ -2,17 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type Db, openDatabase } from '../../../../src-main/store/db';
 import { NotFound } from '../../../../src-main/store/errors';
 import { FEED_READERS } from '../../../../src-main/store/feed';
-import {
-  beginStep,
-  cancelRun,
-  claimNextRun,
-  completeStep,
-  getRun,
-  getRunDetail,
-  LeaseLost,
-  listRuns,
-  loadRunState,
-} from '../../../../src-main/store/workflows/runs';
+import { cancelRun } from '../../../../src-main/store/workflows/runs/cancel';
+import { claimNextRun } from '../../../../src-main/store/workflows/runs/claims';
+import { getRun, getRunDetail, listRuns } from '../../../../src-main/store/workflows/runs/reads';
+import { loadRunState } from '../../../../src-main/store/workflows/runs/state';
+import { beginStep, completeStep, LeaseLost } from '../../../../src-main/store/workflows/runs/steps';
 import { getWorkflowForStart, workflowsDeclaring } from '../../../../src-main/store/workflows/workflows';
 import { setActive } from '../../../../src-main/workflows/catalog';
 import { startWorkflowRun } from '../../../../src-main/workflows/dispatch';

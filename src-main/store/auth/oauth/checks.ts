@@ -1,9 +1,9 @@
 import crypto from 'node:crypto';
-import { expandScopes, parseScopeList, type Scope } from '../../../src-shared/contract/scopes';
+import { expandScopes, parseScopeList, type Scope } from '../../../../src-shared/contract/scopes';
 
 /**
  * The security rules of the OAuth server as small pure functions, each answering one question with a named
- * outcome, so that each rule is one table test away from being proven (test/main/store/oauth-rules.test.ts).
+ * outcome, so that each rule is one table test away from being proven (test/main/store/auth/oauth.test.ts).
  */
 
 export type RedirectUriCheck =
