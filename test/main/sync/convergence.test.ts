@@ -12,10 +12,13 @@ import { seeded } from './fault-proxy';
 import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
 
 type Side = Replica | Remote;
+type Rec = { id: string };
 
-async function snapshot(s: Side) {
-  const tags = (await s.call('GET', '/v1/tags')).body.data.map((t: { id: string; name: string }) => `${t.id}:${t.name}`).sort();
-  const customers = (await s.call('GET', '/v1/customers?pageSize=100')).body.data
+async function snapshot(s: Side): Promise<{ tags: string[]; customers: string[]; transactions: string[] }> {
+  const tags: Rec[] = (await s.call('GET', '/v1/tags')).body.data
+    .map((t: { id: string; name: string }) => `${t.id}:${t.name}`)
+    .sort();
+  const customers: Rec[] = (await s.call('GET', '/v1/customers?pageSize=100')).body.data
     .map((c: { id: string; name: string; note: string | null; city: string | null; tags: { id: string }[] }) =>
       [
         c.id,
@@ -72,9 +75,9 @@ describe('convergence of A ↔ R ↔ B', () => {
       for (let step = 0; step < 150; step++) {
         const s = pick(sides);
         const op = random();
-        const tags = (await s.call('GET', '/v1/tags')).body.data;
-        const customers = (await s.call('GET', '/v1/customers?pageSize=100')).body.data;
-        const txs = (await s.call('GET', '/v1/transactions?pageSize=1000')).body.data;
+        const tags: Rec[] = (await s.call('GET', '/v1/tags')).body.data;
+        const customers: Rec[] = (await s.call('GET', '/v1/customers?pageSize=100')).body.data;
+        const txs: Rec[] = (await s.call('GET', '/v1/transactions?pageSize=1000')).body.data;
         if (op < 0.1) await s.call('POST', '/v1/tags', { name: `tag ${seed}-${made++}` });
         else if (op < 0.15 && tags.length)
           await s.call('PATCH', `/v1/tags/${pick(tags).id}`, { name: `renamed ${seed}-${made++}` });
@@ -107,7 +110,7 @@ describe('convergence of A ↔ R ↔ B', () => {
           );
         } else if (op < 0.8 && txs.length) await s.call('DELETE', `/v1/transactions/${t(txs)}`);
         else if (s !== r) await syncOnce(s as Replica, r);
-        function t(list: { id: string }[]) {
+        function t(list: Rec[]) {
           return pick(list).id;
         }
       }
