@@ -15,10 +15,10 @@ type Side = Replica | Remote;
 type Rec = { id: string };
 
 async function snapshot(s: Side): Promise<{ tags: string[]; customers: string[]; transactions: string[] }> {
-  const tags: Rec[] = (await s.call('GET', '/v1/tags')).body.data
+  const tags: string[] = (await s.call('GET', '/v1/tags')).body.data
     .map((t: { id: string; name: string }) => `${t.id}:${t.name}`)
     .sort();
-  const customers: Rec[] = (await s.call('GET', '/v1/customers?pageSize=100')).body.data
+  const customers: string[] = (await s.call('GET', '/v1/customers?pageSize=100')).body.data
     .map((c: { id: string; name: string; note: string | null; city: string | null; tags: { id: string }[] }) =>
       [
         c.id,
