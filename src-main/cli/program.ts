@@ -2,6 +2,8 @@ import { InvalidArgumentError, Option } from 'commander';
 import { defaultDataDir } from '../paths';
 import { openDataDir } from '../runtime/data-dir';
 import type { Db } from '../store/db';
+import { NotFound } from '../store/errors';
+import { findTeamById, findTeamByName, type Team } from '../store/teams/teams';
 
 /** Shared pieces of the `finops` commands: option parsers, the data dir, the team option (exit codes: ./exit-codes.ts). */
 export { UsageError } from './exit-codes';
@@ -46,4 +48,30 @@ export function teamOption(required = true): Option {
   const o = new Option('--team <team>', 'team name or id');
   if (required) o.makeOptionMandatory();
   return o;
+}
+
+/** The team a command names, by id or by name; NotFound (exit 1, "team X not found") when there is none. */
+export function findTeam(db: Db, nameOrId: string): Team {
+  const team = findTeamById(db, nameOrId) ?? findTeamByName(db, nameOrId);
+  if (!team) throw new NotFound('team', nameOrId);
+  return team;
+}
+
+/** A progress bar on stderr: redrawn in place on a terminal, a line every 10 % otherwise. */
+export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr) {
+  let lastTenth = -1;
+  return (done: number, total: number) => {
+    const share = total === 0 ? 1 : Math.min(1, done / total);
+    if (stream.isTTY) {
+      const width = 30;
+      const full = Math.round(share * width);
+      stream.write(`\r${label} [${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${total}${done >= total ? '\n' : ''}`);
+      return;
+    }
+    const tenth = Math.floor(share * 10);
+    if (tenth !== lastTenth) {
+      lastTenth = tenth;
+      stream.write(`${label}: ${done}/${total} (${Math.round(share * 100)} %)\n`);
+    }
+  };
 }

@@ -75,6 +75,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/rules')).recurringCommand(),
   },
   {
+    name: 'sync',
+    description: 'sync a team with its remote v1 instance (one round); its status, conflicts, and taking a side',
+    load: async () => (await import('./commands/sync')).syncCommand(),
+  },
+  {
     name: 'workflow',
     description: 'workflow definitions and runs',
     load: async () => (await import('./commands/workflow')).workflowCommand(),

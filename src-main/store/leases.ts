@@ -22,7 +22,27 @@ export interface LeaseOptions {
   now?: Date;
 }
 
-/** Takes the lease when it is free, expired or already ours (then it is extended). Returns whether we hold it. */
+/**
+ * Whether a holder is a process of this machine that no longer runs (a killed CLI round, a crashed server): its
+ * claim can be taken at once instead of after its expiry. Owners are `host:pid:…`; a pid another process reuses
+ * reads as alive, which only means waiting for the expiry as before.
+ */
+export function holderIsGone(owner: string): boolean {
+  const [host, pidText] = owner.split(':');
+  const pid = Number(pidText);
+  if (host !== os.hostname() || !Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Takes the lease when it is free, expired, held by a process of this machine that is gone, or already ours (then
+ * it is extended). Returns whether we hold it.
+ */
 export function acquireLease(db: Db, name: string, ttlMs: number, options: LeaseOptions = {}): boolean {
   const owner = options.owner ?? PROCESS_OWNER;
   const now = options.now ?? new Date();
@@ -30,6 +50,10 @@ export function acquireLease(db: Db, name: string, ttlMs: number, options: Lease
   const expires = new Date(now.getTime() + ttlMs).toISOString();
   return db
     .transaction(() => {
+      const holder = db.prepare('SELECT owner FROM leases WHERE name = ? AND expires_at > ?').pluck().get(name, nowIso) as
+        | string
+        | undefined;
+      if (holder && holder !== owner && holderIsGone(holder)) db.prepare('DELETE FROM leases WHERE name = ?').run(name);
       const row = db
         .prepare(
           `INSERT INTO leases (name, team_id, owner, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?)

@@ -3,48 +3,16 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { commitFile, previewFile } from '../../import/service';
-import type { Db } from '../../store/db';
-import { NotFound } from '../../store/errors';
 import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { listReviewItems } from '../../store/import/review';
 import { undoImportBatch } from '../../store/import/undo';
-import { findTeamByName, getTeam, type Team } from '../../store/teams/teams';
-import { dataDirOption, parsePositiveInt, teamOption, UsageError, withDatabase } from '../program';
+import { dataDirOption, findTeam, parsePositiveInt, progressBar, teamOption, UsageError, withDatabase } from '../program';
 
 /**
  * `finops import`: a bank file into an account (docs/decisions/0060–0066). Progress goes to stderr (a bar when it is
  * a terminal, else a line per step), the summary to stdout; `--dry-run` previews and writes nothing. Subcommands list,
  * show and undo batches and list the review queue.
  */
-function findTeam(db: Db, nameOrId: string): Team {
-  try {
-    return getTeam(db, nameOrId);
-  } catch {
-    const team = findTeamByName(db, nameOrId);
-    if (!team) throw new NotFound('team', nameOrId);
-    return team;
-  }
-}
-
-/** A progress bar on stderr: redrawn in place on a terminal, a line every 10 % otherwise. */
-export function progressBar(label: string, stream: NodeJS.WriteStream = process.stderr) {
-  let lastTenth = -1;
-  return (done: number, total: number) => {
-    const share = total === 0 ? 1 : done / total;
-    if (stream.isTTY) {
-      const width = 30;
-      const full = Math.round(share * width);
-      stream.write(`\r${label} [${'#'.repeat(full)}${'.'.repeat(width - full)}] ${done}/${total}${done >= total ? '\n' : ''}`);
-      return;
-    }
-    const tenth = Math.floor(share * 10);
-    if (tenth !== lastTenth) {
-      lastTenth = tenth;
-      stream.write(`${label}: ${done}/${total} (${Math.round(share * 100)} %)\n`);
-    }
-  };
-}
-
 function batchLine(b: ImportBatch): string {
   const c = b.counts;
   return `${b.id}  ${b.createdAt.slice(0, 19)}  ${b.status.padEnd(9)} ${b.format.padEnd(5)} ${String(c.rows).padStart(6)} rows: ${c.created} new, ${c.duplicate} duplicate, ${c.linked} linked, ${c.review} review, ${c.rejected} rejected, ${c.transfers} transfers  ${b.fileName ?? ''}`;

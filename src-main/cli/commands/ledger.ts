@@ -1,7 +1,5 @@
 import { Command, Option } from 'commander';
 import { teamTransactionCount } from '../../store/bank-accounts/bank-accounts';
-import type { Db } from '../../store/db';
-import { NotFound } from '../../store/errors';
 import {
   checkLedger,
   rebuildBalances,
@@ -9,20 +7,8 @@ import {
   rebuildReviewStates,
   recomputeBaseAmounts,
 } from '../../store/ledger/maintenance';
-import { findTeamByName, getTeam, listTeams, type Team } from '../../store/teams/teams';
-import { dataDirOption, teamOption, withDatabase } from '../program';
-
-/** A team by id or name; never created (these commands repair what exists). */
-function findTeam(db: Db, nameOrId: string): Team {
-  try {
-    return getTeam(db, nameOrId);
-  } catch (err) {
-    if (!(err instanceof NotFound)) throw err;
-  }
-  const team = findTeamByName(db, nameOrId);
-  if (!team) throw new NotFound('team', nameOrId);
-  return team;
-}
+import { listTeams } from '../../store/teams/teams';
+import { dataDirOption, findTeam, teamOption, withDatabase } from '../program';
 
 /**
  * `finops ledger rebuild|check`: the ledger's derived data (running and account balances, base amounts, review

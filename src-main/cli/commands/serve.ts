@@ -13,26 +13,41 @@ export function serveCommand(): Command {
         .argParser(parseNonNegativeInt)
         .default(32),
     )
-    .action(async (opts: { dataDir?: string; port: number; host: string; rateLimit: number; responseCacheMb: number }) => {
-      const server = await startServer({
-        dataDir: resolveDataDir(opts),
-        host: opts.host,
-        port: opts.port,
-        rateLimitPerMinute: opts.rateLimit,
-        responseCacheBytes: opts.responseCacheMb * 1024 * 1024,
-      });
-      process.stdout.write(`Finops Desk server listening on ${server.url} (API ${server.url}/v1, docs ${server.url}/v1/docs)\n`);
-      await new Promise<void>((resolve) => {
-        const stop = (signal: string) => {
-          process.stderr.write(`received ${signal}, shutting down\n`);
-          server.close().then(resolve, (err) => {
-            process.stderr.write(`shutdown failed: ${String(err)}\n`);
-            process.exitCode = 1;
-            resolve();
-          });
-        };
-        process.once('SIGINT', () => stop('SIGINT'));
-        process.once('SIGTERM', () => stop('SIGTERM'));
-      });
-    });
+    .addOption(
+      new Option('--spec-only', "serve only the spec's and the hosted service's operations (every extension answers 404)"),
+    )
+    .action(
+      async (opts: {
+        dataDir?: string;
+        port: number;
+        host: string;
+        rateLimit: number;
+        responseCacheMb: number;
+        specOnly?: boolean;
+      }) => {
+        const server = await startServer({
+          dataDir: resolveDataDir(opts),
+          host: opts.host,
+          port: opts.port,
+          rateLimitPerMinute: opts.rateLimit,
+          responseCacheBytes: opts.responseCacheMb * 1024 * 1024,
+          specOnly: opts.specOnly === true,
+        });
+        process.stdout.write(
+          `Finops Desk server listening on ${server.url} (API ${server.url}/v1, docs ${server.url}/v1/docs)\n`,
+        );
+        await new Promise<void>((resolve) => {
+          const stop = (signal: string) => {
+            process.stderr.write(`received ${signal}, shutting down\n`);
+            server.close().then(resolve, (err) => {
+              process.stderr.write(`shutdown failed: ${String(err)}\n`);
+              process.exitCode = 1;
+              resolve();
+            });
+          };
+          process.once('SIGINT', () => stop('SIGINT'));
+          process.once('SIGTERM', () => stop('SIGTERM'));
+        });
+      },
+    );
 }

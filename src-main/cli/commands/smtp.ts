@@ -1,19 +1,9 @@
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
 import { hasSmtpPassword, writeSmtpPassword } from '../../invoices/smtp-secrets';
-import type { Db } from '../../store/db';
-import { NotFound } from '../../store/errors';
 import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity, setSmtpSettings } from '../../store/invoices/smtp';
-import { findTeamById, findTeamByName, type Team } from '../../store/teams/teams';
-import { dataDirOption, parsePort, resolveDataDir, teamOption, UsageError, withDatabase } from '../program';
+import { dataDirOption, findTeam, parsePort, resolveDataDir, teamOption, UsageError, withDatabase } from '../program';
 import { parseEmail } from './user';
-
-/** The team by id or name; it must exist (SMTP settings never create a team). */
-export function existingTeam(db: Db, nameOrId: string): Team {
-  const team = findTeamById(db, nameOrId) ?? findTeamByName(db, nameOrId);
-  if (!team) throw new NotFound('team', nameOrId);
-  return team;
-}
 
 /**
  * `finops smtp set|show|clear`: a team's outgoing mail server for invoice emails. The password goes to the data
@@ -53,7 +43,7 @@ export function smtpCommand(): Command {
         if (opts.passwordStdin && !opts.user) throw new UsageError('--password-stdin goes with --user');
         const password = opts.passwordStdin ? fs.readFileSync(0, 'utf8').replace(/\r?\n$/, '') : undefined;
         withDatabase(opts, (db) => {
-          const team = existingTeam(db, opts.team);
+          const team = findTeam(db, opts.team);
           const dataDir = resolveDataDir(opts);
           if (password !== undefined) writeSmtpPassword(dataDir, team.id, password);
           else if (!opts.user) writeSmtpPassword(dataDir, team.id, null);
@@ -76,7 +66,7 @@ export function smtpCommand(): Command {
     .addOption(teamOption())
     .action((opts: { dataDir?: string; team: string }) => {
       withDatabase(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         const s = getSmtpSettings(db, team.id);
         const hasPassword = hasSmtpPassword(resolveDataDir(opts), team.id);
         process.stdout.write(
@@ -93,7 +83,7 @@ export function smtpCommand(): Command {
     .addOption(teamOption())
     .action((opts: { dataDir?: string; team: string }) => {
       withDatabase(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         const had = clearSmtpSettings(db, team.id);
         writeSmtpPassword(resolveDataDir(opts), team.id, null);
         process.stdout.write(had ? `SMTP settings of ${team.name} removed\n` : `${team.name} had no SMTP settings\n`);

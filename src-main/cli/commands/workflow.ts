@@ -5,7 +5,7 @@ import { commandWorkflowRunner } from '../../runtime/background';
 import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
-import { ensureTeam, findTeamByName, getTeam, type Team } from '../../store/teams/teams';
+import { ensureTeam } from '../../store/teams/teams';
 import { decideApproval } from '../../store/workflows/runs/approvals';
 import { cancelRun } from '../../store/workflows/runs/cancel';
 import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
@@ -13,7 +13,7 @@ import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../stor
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { StartRefused, startWorkflowRun } from '../../workflows/dispatch';
 import type { WorkflowRunner } from '../../workflows/runner';
-import { dataDirOption, parsePositiveInt, resolveDataDir, teamOption, UsageError } from '../program';
+import { dataDirOption, findTeam, parsePositiveInt, resolveDataDir, teamOption, UsageError } from '../program';
 
 /**
  * `finops workflow …`: definitions and runs from the command line, on the data dir's database directly (safe
@@ -34,20 +34,6 @@ async function withDb<T>(opts: { dataDir?: string }, run: (db: Db) => Promise<T>
   } finally {
     db.close();
   }
-}
-
-function existingTeam(db: Db, nameOrId: string): Team {
-  const team =
-    findTeamByName(db, nameOrId) ??
-    (() => {
-      try {
-        return getTeam(db, nameOrId);
-      } catch {
-        return undefined;
-      }
-    })();
-  if (!team) throw new UsageError(`no team named "${nameOrId}"`);
-  return team;
 }
 
 function readJsonFile(file: string): unknown {
@@ -127,7 +113,7 @@ export function workflowCommand(): Command {
     .addOption(new Option('--version <n>', 'version number').argParser(parsePositiveInt))
     .action((id: string, opts: Common & { version?: number }) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         const version = opts.version ?? workflowDetail(db, team.id, id).latestVersion;
         promote(db, team.id, id, version);
         out(`${id}\tpromoted v${version}`);
@@ -138,7 +124,7 @@ export function workflowCommand(): Command {
     .description("list the team's workflows: id, name, active, API execution, promoted version, triggers")
     .action((opts: Common) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         let cursor: string | undefined;
         do {
           const page = listWorkflows(db, team.id, { pageSize: 100, cursor });
@@ -168,7 +154,7 @@ export function workflowCommand(): Command {
       .argument('<workflow-id>')
       .action((id: string, opts: Common) =>
         withDb(opts, (db) => {
-          setActive(db, existingTeam(db, opts.team).id, id, active);
+          setActive(db, findTeam(db, opts.team).id, id, active);
           out(`${id}\t${active ? 'active' : 'inactive'}`);
         }),
       );
@@ -187,7 +173,7 @@ export function workflowCommand(): Command {
         opts: Common & { triggerType: string; data?: Record<string, unknown>; idempotencyKey?: string; run: boolean },
       ) =>
         withDb(opts, async (db) => {
-          const team = existingTeam(db, opts.team);
+          const team = findTeam(db, opts.team);
           let started: { id: string };
           try {
             started = startWorkflowRun(db, team.id, id, {
@@ -212,7 +198,7 @@ export function workflowCommand(): Command {
     .addOption(new Option('--limit <n>', 'at most this many').argParser(parsePositiveInt).default(50))
     .action((opts: Common & { workflow?: string; status?: RunStatus[]; limit: number }) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         let left = opts.limit;
         let cursor: string | undefined;
         do {
@@ -253,7 +239,7 @@ export function workflowCommand(): Command {
       .option('--no-run', 'only record the decision (a running server, or a later command, runs it)')
       .action(async (runId: string, opts: Common & { comment?: string; run: boolean }) =>
         withDb(opts, async (db) => {
-          const team = existingTeam(db, opts.team);
+          const team = findTeam(db, opts.team);
           decideApproval(db, team.id, runId, decision, 'cli', opts.comment);
           await advance(db, team.id, runId, opts.run);
         }),
@@ -265,7 +251,7 @@ export function workflowCommand(): Command {
     .argument('<execution-id>')
     .action((runId: string, opts: Common) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         const now = cancelRun(db, team.id, runId);
         out(`${runId}\t${now ? 'canceled' : 'cancel requested'}`);
       }),
@@ -276,7 +262,7 @@ export function workflowCommand(): Command {
     .argument('<id>', 'workflow id or execution id')
     .action((id: string, opts: Common) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         try {
           out(JSON.stringify(workflowDetail(db, team.id, id), null, 2));
         } catch (err) {
@@ -292,7 +278,7 @@ export function workflowCommand(): Command {
     .option('--rotate', 'replace it with a new one first')
     .action((id: string, opts: Common & { rotate?: boolean }) =>
       withDb(opts, (db) => {
-        const team = existingTeam(db, opts.team);
+        const team = findTeam(db, opts.team);
         out(opts.rotate ? rotateWebhookSecret(db, team.id, id) : getWebhookSecret(db, team.id, id));
       }),
     );
