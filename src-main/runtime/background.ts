@@ -1,6 +1,7 @@
 import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
 import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
 import type { Db } from '../store/db';
+import { type SchedulerOptions, SyncScheduler } from '../sync/scheduler';
 import { type RunnerOptions, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
 import { installSubscriptions } from './subscriptions';
 
@@ -9,7 +10,8 @@ import { installSubscriptions } from './subscriptions';
  * through the database with a lease, so the server and a CLI command on one data dir never run the same job twice:
  * - workflows: the run engine (workflows/runner.ts), which also fires due schedules;
  * - invoices: the scheduler (overdue moves, scheduled sends, payment matching) and the email sender;
- * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts).
+ * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts);
+ * - sync: rounds with each team's remote, periodic and soon after local edits (sync/scheduler.ts).
  * A server starts the set it is configured with (server/start.ts through the app); a CLI command that advances work
  * beside it uses the one-shot helpers below. Each kind can be turned off (`false`), as tests of other areas do.
  */
@@ -20,13 +22,15 @@ export interface BackgroundOptions {
   invoices?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
   /** `runner: false` creates the runner without its timer (tests drive it by hand). */
   documents?: false | (DocumentRunnerOptions & { runner?: boolean });
-  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents', id?: string) => void;
+  sync?: false | SchedulerOptions;
+  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents' | 'sync', id?: string) => void;
 }
 
 export interface BackgroundWork {
   readonly workflows: WorkflowRunner | undefined;
   readonly invoices: InvoiceJobs | undefined;
   readonly documents: DocumentRunner | undefined;
+  readonly sync: SyncScheduler | undefined;
   /** Stops every runner; a step in flight completes and the rest is taken up by the next start. */
   stop(): Promise<void>;
 }
@@ -61,11 +65,16 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
     documents = new DocumentRunner(db, options.dataDir, options.documents);
     if (options.documents?.runner !== false) documents.start();
   }
+  const sync =
+    options.sync === false || options.sync === undefined
+      ? undefined
+      : new SyncScheduler(db, { ...options.sync, onError: (err, teamId) => onError(err, 'sync', teamId) }).start();
   let stopped = false;
   const work: BackgroundWork = {
     workflows,
     invoices,
     documents,
+    sync,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -73,6 +82,7 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
       await workflows?.stop();
       await invoices?.stop();
       await documents?.stop();
+      await sync?.stop();
     },
   };
   running.set(db, work);

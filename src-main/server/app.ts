@@ -70,6 +70,8 @@ export interface AppOptions {
   documents?: BackgroundOptions['documents'];
   workflows?: BackgroundOptions['workflows'];
   invoiceJobs?: BackgroundOptions['invoices'];
+  /** Sync rounds with each team's remote (off unless given; `finops serve` and the desktop host give it). */
+  sync?: BackgroundOptions['sync'];
   /**
    * Serve only the spec's and the hosted service's operations (`finops serve --spec-only`): every extension answers
    * 404, so a client — or the sync engine's generic path — meets exactly what the hosted service offers.
@@ -202,6 +204,7 @@ function installBackgroundWork(app: FastifyInstance, options: AppOptions): void 
       workflows: options.workflows ?? false,
       invoices: options.invoiceJobs ?? false,
       documents: options.documents,
+      sync: options.sync ?? false,
       onError: (err, area, id) => app.log.error({ err, area, id }, 'background work failed'),
     });
     stop = () => work.stop();

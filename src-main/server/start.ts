@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openDataDir } from '../runtime/data-dir';
 import type { Db } from '../store/db';
+import type { SchedulerOptions } from '../sync/scheduler';
 import type { RunnerOptions } from '../workflows/runner';
 import { buildApp } from './app';
 
@@ -24,6 +25,8 @@ export interface StartOptions {
    * (workflows/runner.ts runnerOptionsFromEnv: allowed HTTP hosts, concurrency, lease); no HTTP host by default.
    */
   workflows?: false | RunnerOptions;
+  /** Sync rounds with each team's remote (false: none); sync/scheduler.ts. */
+  sync?: false | SchedulerOptions;
 }
 
 export interface RunningServer {
@@ -63,6 +66,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       // document extraction; each claims its work through the database (leases).
       workflows: options.workflows ?? {},
       invoiceJobs: options.invoiceJobs ?? {},
+      sync: options.sync ?? {},
     });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
