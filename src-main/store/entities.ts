@@ -255,6 +255,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   sync_cursors: 'sync bookkeeping',
   sync_records: 'sync bookkeeping',
   sync_conflicts: 'sync bookkeeping',
+  sync_outbox: 'sync bookkeeping (pushes waiting for the remote)',
   leases: 'background-work claims',
   changes: 'the change feed itself',
   stored_file_refs: 'storage bookkeeping: which records hold a stored file (blobs go with their last reference)',

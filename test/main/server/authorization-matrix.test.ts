@@ -341,6 +341,8 @@ const UNRELATED_SCOPE: Scope = 'chat.read';
 /** Query strings that refer to records: made first (with the owner's full-access token). */
 const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
   ...IMPORT_MADE_QUERIES,
+  'GET /v1/sync/records': async (api, token) =>
+    `?entity=tag&ids=${(await api.call('POST', '/v1/tags', { token, body: { name: `matrix-sync-${Math.random()}` } })).json().id}`,
   'GET /v1/rules/category-suggestions': async (api, token) => `?ids=${await matrixTransaction(api, token)}`,
   'GET /v1/rules/similar': async (api, token) => `?transactionId=${await matrixTransaction(api, token)}`,
   'GET /v1/metrics/stress-tests/compare': async (api, token) =>

@@ -196,14 +196,23 @@ describe('upsert, patch, delete', () => {
     });
     expect(byId.statusCode).toBe(201);
     expect(byId.json()).toMatchObject({ id: first.id, name: 'By Id', email: 'new@acme.example', city: 'Rome' });
-    const unknownId = await api.call('POST', '/v1/customers', { token: t, body: { id: 'no-such-id', name: 'Other' } });
+    // An id no record holds: created with that id (the hosted service's upsert by id; sync replicas rely on it).
+    const unknownId = await api.call('POST', '/v1/customers', { token: t, body: { id: 'client-chosen-1', name: 'Other' } });
     expect(unknownId.statusCode).toBe(201);
-    expect(unknownId.json().id).not.toBe('no-such-id');
-    expect(unknownId.json().id).not.toBe(first.id);
+    expect(unknownId.json().id).toBe('client-chosen-1');
+    // An id that is no usable id (too short), or another team's customer's: a new service-assigned id.
+    const tooShort = await api.call('POST', '/v1/customers', { token: t, body: { id: 'x1', name: 'Short' } });
+    expect(tooShort.json().id).not.toBe('x1');
+    const theirs = (await api.call('POST', '/v1/customers', { token: api.key('Other team'), body: { name: 'Theirs' } })).json()
+      .id;
+    const notTheirs = await api.call('POST', '/v1/customers', { token: t, body: { id: theirs, name: 'Mine' } });
+    expect(notTheirs.json().id).not.toBe(theirs);
+    expect((await api.call('GET', `/v1/customers/${theirs}`, { token: api.key('Other team') })).json().name).toBe('Theirs');
     const noEmail = await api.call('POST', '/v1/customers', { token: t, body: { name: 'By Id' } });
     expect(noEmail.json().id).not.toBe(first.id);
     const list = (await api.call('GET', '/v1/customers', { token: t })).json();
-    expect(list.data).toHaveLength(3);
+    // first, 'Other' (the chosen id), 'Short', 'Mine', and the one without an email.
+    expect(list.data).toHaveLength(5);
   });
 
   it('PATCH changes only supplied fields; null clears; tags replace when supplied and stay when omitted', async () => {
