@@ -4,13 +4,14 @@ import type { Scope } from '../../src-shared/contract/scopes';
  * The registry of team-owned records: every table with a `team_id` is either an entity here or listed in
  * NOT_ENTITIES with the reason (a test holds this for the whole schema). The one write path (write.ts) takes its
  * table names and embeddings from here, the change feed readers (feed.ts) are typed by it, and the sync engine
- * reads `synced` and `writable` from it.
+ * syncs exactly the entities marked `synced`.
  *
  * - `table`: where the record lives; it has the columns id, team_id, created_at, updated_at, seq.
  * - `readScope`: the scope a credential needs to learn that a record of this kind changed (change stream).
- * - `synced`: whether the sync engine exchanges it with a remote. Records the app keeps for itself only (workflow
- *   runs, import batches) are in the feed for live screens but never pushed.
- * - `writable`: the API fields a client may write: what a sync push sends and a pull may set.
+ * - `synced`: whether the sync engine exchanges it with a remote; what it exchanges (the sync projection, its
+ *   merge groups and rules) is src-shared/domain/sync/fields.ts, one entry per synced entity (a test holds the two
+ *   equal). Records the app keeps for itself only (workflow runs, import batches) are in the feed for live screens
+ *   but never pushed.
  * - `embeddedIn`: other records whose API shape includes this one (a customer shows its tags' names), found through
  *   a link table. When this record changes or goes, the write path records a change for each of them too, so a
  *   synced copy of a customer learns that its tag was renamed.
@@ -19,7 +20,6 @@ export interface EntityDef {
   readonly table: string;
   readonly readScope: Scope;
   readonly synced: boolean;
-  readonly writable: readonly string[];
   readonly embeddedIn?: readonly Embedding[];
 }
 
@@ -34,58 +34,17 @@ export interface Embedding {
   readonly target: string;
 }
 
-const CUSTOMER_WRITABLE = [
-  'name',
-  'email',
-  'billingEmail',
-  'phone',
-  'website',
-  'contact',
-  'country',
-  'countryCode',
-  'addressLine1',
-  'addressLine2',
-  'city',
-  'state',
-  'zip',
-  'vatNumber',
-  'peppolId',
-  'note',
-  'tags',
-  'description',
-  'industry',
-  'companyType',
-  'employeeCount',
-  'foundedYear',
-  'estimatedRevenue',
-  'fundingStage',
-  'totalFunding',
-  'headquartersLocation',
-  'timezone',
-  'linkedinUrl',
-  'twitterUrl',
-  'instagramUrl',
-  'facebookUrl',
-  'logoUrl',
-  'ceoName',
-  'financeContact',
-  'financeContactEmail',
-  'primaryLanguage',
-  'fiscalYearEnd',
-] as const;
 
 export const ENTITIES = {
   customer: {
     table: 'customers',
     readScope: 'customers.read',
     synced: true,
-    writable: CUSTOMER_WRITABLE,
   },
   tag: {
     table: 'tags',
     readScope: 'tags.read',
     synced: true,
-    writable: ['name'],
     embeddedIn: [
       { entity: 'customer', link: 'customer_tags', column: 'tag_id', target: 'customer_id' },
       { entity: 'transaction', link: 'transaction_tags', column: 'tag_id', target: 'transaction_id' },
@@ -96,45 +55,27 @@ export const ENTITIES = {
     table: 'transaction_categories',
     readScope: 'transactions.read',
     synced: true,
-    writable: ['name', 'slug', 'color', 'description', 'taxRate', 'taxType', 'taxReportingCode', 'excluded', 'parentId'],
   },
   bank_account: {
     table: 'bank_accounts',
     readScope: 'bank-accounts.read',
     synced: true,
-    writable: ['name', 'type', 'currency', 'enabled', 'manual'],
   },
   transaction: {
     table: 'transactions',
     readScope: 'transactions.read',
     synced: true,
-    writable: [
-      'name',
-      'amount',
-      'currency',
-      'date',
-      'bankAccountId',
-      'categorySlug',
-      'note',
-      'status',
-      'internal',
-      'recurring',
-      'frequency',
-      'assignedId',
-      'tags',
-    ],
   },
   invoice: {
     table: 'invoices',
     readScope: 'invoices.read',
-    synced: true,
-    writable: ['customerId', 'status', 'currency', 'issueDate', 'dueDate', 'invoiceNumber', 'lineItems', 'template', 'note'],
+    // Not yet: invoice numbers taken offline need a draft-without-number state first (README, docs/decisions/0140).
+    synced: false,
   },
   tracker_project: {
     table: 'tracker_projects',
     readScope: 'tracker-projects.read',
     synced: true,
-    writable: ['name', 'description', 'estimate', 'billable', 'rate', 'currency', 'status', 'customerId', 'tags'],
     // An entry shows its project's name, billing and rate (and its amount follows the rate).
     embeddedIn: [{ entity: 'tracker_entry', link: 'tracker_entries', column: 'project_id', target: 'id' }],
   },
@@ -142,39 +83,34 @@ export const ENTITIES = {
     table: 'tracker_entries',
     readScope: 'tracker-entries.read',
     synced: true,
-    writable: ['projectId', 'assignedId', 'date', 'start', 'stop', 'duration', 'description'],
   },
+  // Their status syncs (read, archived); each side creates its own (sync/capabilities.ts: no create, no delete).
   notification: {
     table: 'notifications',
     readScope: 'notifications.read',
-    synced: false,
-    writable: ['status'],
+    synced: true,
   },
   document: {
     table: 'documents',
     readScope: 'documents.read',
     // The file itself cannot travel through the hosted v1 (it has no upload route): kept local (decision 0083).
     synced: false,
-    writable: ['title', 'date', 'summary', 'pathTokens'],
   },
   inbox_item: {
     table: 'inbox_items',
     readScope: 'inbox.read',
     synced: false,
-    writable: ['displayName', 'amount', 'currency', 'date', 'description', 'website', 'status'],
   },
   workflow: {
     table: 'workflows',
     readScope: 'workflows.read',
     synced: false,
-    writable: ['active', 'apiExecution'],
   },
   // Runs are the app's own record of automation (never pushed); in the feed so run monitoring refreshes live.
   workflow_run: {
     table: 'workflow_runs',
     readScope: 'workflows.read',
     synced: false,
-    writable: [],
   },
   // An invoice's link to a payment: a matched transaction (suggested, applied, dismissed) or a payment marked by hand.
   // Kept local: the hosted service has no such record; the invoice's status and paidAt carry the outcome.
@@ -182,41 +118,36 @@ export const ENTITIES = {
     table: 'invoice_payments',
     readScope: 'invoices.read',
     synced: false,
-    writable: [],
   },
   rule: {
     table: 'rules',
     readScope: 'transactions.read',
     // A team's own automation: the hosted service has no rules to sync them with.
     synced: false,
-    writable: ['name', 'stage', 'enabled', 'conditions', 'actions', 'applyOn'],
   },
   recurring_series: {
     table: 'recurring_series',
     readScope: 'transactions.read',
     synced: false,
-    writable: [],
   },
   // Modelled outputs with their inputs (spec rule 4): the app's own record, never pushed to a remote.
   forecast: {
     table: 'forecasts',
     readScope: 'metrics.read',
     synced: false,
-    writable: [],
   },
   stress_test: {
     table: 'stress_tests',
     readScope: 'metrics.read',
     synced: false,
-    writable: [],
   },
   // Import batches, their review queue, saved mappings, transfer pairs and reconciliations: the app's own records of
   // bank-file work (decisions 0060–0066), in the feed for live screens, never pushed (the hosted service has none).
-  import_batch: { table: 'import_batches', readScope: 'transactions.read', synced: false, writable: [] },
-  import_review_item: { table: 'import_review_items', readScope: 'transactions.read', synced: false, writable: [] },
-  import_mapping: { table: 'import_mappings', readScope: 'transactions.read', synced: false, writable: ['name', 'mapping'] },
-  transfer_pair: { table: 'transfer_pairs', readScope: 'transactions.read', synced: false, writable: [] },
-  reconciliation: { table: 'reconciliations', readScope: 'transactions.read', synced: false, writable: [] },
+  import_batch: { table: 'import_batches', readScope: 'transactions.read', synced: false },
+  import_review_item: { table: 'import_review_items', readScope: 'transactions.read', synced: false },
+  import_mapping: { table: 'import_mappings', readScope: 'transactions.read', synced: false },
+  transfer_pair: { table: 'transfer_pairs', readScope: 'transactions.read', synced: false },
+  reconciliation: { table: 'reconciliations', readScope: 'transactions.read', synced: false },
   // [entities of later resources register here]
 } as const satisfies Record<string, EntityDef>;
 

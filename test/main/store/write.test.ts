@@ -10,6 +10,7 @@ import { createTag, deleteTag, updateTag } from '../../../src-main/store/tags/ta
 import { teamTables } from '../../../src-main/store/teams/content';
 import { createTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
+import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import { tmpDir } from '../../helpers/tmp';
 
 let db: Db;
@@ -40,6 +41,14 @@ function expectFeedConsistent(teamId: string): void {
 }
 
 describe('entity registry', () => {
+  it('marks as synced exactly the entities the sync engine has a projection for', () => {
+    const synced = Object.entries(ENTITIES)
+      .filter(([, e]) => e.synced)
+      .map(([name]) => name)
+      .sort();
+    expect(synced).toEqual(Object.keys(SYNC_SPECS).sort());
+  });
+
   it('names every table with a team_id as an entity or as explicitly not one', () => {
     fresh();
     const registered = new Set<string>([...Object.values(ENTITIES).map((e: EntityDef) => e.table), ...Object.keys(NOT_ENTITIES)]);
