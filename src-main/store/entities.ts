@@ -34,7 +34,6 @@ export interface Embedding {
   readonly target: string;
 }
 
-
 export const ENTITIES = {
   customer: {
     table: 'customers',

@@ -16,6 +16,11 @@ export interface ListCapability {
   /** `page`: `{data, meta.cursor}` or a top-level `cursor`; `all`: one answer `{data}`; `range`: tracker entries by date. */
   paging: 'page' | 'all' | 'range';
   pageSize?: number;
+  /**
+   * Walk the list once per value of a filter, which then tells the records' `field` (a transaction list item shows
+   * only pending or posted; walking status by status learns the stored status, excluded and archived rows included).
+   */
+  partitions?: { param: string; values: readonly string[]; field: string };
 }
 
 export interface CreateCapability {
@@ -121,7 +126,12 @@ export const FINOPS: RemoteCapabilities = {
       delete: '/tracker-entries/:id',
     },
     transaction: {
-      list: { path: '/transactions', query: { statuses: ALL_STATUSES }, paging: 'page', pageSize: 500 },
+      list: {
+        path: '/transactions',
+        paging: 'page',
+        pageSize: 500,
+        partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
+      },
       get: '/transactions/:id',
       create: { path: '/transactions', clientId: true, idempotencyKey: true, fields: [...TX_CREATE_FIELDS, 'manual', 'status'] },
       update: { method: 'PATCH', path: '/transactions/:id', idempotencyKey: true },
@@ -182,7 +192,12 @@ export const HOSTED: RemoteCapabilities = {
       delete: '/tracker-entries/:id',
     },
     transaction: {
-      list: { path: '/transactions', query: { statuses: ALL_STATUSES }, paging: 'page', pageSize: 500 },
+      list: {
+        path: '/transactions',
+        paging: 'page',
+        pageSize: 500,
+        partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
+      },
       get: '/transactions/:id',
       // No id and no Idempotency-Key there: after an unanswered create, read back by the fields sent before retrying.
       create: { path: '/transactions', clientId: false, idempotencyKey: false, fields: TX_CREATE_FIELDS },

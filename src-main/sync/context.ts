@@ -21,6 +21,8 @@ export interface RoundContext {
   progress: Progress;
   /** Remote lists read once per round (tags by name, categories by slug). */
   cache: Map<string, unknown>;
+  /** Records per page of the remote's change feed (default 1000). */
+  pageSize: number;
   signal?: AbortSignal;
 }
 

@@ -20,8 +20,6 @@ import { fromApi } from './wire';
  * applies nothing twice.
  */
 
-const PAGE = 1000;
-
 interface Item {
   entity: SyncEntity;
   id: string;
@@ -44,7 +42,7 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
   let applied = 0;
   let first = true;
   for (;;) {
-    const res = await ctx.client.request<SyncChangesPage>('GET', '/sync/changes', { query: { since, limit: PAGE } });
+    const res = await ctx.client.request<SyncChangesPage>('GET', '/sync/changes', { query: { since, limit: ctx.pageSize } });
     if (!ok(res.status) || !res.body || !Array.isArray(res.body.data)) {
       throw new RemoteUnavailable(
         `GET /sync/changes answered ${res.status}: the remote has no change feed (is it a Finops Desk server with extensions on?)`,

@@ -40,6 +40,8 @@ export interface RoundOptions {
   onProgress?: ProgressListener;
   /** Lease time to live (default 60 s), renewed while the round runs. */
   leaseTtlMs?: number;
+  /** Records per page of the remote's change feed (default 1000). */
+  pageSize?: number;
   /** Retry and timeout settings of the HTTP client (tests shorten them). */
   client?: Partial<Omit<ClientOptions, 'baseUrl' | 'credential' | 'signal'>>;
 }
@@ -92,6 +94,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       counts,
       progress: new Progress(db, remote.id, options.onProgress),
       cache: new Map(),
+      pageSize: options.pageSize ?? 1000,
       signal: options.signal,
     };
     await checkBaseCurrency(ctx);

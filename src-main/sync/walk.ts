@@ -23,7 +23,7 @@ import { fromApi } from './wire';
 type Api = Record<string, unknown>;
 
 /** Fields a spec transaction list item carries; a change to these is seen without reading the record in full. */
-const TX_LIST_FIELDS = ['name', 'date', 'description', 'counterpartyName', 'amountMinor', 'categorySlug', 'currency'];
+const TX_LIST_FIELDS = ['name', 'date', 'description', 'counterpartyName', 'amountMinor', 'categorySlug', 'currency', 'status'];
 
 export async function pullWalks(ctx: RoundContext): Promise<number> {
   let applied = 0;
@@ -38,11 +38,35 @@ export async function pullWalks(ctx: RoundContext): Promise<number> {
 interface Page {
   records: Api[];
   next: string | null;
+  /** The value of the partition this page belongs to (partitioned lists), for the records' partition field. */
+  partition?: string;
 }
 
+/** A partitioned list's cursor is `index|page cursor`: the partition walked and where in it. */
 async function fetchPage(ctx: RoundContext, list: ListCapability, cursor: string | null): Promise<Page> {
+  const parts = list.partitions;
+  if (!parts) return fetchPlain(ctx, list, cursor, {});
+  const bar = cursor ? cursor.indexOf('|') : -1;
+  let index = bar >= 0 ? Number(cursor!.slice(0, bar)) : 0;
+  let inner: string | null = bar >= 0 ? cursor!.slice(bar + 1) || null : null;
+  for (;;) {
+    const value = parts.values[index]!;
+    const page = await fetchPlain(ctx, list, inner, { [parts.param]: value });
+    const next = page.next ? `${index}|${page.next}` : index + 1 < parts.values.length ? `${index + 1}|` : null;
+    if (page.records.length > 0 || next === null) return { records: page.records, next, partition: value };
+    index++;
+    inner = null;
+  }
+}
+
+async function fetchPlain(
+  ctx: RoundContext,
+  list: ListCapability,
+  cursor: string | null,
+  extra: Record<string, string>,
+): Promise<Page> {
   if (list.paging === 'range') return fetchRange(ctx, list, cursor);
-  const query: Record<string, string | number | readonly string[]> = { ...(list.query ?? {}) };
+  const query: Record<string, string | number | readonly string[]> = { ...(list.query ?? {}), ...extra };
   if (list.paging === 'page') {
     query.pageSize = list.pageSize ?? 100;
     if (cursor) query.cursor = cursor;
@@ -93,9 +117,11 @@ async function walkEntity(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
     for (const r of page.records) {
       const id = String(r.id);
       const partial = entity === 'transaction' && Object.hasOwn(r, 'counterparty_name') && !Object.hasOwn(r, 'note');
+      // A partitioned walk knows the field its filter selected (a transaction's stored status).
+      const known = page.partition !== undefined && list.partitions ? { ...r, [list.partitions.field]: page.partition } : r;
       prepared.push({
         id,
-        projection: toLocalIds(db, remote.id, entity, fromApi(entity, r, { slugOfCategory: slugOf })).projection,
+        projection: toLocalIds(db, remote.id, entity, fromApi(entity, known, { slugOfCategory: slugOf })).projection,
         partial,
       });
     }

@@ -55,12 +55,14 @@ export function syncOnce(
   local: Replica,
   remote: { url: string; token: string },
   kind: RemoteKind = 'finops',
+  pageSize?: number,
 ): Promise<RoundResult> {
   const r = ensureRemote(local.api.db, local.teamId, { baseUrl: remote.url, kind });
   return runRound({
     db: local.api.db,
     remote: r,
     credential: staticCredential(remote.token),
+    pageSize,
     client: { backoffMs: 5, maxBackoffMs: 50, timeoutMs: 10_000 },
   });
 }
