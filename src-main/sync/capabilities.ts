@@ -133,7 +133,7 @@ export const FINOPS: RemoteCapabilities = {
         partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
       },
       get: '/transactions/:id',
-      create: { path: '/transactions', clientId: true, idempotencyKey: true, fields: [...TX_CREATE_FIELDS, 'manual', 'status'] },
+      create: { path: '/transactions', clientId: true, idempotencyKey: true, fields: [...TX_CREATE_FIELDS, 'manual'] },
       update: { method: 'PATCH', path: '/transactions/:id', idempotencyKey: true },
       delete: '/transactions/:id',
     },

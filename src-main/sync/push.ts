@@ -4,7 +4,7 @@ import { currentSeq } from '../store/changes';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
 import { cursorOf, setCursor } from '../store/sync/cursors';
-import { pushableRecord } from '../store/sync/local-writes';
+import { findLocalByNaturalKey, pushableRecord } from '../store/sync/local-writes';
 import {
   enqueuePush,
   finishPush,
@@ -15,7 +15,7 @@ import {
   pendingPushes,
 } from '../store/sync/outbox';
 import { readProjection, readProjections, recordSeq } from '../store/sync/projections';
-import { forgetRecord, saveBase, syncRecord, syncRecords } from '../store/sync/records';
+import { forgetRecord, remoteIdOf, saveBase, syncRecord, syncRecords } from '../store/sync/records';
 import { type Writer, write } from '../store/write';
 import { applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
@@ -202,9 +202,12 @@ function answeredRecord(body: unknown): { id?: string; record: unknown } {
   return { id: typeof id === 'string' ? id : undefined, record };
 }
 
-/** The base after a push was answered: what we sent (a Finops Desk remote stores it as sent) or what it answered. */
+/**
+ * The base after a push was answered: the record the remote answered with (what it holds now, defaults included),
+ * or what we sent when it answered with no record.
+ */
 function agreedAfterPush(ctx: RoundContext, entity: SyncEntity, sent: Projection, answer: unknown): Projection {
-  if (ctx.caps.feed || answer === null || answer === undefined) return sent;
+  if (answer === null || answer === undefined || typeof answer !== 'object') return sent;
   const { projection } = toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, answer));
   // Fields the remote does not hold (createOnly facts it cannot take) stay as we have them.
   const merged: Record<string, Json> = { ...sent };
@@ -287,7 +290,11 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       return;
     }
     const fields = cap.fields ? Object.fromEntries(cap.fields.map((f) => [f, remoteRefs[f] ?? null])) : remoteRefs;
-    const body = { ...createBody(entity, fields), ...(cap.clientId ? { id: entry.localId } : {}) };
+    const body = {
+      ...createBody(entity, fields),
+      ...(await categoryParent(ctx, entity, fields)),
+      ...(cap.clientId ? { id: entry.localId } : {}),
+    };
     payload = JSON.stringify(body);
     markSent(ctx.db, entry.id, payload);
   } else {
@@ -340,6 +347,25 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   }
   const answer = answeredRecord(res.body);
   await finishCreated(ctx, entry, entity, local, answer.id ?? entry.localId, answer.record);
+}
+
+/**
+ * A category names its parent by slug in its projection, by id in the API: the remote's id of the parent with that
+ * slug (through the id map, else the remote's own list). Nothing for other entities or when the parent is unchanged.
+ */
+async function categoryParent(
+  ctx: RoundContext,
+  entity: SyncEntity,
+  fields: Readonly<Record<string, Json>>,
+): Promise<{ parentId?: string | null }> {
+  if (entity !== 'transaction_category' || !Object.hasOwn(fields, 'parentSlug')) return {};
+  const slug = fields.parentSlug;
+  if (typeof slug !== 'string') return { parentId: null };
+  const localParent = findLocalByNaturalKey(ctx.db, ctx.teamId, 'transaction_category', { slug });
+  const mapped = localParent ? remoteIdOf(ctx.db, ctx.remote.id, 'transaction_category', localParent) : undefined;
+  if (mapped) return { parentId: mapped };
+  const twin = await lookupByNaturalKey(ctx, 'transaction_category', { slug });
+  return twin ? { parentId: twin.id } : {};
 }
 
 /** The remote record a refused create meant: ours by id (a chosen id), or the twin with the same natural key. */
@@ -436,7 +462,10 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       conflict(ctx, entry, 'refused', 'it refers to a record that stays local', null);
       return;
     }
-    payload = JSON.stringify(patchBody(entity, rewritten.projection, full));
+    payload = JSON.stringify({
+      ...patchBody(entity, rewritten.projection, full),
+      ...(await categoryParent(ctx, entity, rewritten.projection)),
+    });
     markSent(ctx.db, entry.id, payload);
   } else {
     markSent(ctx.db, entry.id, payload);

@@ -93,14 +93,17 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
   transaction: (r) => {
     const currency = str(r.currency) ?? '';
     const category = r.category && typeof r.category === 'object' ? (r.category as Api) : null;
-    // The detailed record shows the effective tax; only an override belongs to the transaction itself.
+    // The detailed record shows the effective tax; only an override belongs to the transaction itself. A Finops
+    // Desk server says which (ownTaxRate, ownTaxType); otherwise a rate other than the category's is taken for one.
     const overridden = typeof r.taxOverridden === 'boolean' ? r.taxOverridden : num(r.taxRate) !== num(category?.taxRate);
+    const own = (x: Api, field: 'Rate' | 'Type', effective: () => Json) =>
+      Object.hasOwn(x, `ownTax${field}`) ? ((x[`ownTax${field}`] ?? null) as Json) : effective();
     const splits = Array.isArray(r.splits)
       ? (r.splits as Api[]).map((s) => ({
           amountMinor: minor(s.amount, currency) ?? 0,
           categorySlug: str(s.category) ?? str(s.categorySlug),
-          taxRate: s.taxOverridden === false ? null : num(s.taxRate),
-          taxType: s.taxOverridden === false ? null : str(s.taxType),
+          taxRate: own(s, 'Rate', () => num(s.taxRate)),
+          taxType: own(s, 'Type', () => str(s.taxType)),
           note: str(s.note),
         }))
       : [];
@@ -116,8 +119,8 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
       amountMinor: minor(r.amount, currency) ?? 0,
       splits,
       categorySlug: category ? str(category.slug) : (str(r.categorySlug) ?? (typeof r.category === 'string' ? r.category : null)),
-      taxRate: overridden ? num(r.taxRate) : null,
-      taxType: overridden ? str(r.taxType) : null,
+      taxRate: own(r, 'Rate', () => (overridden ? num(r.taxRate) : null)),
+      taxType: own(r, 'Type', () => (overridden ? str(r.taxType) : null)),
       status: str(r.status) ?? 'posted',
       note: str(r.note),
       internal: boolOr(r.internal, false),

@@ -59,6 +59,8 @@ export const TransactionSplit = z
     taxType: z.string().nullable(),
     taxAmount: z.number().nullable(),
     note: z.string().nullable(),
+    ownTaxRate: z.number().nullable().describe("extension: the part's own tax rate; null where its category's applies"),
+    ownTaxType: z.string().nullable().describe("extension: the part's own tax type; null where its category's applies"),
   })
   .meta({ id: 'TransactionSplit' });
 
@@ -124,6 +126,8 @@ export const Transaction = z
     reviewedAt: z.string().nullable(),
     reconciledAt: z.string().nullable(),
     taxOverridden: z.boolean().describe('tax fields set on the transaction itself rather than taken from the category'),
+    ownTaxRate: z.number().nullable().describe("the transaction's own tax rate; null where its category's applies"),
+    ownTaxType: z.string().nullable().describe("the transaction's own tax type; null where its category's applies"),
     splits: z.array(TransactionSplit),
     fieldSources: z.record(z.string(), FieldSource).describe('per field: who set it last (user, import, rule…)'),
     createdAt: z.string(),

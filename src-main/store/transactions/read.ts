@@ -72,6 +72,8 @@ function toTransaction(r: DetailRow): Transaction {
       taxType: type ?? catType,
       taxAmount: effectiveRate === null ? null : toMajor(includedTaxMinor(amount, effectiveRate), r.currency),
       note,
+      ownTaxRate: rate,
+      ownTaxType: type,
     };
   });
   const sources = Object.fromEntries(
@@ -132,6 +134,8 @@ function toTransaction(r: DetailRow): Transaction {
     reviewedAt: r.reviewed_at,
     reconciledAt: r.reconciled_at,
     taxOverridden: r.tax_rate !== null || r.tax_type !== null,
+    ownTaxRate: r.tax_rate,
+    ownTaxType: r.tax_type,
     splits,
     fieldSources: sources,
     createdAt: r.created_at,
