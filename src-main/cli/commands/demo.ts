@@ -4,6 +4,7 @@ import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
 import { writeDemo } from '../../demo/write';
 import { deleteTeamData, teamHasData } from '../../store/demo/demo-data';
+import { teamRemote } from '../../store/sync/remotes';
 import { ensureTeam } from '../../store/teams/teams';
 import { dataDirOption, parsePositiveInt, UsageError, withDatabase } from '../program';
 
@@ -49,6 +50,13 @@ export function demoCommand(): Command {
       withDatabase(opts, (db) => {
         const team = ensureTeam(db, opts.team, { baseCurrency: 'EUR', countryCode: 'DE' });
         data.baseCurrency = team.baseCurrency;
+        // Demo data is no team's real books: never sent to a remote, and --replace must never push a wipe there.
+        const remote = teamRemote(db, team.id);
+        if (remote) {
+          throw new Error(
+            `team "${team.name}" syncs with ${remote.baseUrl}: demo data would be sent there${opts.replace ? ", and --replace would delete the remote's records" : ''}. Use another team, or disconnect it first (finops sync disconnect)`,
+          );
+        }
         if (teamHasData(db, team.id)) {
           if (!opts.replace) {
             throw new Error(`team "${team.name}" already has data; pass --replace to delete it and seed the demo data again`);

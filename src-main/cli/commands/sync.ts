@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
-import { ensureRemote, type RemoteKind, teamRemote } from '../../store/sync/remotes';
+import { ensureRemote, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
 import { syncStatus } from '../../store/sync/status';
 import { resolveCredential } from '../../sync/credentials';
 import { resolveConflict } from '../../sync/resolve';
@@ -137,6 +137,24 @@ export function syncCommand(): Command {
         for (const c of listConflicts(db, findTeam(db, opts.team).id, { all: opts.all })) {
           process.stdout.write(`${conflictLine(c)}\n`);
         }
+      });
+    });
+
+  cmd
+    .command('disconnect')
+    .description(
+      "stop syncing the team with its remote: forgets the remote and what was agreed with it (the team's records stay)",
+    )
+    .addOption(dataDirOption())
+    .addOption(teamOption(false))
+    .action(async (_opts, sub: Command) => {
+      const opts = common<object>(sub);
+      await withDb(opts, (db) => {
+        const team = findTeam(db, opts.team);
+        const remote = teamRemote(db, team.id);
+        if (!remote) throw new UsageError(`team "${team.name}" has no remote`);
+        removeRemote(db, team.id, remote.id);
+        process.stdout.write(`disconnected from ${remote.baseUrl}\n`);
       });
     });
 

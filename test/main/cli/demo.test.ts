@@ -55,3 +55,24 @@ describe('finops demo', () => {
     expect(n).toBeLessThan(20000);
   });
 });
+
+describe('finops demo on a team that syncs', () => {
+  it('refuses, so demo data never reaches the remote and --replace never pushes a wipe; after disconnect it seeds', async () => {
+    const dir = tmpDir();
+    const { openDatabase } = await import('../../../src-main/store/db');
+    const { ensureTeam } = await import('../../../src-main/store/teams/teams');
+    const { ensureRemote } = await import('../../../src-main/store/sync/remotes');
+    const db = openDatabase(dir);
+    ensureRemote(db, ensureTeam(db, 'Demo Agency').id, { baseUrl: 'http://127.0.0.1:9/v1' });
+    db.close();
+    for (const args of [[], ['--replace']]) {
+      const r = runCli(['demo', '--data-dir', dir, '--as-of', '2026-11-22', ...args]);
+      expect(r.status).toBe(1);
+      expect(r.stderr).toContain('syncs with http://127.0.0.1:9/v1: demo data would be sent there');
+    }
+    expect(runCli(['sync', 'disconnect', '--data-dir', dir, '--team', 'Demo Agency']).stdout).toBe(
+      'disconnected from http://127.0.0.1:9/v1\n',
+    );
+    expect(runCli(['demo', '--data-dir', dir, '--as-of', '2026-11-22']).status).toBe(0);
+  });
+});
