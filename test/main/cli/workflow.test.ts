@@ -95,7 +95,10 @@ describe('finops workflow', () => {
 
     expect(runCli(['workflow', 'import', '--data-dir', dir, '--team', 'Acme', path.join(dir, 'missing.json')]).status).toBe(2);
     expect(runCli(['workflow', 'start', 'x', '--data-dir', dir, '--team', 'Acme', '--data', '[1]']).status).toBe(2);
-    expect(runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Nobody']).status).toBe(2);
+    // A team that does not exist is a runtime failure like in every other command (exit 1, "team Nobody not found").
+    const nobody = runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Nobody']);
+    expect(nobody.status).toBe(1);
+    expect(nobody.stderr).toBe('error: team Nobody not found\n');
   }, 60_000);
 
   it('makes one execution when several processes start with one key at once', async () => {
