@@ -15,6 +15,7 @@ const SUITES = [
   'metrics',
   'import',
   'ui',
+  'sync',
   'cli',
   // [benchmark suites of later areas register here]
 ];

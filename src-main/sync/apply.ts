@@ -2,7 +2,13 @@ import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields
 import { type Json, mergeRecord, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
-import { createLocal, deleteLocal, findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';
+import {
+  createLocal,
+  createTransactionsLocal,
+  deleteLocal,
+  findLocalByNaturalKey,
+  updateLocal,
+} from '../store/sync/local-writes';
 import { enqueuePush } from '../store/sync/outbox';
 import { readProjection, recordSeq } from '../store/sync/projections';
 import { forgetRecord, saveBase, syncRecordByRemoteId } from '../store/sync/records';
@@ -159,6 +165,36 @@ export function applyRemoteUpsert(
     });
   }
   return changed;
+}
+
+/**
+ * Creates in one go the pulled transactions this replica has never seen (no id map entry, no record with that id):
+ * the bulk of a first round. Returns the remote ids it created; on any refusal it creates none of them and the
+ * caller applies them one by one (each refusal then becomes its own conflict).
+ */
+export function applyFreshTransactions(
+  ctx: RoundContext,
+  w: Writer,
+  items: readonly { id: string; record: Projection }[],
+): Set<string> {
+  const fresh = items.filter(
+    (i) =>
+      !syncRecordByRemoteId(ctx.db, ctx.remote.id, 'transaction', i.id) &&
+      recordSeq(ctx.db, ctx.teamId, 'transactions', i.id) === undefined,
+  );
+  if (fresh.length < 2) return new Set();
+  try {
+    w.attempt(() =>
+      createTransactionsLocal(
+        w,
+        fresh.map((i) => ({ id: i.id, projection: i.record })),
+      ),
+    );
+  } catch {
+    return new Set();
+  }
+  for (const i of fresh) agree(ctx, 'transaction', i.id, i.id, i.record);
+  return new Set(fresh.map((i) => i.id));
 }
 
 /** Applies a pulled delete: the local record goes unless it was edited since the last agreement (then it stays). */

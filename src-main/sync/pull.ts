@@ -4,8 +4,8 @@ import type { Projection } from '../../src-shared/domain/sync/merge';
 import { cursorOf, setCursor } from '../store/sync/cursors';
 import { localCategorySlugs } from '../store/sync/local-writes';
 import { localIdOf } from '../store/sync/records';
-import { write } from '../store/write';
-import { applyRemoteDelete, applyRemoteUpsert } from './apply';
+import { type Writer, write } from '../store/write';
+import { applyFreshTransactions, applyRemoteDelete, applyRemoteUpsert } from './apply';
 import { checkLease, count, type RoundContext } from './context';
 import { categorySlugs } from './lookups';
 import { toLocalIds } from './refs';
@@ -62,9 +62,7 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
       ctx.teamId,
       (w) => {
         checkLease(ctx);
-        for (const item of dependencyOrder([...extra, ...items])) {
-          if (applyItem(ctx, w, item)) applied++;
-        }
+        applied += applyPage(ctx, w, dependencyOrder([...extra, ...items]));
         setCursor(ctx.db, ctx.teamId, ctx.remote.id, '*', { pullCursor: String(page.cursor) });
       },
       { origin: 'sync' },
@@ -78,7 +76,30 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
   }
 }
 
-function applyItem(ctx: RoundContext, w: Parameters<typeof applyRemoteUpsert>[1], item: Item): boolean {
+/**
+ * Applies one page in dependency order. The page's transactions this replica has never seen (a first round's bulk)
+ * are created in one ledger write, once the records they refer to are in; everything else record by record.
+ */
+function applyPage(ctx: RoundContext, w: Writer, ordered: readonly Item[]): number {
+  const txRank = SYNC_ORDER.indexOf('transaction');
+  const parents = ordered.filter((i) => i.op === 'upsert' && SYNC_ORDER.indexOf(i.entity) < txRank);
+  let applied = 0;
+  for (const item of parents) if (applyItem(ctx, w, item)) applied++;
+  const txs = ordered
+    .filter((i) => i.entity === 'transaction' && i.op === 'upsert' && i.record)
+    .map((i) => ({ id: i.id, record: toLocalIds(ctx.db, ctx.remote.id, 'transaction', i.record!).projection }));
+  const created = applyFreshTransactions(ctx, w, txs);
+  for (const _ of created) count(ctx, 'transaction', 'pulled');
+  applied += created.size;
+  const done = new Set<Item>(parents);
+  for (const item of ordered) {
+    if (done.has(item) || (item.entity === 'transaction' && item.op === 'upsert' && created.has(item.id))) continue;
+    if (applyItem(ctx, w, item)) applied++;
+  }
+  return applied;
+}
+
+function applyItem(ctx: RoundContext, w: Writer, item: Item): boolean {
   let changed = false;
   if (item.op === 'delete') changed = applyRemoteDelete(ctx, w, item.entity, item.id);
   else if (item.record) {

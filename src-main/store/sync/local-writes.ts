@@ -11,7 +11,7 @@ import { createNotification, updateNotificationStatus } from '../notifications/n
 import { createTag, deleteTag, updateTag } from '../tags/tags';
 import { createTrackerEntry, deleteTrackerEntry, updateTrackerEntry } from '../tracker/entries';
 import { createTrackerProject, deleteTrackerProject, updateTrackerProject } from '../tracker/projects';
-import { createTransactions } from '../transactions/create';
+import { createTransactions, type NewTransaction } from '../transactions/create';
 import { deleteTransactions } from '../transactions/delete';
 import type { WriteSource } from '../transactions/field-sources';
 import type { NewSplit } from '../transactions/splits';
@@ -137,43 +137,8 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
       return createTrackerProject(db, teamId, { id, ...projectFields(f, p) } as never).id;
     case 'tracker_entry':
       return createTrackerEntry(db, teamId, { id, ...entryFields(f), assignedId: null } as never, null).id;
-    case 'transaction': {
-      const [created] = createTransactions(
-        db,
-        teamId,
-        [
-          {
-            bankAccountId: String(f.bankAccountId),
-            name: String(f.name),
-            amountMinor: Number(f.amountMinor),
-            currency: String(f.currency),
-            date: String(f.date),
-            manual: f.manual !== false,
-            status: String(f.status) as never,
-            description: str(f.description),
-            counterpartyName: str(f.counterpartyName),
-            method: str(f.method) ?? undefined,
-            categorySlug: str(f.categorySlug),
-            note: str(f.note),
-            internal: f.internal === true,
-            recurring: f.recurring === true,
-            frequency: str(f.frequency),
-            tagIds: Array.isArray(f.tags) ? (f.tags as string[]) : [],
-            splits: splitsOf(f.splits),
-            id,
-          },
-        ],
-        sourceOf(w),
-      );
-      const rest: TransactionChange = {};
-      if (typeof f.taxRate === 'number' || typeof f.taxType === 'string') {
-        rest.taxRate = typeof f.taxRate === 'number' ? f.taxRate : null;
-        rest.taxType = str(f.taxType);
-      }
-      if (f.reviewed === true) rest.reviewed = true;
-      if (Object.keys(rest).length > 0) updateTransaction(db, teamId, created!, rest, sourceOf(w));
-      return created!;
-    }
+    case 'transaction':
+      return createTransactionsLocal(w, [{ id, projection: p }])[0]!;
     case 'notification':
       return createNotification(db, teamId, {
         id,
@@ -184,6 +149,54 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
         status: String(f.status) as never,
       }).id;
   }
+}
+
+function newTransaction(id: string, f: Record<string, Json>): NewTransaction {
+  return {
+    id,
+    bankAccountId: String(f.bankAccountId),
+    name: String(f.name),
+    amountMinor: Number(f.amountMinor),
+    currency: String(f.currency),
+    date: String(f.date),
+    manual: f.manual !== false,
+    status: String(f.status) as never,
+    description: str(f.description),
+    counterpartyName: str(f.counterpartyName),
+    method: str(f.method) ?? undefined,
+    categorySlug: str(f.categorySlug),
+    note: str(f.note),
+    internal: f.internal === true,
+    recurring: f.recurring === true,
+    frequency: str(f.frequency),
+    tagIds: Array.isArray(f.tags) ? (f.tags as string[]) : [],
+    splits: splitsOf(f.splits),
+  };
+}
+
+/**
+ * Creates many pulled transactions in one ledger write (a first round brings thousands a page: the ledger's derived
+ * data is kept right once for all of them, as an import does), then the fields a create does not take.
+ */
+export function createTransactionsLocal(w: Writer, records: readonly { id: string; projection: Projection }[]): string[] {
+  const { db, teamId } = w;
+  const ids = createTransactions(
+    db,
+    teamId,
+    records.map((r) => newTransaction(r.id, r.projection as Record<string, Json>)),
+    sourceOf(w),
+  );
+  records.forEach((r, i) => {
+    const f = r.projection;
+    const rest: TransactionChange = {};
+    if (typeof f.taxRate === 'number' || typeof f.taxType === 'string') {
+      rest.taxRate = typeof f.taxRate === 'number' ? f.taxRate : null;
+      rest.taxType = str(f.taxType);
+    }
+    if (f.reviewed === true) rest.reviewed = true;
+    if (Object.keys(rest).length > 0) updateTransaction(db, teamId, ids[i]!, rest, sourceOf(w));
+  });
+  return ids;
 }
 
 /** Sets fields of a record (a partial projection with local ids); `full` is the record after the change. */
