@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { cashReportRoutes } from '../../../src-shared/contract/reports-cash';
+import { cashReportRoutes } from '../../../src-shared/contract/cash-reports';
 import { todayUtc } from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
-import { balances, cashFlow } from '../../store/reports/cash';
+import { balances, cashFlow } from '../../store/reports/cash-reports';
 import { registerRoute } from '../route';
 
 /**

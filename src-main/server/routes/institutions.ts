@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { connectionRoutes, institutionRoutes } from '../../../src-shared/contract/institutions';
 import type { RouteContract } from '../../../src-shared/contract/route';
-import { providerHealth, searchInstitutions } from '../../store/bank-accounts/institutions';
 import type { Db } from '../../store/db';
+import { providerHealth, searchInstitutions } from '../../store/institutions/institutions';
 import { conflict } from '../errors';
 import { registerRoute } from '../route';
 

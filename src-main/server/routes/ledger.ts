@@ -2,10 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../store/db';
 import { bankAccountRoutesPlugin } from './bank-accounts';
 import { cashReportRoutesPlugin } from './cash-reports';
+import { transactionCategoryRoutesPlugin } from './categories';
 import { exchangeRateRoutesPlugin } from './exchange-rates';
 import { institutionRoutesPlugin } from './institutions';
 import { notificationRoutesPlugin } from './notifications';
-import { transactionCategoryRoutesPlugin } from './transaction-categories';
 
 /**
  * The ledger's resources beside transactions (issue "Ledger"), one plugin each: bank accounts (with balance and

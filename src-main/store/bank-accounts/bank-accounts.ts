@@ -3,11 +3,11 @@ import { toMajor } from '../../../src-shared/money';
 import { ensureCategoriesOnce } from '../categories/categories';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
+import { accountInstitution } from '../institutions/institutions';
 import { createTransactions } from '../transactions/create';
 import { deleteTransactions } from '../transactions/delete';
 import { dropPaymentSuggestions, refuseIfHeld } from '../transactions/holders';
 import { write } from '../write';
-import { accountInstitution } from './institutions';
 
 /**
  * Bank accounts of a team (docs/decisions/0054-bank-accounts-and-balances.md).

@@ -14,7 +14,9 @@ import { remoteReplica, replica } from './helpers';
 const N = Number(process.env.SYNC_RESUME_TRANSACTIONS ?? 100_000);
 
 describe('a killed first round resumes', () => {
-  it(`pulls ${N} transactions across a kill without fetching or applying a committed page twice`, { timeout: 600_000 }, async () => {
+  it(`pulls ${N} transactions across a kill without fetching or applying a committed page twice`, {
+    timeout: 600_000,
+  }, async () => {
     const r = await remoteReplica('Acme');
     const data = planDemo({ seed: 'resume', asOf: '2026-06-30', transactions: N });
     data.baseCurrency = r.api.team('Acme').baseCurrency;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { importRates } from '../../../../src-main/store/exchange-rates/rates';
 import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';
 import { write } from '../../../../src-main/store/write';
-import { Balances, CashFlow } from '../../../../src-shared/contract/reports-cash';
+import { Balances, CashFlow } from '../../../../src-shared/contract/cash-reports';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 const today = new Date().toISOString().slice(0, 10);

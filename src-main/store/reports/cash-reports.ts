@@ -1,4 +1,4 @@
-import { type Balances, type CashFlow, MAX_CASH_FLOW_MONTHS } from '../../../src-shared/contract/reports-cash';
+import { type Balances, type CashFlow, MAX_CASH_FLOW_MONTHS } from '../../../src-shared/contract/cash-reports';
 import { convertMinor, crossRate } from '../../../src-shared/domain/fx';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
