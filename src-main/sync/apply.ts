@@ -14,7 +14,7 @@ import { readProjection, recordSeq } from '../store/sync/projections';
 import { forgetRecord, saveBase, syncRecordByRemoteId } from '../store/sync/records';
 import type { Writer } from '../store/write';
 import type { RoundContext } from './context';
-import { freezeCreate } from './push';
+import { freezeCreate } from './freeze';
 
 /**
  * Applying one pulled record (docs/decisions/0140-sync-engine.md), inside the round's write (origin `sync`):

@@ -6,10 +6,11 @@ import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/syn
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
 import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
+import { freezeLocalChanges } from './freeze';
 import { prefetchNaturalKeys } from './lookups';
 import { pullFeed } from './pull';
-import { freezeLocalChanges, sendOutbox } from './push';
 import { type ClientOptions, type Credential, CredentialsRejected, ok, RemoteClient, RemoteUnavailable } from './remote-client';
+import { sendOutbox } from './send';
 import { pullWalks } from './walk';
 
 /**

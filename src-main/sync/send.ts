@@ -1,150 +1,29 @@
-import { SYNC_ORDER, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
+import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
-import { currentSeq } from '../store/changes';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
-import { cursorOf, setCursor } from '../store/sync/cursors';
-import { findLocalByNaturalKey, pushableRecord } from '../store/sync/local-writes';
-import {
-  enqueuePush,
-  finishPush,
-  latestPendingProjection,
-  markSent,
-  type OutboxEntry,
-  pendingCreateOf,
-  pendingPushes,
-} from '../store/sync/outbox';
-import { readProjection, readProjections, recordSeq } from '../store/sync/projections';
-import { forgetRecord, remoteIdOf, saveBase, syncRecord, syncRecords } from '../store/sync/records';
-import { type Writer, write } from '../store/write';
+import { findLocalByNaturalKey } from '../store/sync/local-writes';
+import { enqueuePush, finishPush, markSent, type OutboxEntry, pendingCreateOf, pendingPushes } from '../store/sync/outbox';
+import { readProjection, recordSeq } from '../store/sync/projections';
+import { forgetRecord, remoteIdOf, saveBase, syncRecord } from '../store/sync/records';
+import { write } from '../store/write';
 import { applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
 import { checkLease, count, type RoundContext } from './context';
-import { lookupByNaturalKey, prefetchedTwin, readBack, remoteRecord } from './lookups';
+import { freezeCreate } from './freeze';
+import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
 import { createBody, fromApi, patchBody } from './wire';
 
 /**
- * The push half of a round (docs/decisions/0140-sync-engine.md).
- *
- * Freezing decides what to push by state, not by who made the last change: every record of a synced entity whose
- * change is past the pushed sequence is read as a projection and compared with what the remote holds (its base, or
- * the newest push still waiting); a difference becomes an outbox entry — a create, the changed groups of an update,
- * or a delete for a tombstone. Freezing and moving the pushed sequence are one transaction, so a crash never loses a
- * change nor freezes it twice.
- *
- * Sending takes entries oldest first. An entry's body is made at its first send (references rewritten to the
- * remote's ids, which by then exist) and stored with the attempt, so every retry sends the same bytes with the same
- * Idempotency-Key. Where the remote takes neither a client-chosen id nor a key (a hosted transaction create), a
- * retry first reads back by the fields sent: one match is adopted, several identical lines are a conflict to show,
- * never a second create.
+ * Sending, the second half of a push (docs/decisions/0140-sync-engine.md): entries oldest first, a record's
+ * references before it. An entry's body is made at its first send (references rewritten to the remote's ids, which
+ * by then exist) and stored with that attempt, so every retry sends the same bytes with the same Idempotency-Key.
+ * Where the remote takes neither a client-chosen id nor a key (a hosted transaction create), a retry first reads back
+ * by the fields sent: one match is adopted, several identical lines are a conflict to show, never a second create.
+ * Each answer becomes the record's new base.
  */
-
-const CHUNK = 1000;
-
-function tableOf(entity: SyncEntity): string {
-  return ENTITIES[entity].table;
-}
-
-/** Freezes every local change since the pushed sequence into the outbox; returns the entries made. */
-export function freezeLocalChanges(ctx: RoundContext): number {
-  const { db, teamId, remote } = ctx;
-  const pushable = SYNC_ORDER.filter((e) => ctx.caps.entities[e] !== null);
-  return write(
-    db,
-    teamId,
-    (w) => {
-      checkLease(ctx);
-      const from = cursorOf(db, remote.id).pushedSeq;
-      const to = currentSeq(db, teamId);
-      let made = 0;
-      let after = from;
-      for (;;) {
-        const changes = db
-          .prepare(
-            `SELECT seq, entity, entity_id AS id, op FROM changes
-             WHERE team_id = ? AND seq > ? AND seq <= ? AND entity IN (${pushable.map(() => '?').join(', ')})
-             ORDER BY seq LIMIT ?`,
-          )
-          .all(teamId, after, to, ...pushable, CHUNK) as {
-          seq: number;
-          entity: SyncEntity;
-          id: string;
-          op: 'upsert' | 'delete';
-        }[];
-        if (changes.length === 0) break;
-        after = changes[changes.length - 1]!.seq;
-        made += freezeChunk(ctx, w, changes);
-      }
-      setCursor(db, teamId, remote.id, '*', { pushedSeq: to });
-      return made;
-    },
-    { origin: 'sync' },
-  );
-}
-
-function freezeChunk(
-  ctx: RoundContext,
-  w: Writer,
-  changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[],
-): number {
-  const { db, teamId, remote } = ctx;
-  let made = 0;
-  const rank = (e: SyncEntity) => SYNC_ORDER.indexOf(e);
-  const upserts = changes.filter((c) => c.op === 'upsert').sort((a, b) => rank(a.entity) - rank(b.entity) || a.seq - b.seq);
-  const deletes = changes.filter((c) => c.op === 'delete').sort((a, b) => rank(b.entity) - rank(a.entity) || a.seq - b.seq);
-  for (const entity of SYNC_ORDER) {
-    const group = upserts.filter((c) => c.entity === entity);
-    if (group.length === 0) continue;
-    const ids = group.map((c) => c.id);
-    const recs = syncRecords(db, remote.id, entity, ids);
-    // Records agreed at exactly their current change (a pull applied them, nothing since) need no read.
-    const toRead = group.filter((c) => recs.get(c.id)?.baseSeq !== c.seq).map((c) => c.id);
-    const projections = readProjections(db, teamId, entity, toRead);
-    for (const id of toRead) {
-      const p = projections.get(id);
-      if (!p) continue;
-      const rec = recs.get(id);
-      if (!rec) {
-        // Its twin is there already (a tag of the same name, the same category slug): linked and merged, not created.
-        const twin = prefetchedTwin(ctx, entity, p);
-        if (twin) applyRemoteUpsert(ctx, w, entity, twin.id, twin.projection);
-        else if (freezeCreate(ctx, entity, id, p)) made++;
-        continue;
-      }
-      const expected = latestPendingProjection(db, remote.id, entity, id) ?? rec.base;
-      if (!expected || !rec.remoteRecordId) continue;
-      const diff = changedFields(SYNC_SPECS[entity], expected, p);
-      if (Object.keys(diff).length === 0 || !ctx.caps.entities[entity]?.update) continue;
-      enqueuePush(db, teamId, remote.id, { entity, localId: id, op: 'update', payload: diff, projection: p });
-      made++;
-    }
-  }
-  for (const c of deletes) {
-    const rec = syncRecord(db, remote.id, c.entity, c.id);
-    if (!rec?.remoteRecordId || !ctx.caps.entities[c.entity]?.delete) continue;
-    if (readProjection(db, teamId, c.entity, c.id)) continue;
-    enqueuePush(db, teamId, remote.id, { entity: c.entity, localId: c.id, op: 'delete', payload: null, projection: null });
-    made++;
-  }
-  return made;
-}
-
-/**
- * Freezes the create of a local record the remote does not know yet, when it may go there (records that only flow
- * down — a bank connection's accounts, a running timer, notifications — stay). Returns whether an entry was made.
- */
-export function freezeCreate(ctx: RoundContext, entity: SyncEntity, localId: string, projection?: Projection): boolean {
-  const cap = ctx.caps.entities[entity];
-  if (!cap?.create) return false;
-  if (pendingCreateOf(ctx.db, ctx.remote.id, entity, localId)) return false;
-  const p = projection ?? readProjection(ctx.db, ctx.teamId, entity, localId);
-  if (!p || !pushableRecord(ctx.db, ctx.teamId, ctx.remote.id, entity, p)) return false;
-  enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'create', payload: null, projection: p });
-  return true;
-}
-
 /** Sends every waiting entry, oldest first. */
 export async function sendOutbox(ctx: RoundContext): Promise<void> {
   let total = 0;
@@ -227,7 +106,7 @@ function finishAgreed(ctx: RoundContext, entry: OutboxEntry, remoteRecordId: str
         localId: entry.localId,
         remoteRecordId,
         base,
-        baseSeq: recordSeq(ctx.db, ctx.teamId, tableOf(entity), entry.localId) ?? 0,
+        baseSeq: recordSeq(ctx.db, ctx.teamId, ENTITIES[entity].table, entry.localId) ?? 0,
       });
       finishPush(ctx.db, entry.id, 'done');
     })
