@@ -21,6 +21,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'bank-accounts': 'bank_account',
   rules: 'rule',
   'app: workflows': 'workflow_run',
+  // The sync status and conflicts (bookkeeping, not in the change stream: the screen polls while a round runs).
+  'app: sync': 'sync_remote',
   // Reports are computed from transactions: a transaction change refreshes them.
   reports: 'transaction',
   // Forecasts and stress tests share the area; stress tests embed the forecast they bend.
@@ -40,6 +42,17 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   // The import screen's batches, review queue and previews change with the transactions they make.
   import_batch: ['import_review_item', 'transaction', 'import_mapping'],
   reconciliation: ['transaction'],
+  // Pending changes and conflicts move with every edit of a synced record.
+  sync_remote: [
+    'tag',
+    'transaction_category',
+    'bank_account',
+    'customer',
+    'tracker_project',
+    'tracker_entry',
+    'transaction',
+    'notification',
+  ],
 };
 
 export function entityOf(route: RouteContract): string {

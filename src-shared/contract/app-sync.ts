@@ -15,19 +15,21 @@ const ADMIN = `${INTERNAL} Team administration: a signed-in owner of the team, o
 export const REMOTE_KINDS = ['finops', 'hosted'] as const;
 export const REMOTE_STATES = ['idle', 'running', 'failed', 'credentials_expired', 'refused'] as const;
 
-/** `https://host/v1`: http or https, the path ending in `/v1`. */
+/** `https://host/v1`: http or https, the path ending in `/v1`, nothing after it. */
+export function isRemoteBaseUrl(url: string): boolean {
+  try {
+    const u = new URL(url.trim());
+    return (u.protocol === 'http:' || u.protocol === 'https:') && /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash;
+  } catch {
+    return false;
+  }
+}
+
 export const RemoteBaseUrl = z
   .string()
   .trim()
   .max(2000)
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'http:' || u.protocol === 'https:') && /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash;
-    } catch {
-      return false;
-    }
-  }, 'a base URL with http or https whose path ends in /v1, such as https://finops.example.com/v1');
+  .refine(isRemoteBaseUrl, 'a base URL with http or https whose path ends in /v1, such as https://finops.example.com/v1');
 
 export const SyncRemoteInfo = z
   .object({
