@@ -7,6 +7,7 @@
  * Entity names are the server's (src-main/store/entities.ts, the `entity` of change events).
  */
 import type { RouteContract } from '../../src-shared/contract/route';
+import { SYNC_ORDER } from '../../src-shared/domain/sync/fields';
 
 /** The entity of each contract area (`RouteContract.tag`) the UI reads or writes. */
 const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
@@ -43,16 +44,7 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   import_batch: ['import_review_item', 'transaction', 'import_mapping'],
   reconciliation: ['transaction'],
   // Pending changes and conflicts move with every edit of a synced record.
-  sync_remote: [
-    'tag',
-    'transaction_category',
-    'bank_account',
-    'customer',
-    'tracker_project',
-    'tracker_entry',
-    'transaction',
-    'notification',
-  ],
+  sync_remote: SYNC_ORDER,
 };
 
 export function entityOf(route: RouteContract): string {

@@ -5,11 +5,11 @@
  * remote, and see the app frame say "offline" when the remote is gone. Axe finds nothing serious in either theme.
  */
 import fs from 'node:fs';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { tagRoutes } from '../../src-shared/contract/tags';
+import { checkAxe } from './helpers/axe';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -31,20 +31,6 @@ afterAll(async () => {
   await remote?.close();
   if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
-
-async function checkAxe(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map(
-      (v) =>
-        `${v.id} (${v.impact}): ${v.nodes
-          .map((n) => n.target.join(' '))
-          .slice(0, 4)
-          .join(' | ')}`,
-    );
-  expect(bad, `axe on ${label}`).toEqual([]);
-}
 
 /** Axe in the light and the dark theme (the system theme follows the browser's colour scheme). */
 async function checkBothThemes(page: Page, label: string): Promise<void> {

@@ -8,6 +8,7 @@ import { appSyncRoutes, type ConnectionTestResult, type SyncStatusBody } from '.
 import { Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { useToasts } from '../../stores/toasts';
+import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
 import { S } from './strings';
 import { expectRound } from './use-sync-status';
@@ -106,25 +107,16 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
             </select>
           )}
         </Field>
-        <Field label={S.apiKey} required error={keyError} hint={S.apiKeyHint(status.secretStorage)}>
-          {({ id, describedBy, invalid }) => (
-            <input
-              id={id}
-              className="input"
-              type="password"
-              autoComplete="off"
-              spellCheck={false}
-              value={apiKey}
-              aria-describedby={describedBy}
-              aria-invalid={invalid}
-              disabled={!status.canManage}
-              onChange={(e) => {
-                setApiKey(e.target.value);
-                setResult(null);
-              }}
-            />
-          )}
-        </Field>
+        <ApiKeyField
+          value={apiKey}
+          storage={status.secretStorage}
+          error={keyError}
+          disabled={!status.canManage}
+          onChange={(value) => {
+            setApiKey(value);
+            setResult(null);
+          }}
+        />
         <p className="faint small">{S.oauthNotYet}</p>
         <div role="status" aria-live="polite">
           {result ? <TestResult result={result} /> : null}

@@ -6,10 +6,11 @@
 import { useState } from 'react';
 import { appSyncRoutes, type ConnectionTestResult, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
 import { Progress } from '../../components/Progress';
-import { ConfirmDialog, Field } from '../../components/ui';
+import { ConfirmDialog } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { ApiKeyField } from './ApiKeyField';
 import { TestResult } from './ConnectForm';
 import { S } from './strings';
 import { expectRound } from './use-sync-status';
@@ -180,20 +181,7 @@ function KeyForm(props: { storage: SyncStatusBody['secretStorage']; cancellable:
           .catch((err) => toast.error(err, S.keyFailed));
       }}
     >
-      <Field label={S.apiKey} required hint={S.apiKeyHint(props.storage)}>
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            className="input"
-            type="password"
-            autoComplete="off"
-            spellCheck={false}
-            value={apiKey}
-            aria-describedby={describedBy}
-            onChange={(e) => setApiKey(e.target.value)}
-          />
-        )}
-      </Field>
+      <ApiKeyField value={apiKey} storage={props.storage} onChange={setApiKey} />
       <div className="panel-actions">
         <button type="submit" className="btn primary" disabled={!apiKey.trim() || save.isPending}>
           {S.saveKey}

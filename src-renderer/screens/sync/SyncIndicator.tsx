@@ -8,6 +8,9 @@ import { useRouter } from '../../lib/router';
 import { S } from './strings';
 import { useSyncStatus } from './use-sync-status';
 
+/** The run pills' colours: failed, waiting, running. */
+const PILL = { bad: 'failed', warn: 'waiting', info: 'running' } as const;
+
 export function SyncIndicator({ enabled }: { enabled: boolean }) {
   const status = useSyncStatus(enabled).data;
   const navigate = useRouter((r) => r.navigate);
@@ -18,7 +21,7 @@ export function SyncIndicator({ enabled }: { enabled: boolean }) {
     e.preventDefault();
     navigate('/sync');
   };
-  const items: { key: string; text: string; tone: 'bad' | 'warn' | 'info'; title?: string }[] = [];
+  const items: { key: string; text: string; tone: keyof typeof PILL; title?: string }[] = [];
   if (!status.online) items.push({ key: 'offline', text: S.indicatorOffline, tone: 'bad', title: S.indicatorOfflineTitle });
   else if (remote.state === 'credentials_expired') items.push({ key: 'key', text: S.indicatorKey, tone: 'bad' });
   else if (remote.state === 'running') items.push({ key: 'running', text: S.indicatorRunning, tone: 'info' });
@@ -27,7 +30,7 @@ export function SyncIndicator({ enabled }: { enabled: boolean }) {
   return (
     <div className="sync-indicator" role="status">
       {items.map((i) => (
-        <a key={i.key} href="/sync" className={`sync-flag ${i.tone}`} title={i.title} onClick={open}>
+        <a key={i.key} href="/sync" className={`sync-flag run-pill ${PILL[i.tone]}`} title={i.title} onClick={open}>
           {i.tone === 'bad' ? <span className="dot bad" aria-hidden="true" /> : null}
           {i.text}
         </a>
