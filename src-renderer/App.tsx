@@ -17,6 +17,7 @@ import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SCREENS } from './screens/registry';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
+import { SyncIndicator } from './screens/sync/SyncIndicator';
 import { isConnected, useConnection } from './stores/connection';
 import { useToasts } from './stores/toasts';
 
@@ -35,12 +36,6 @@ const WORK: NavEntry[] = [
     label: 'Invoices',
     built: false,
     render: () => <NotBuiltYet title="Invoices" what="Drafting, sending and following up invoices." />,
-  },
-  {
-    path: '/sync',
-    label: 'Sync',
-    built: false,
-    render: () => <NotBuiltYet title="Sync" what="Synchronising this data with a remote Finops server." />,
   },
 ];
 
@@ -239,6 +234,7 @@ export function App() {
       <div className="main-col">
         <header className="topbar">
           <span className="spacer" />
+          <SyncIndicator enabled={connected} />
           <NotificationBell enabled={connected} />
           <UserMenu />
         </header>

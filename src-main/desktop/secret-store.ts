@@ -19,10 +19,15 @@ export interface SecretStore {
   delete(account: string): Promise<boolean>;
 }
 
-/** Account names: one local key per data dir, one sync token per remote server. */
+/**
+ * Account names: one local key per data dir, one sync token per remote server (a command's), and one per team and
+ * remote server for a token entered in the app — a server holds several teams, and one team's key must never
+ * serve another team's rounds.
+ */
 export const secretAccounts = {
   localApiKey: (dataDir: string) => `local-api-key:${path.resolve(dataDir)}`,
   syncToken: (remoteUrl: string) => `sync-token:${new URL(remoteUrl).origin}`,
+  teamSyncToken: (teamId: string, remoteUrl: string) => `sync-token:${new URL(remoteUrl).origin}:team:${teamId}`,
 };
 
 /** The part of keytar's API used here (an interface so tests can run it against a real Secret Service). */
@@ -79,4 +84,15 @@ export async function openSecretStore(
   } catch (err) {
     return { store: sessionSecretStore(), fallbackReason: `no OS keychain available: ${(err as Error).message}` };
   }
+}
+
+let opened: Promise<OpenedSecretStore> | undefined;
+
+/**
+ * The secret store of this process, opened once: the server's routes that keep a sync credential and its sync
+ * scheduler that uses it must share one (a session-only store lives in the memory of the object that holds it).
+ */
+export function processSecretStore(): Promise<OpenedSecretStore> {
+  opened ??= openSecretStore();
+  return opened;
 }

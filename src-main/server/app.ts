@@ -16,6 +16,7 @@ import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
 import { appMetricRoutesPlugin } from './routes/app-metrics';
 import { appSessionRoutesPlugin } from './routes/app-session';
+import { appSyncRoutesPlugin } from './routes/app-sync';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
@@ -190,6 +191,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appTransactionRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appMetricRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appSyncRoutesPlugin, { db: options.db, sync: options.sync, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
   return app;

@@ -101,6 +101,11 @@ export interface CredentialSources {
   env?: NodeJS.ProcessEnv;
   /** The keychain; opened on demand when not given. */
   store?: SecretStore;
+  /**
+   * The keychain entry to read (a remote's `credentialRef`, set when the app keeps a team's key); default the entry
+   * of the remote's server (`secretAccounts.syncToken`).
+   */
+  account?: string | null;
 }
 
 /** The credential for a remote: the flag, the environment, or the keychain, in that order. */
@@ -112,7 +117,7 @@ export async function resolveCredential(
   const fromEnv = (sources.env ?? process.env).FINOPS_REMOTE_TOKEN;
   if (fromEnv) return { credential: staticCredential(fromEnv), from: '$FINOPS_REMOTE_TOKEN' };
   const store = sources.store ?? (await openSecretStore()).store;
-  const account = secretAccounts.syncToken(baseUrl);
+  const account = sources.account ?? secretAccounts.syncToken(baseUrl);
   const secret = await store.get(account);
   if (!secret) {
     throw new NoCredential(

@@ -16,6 +16,14 @@ export class RemoteUnavailable extends Error {
   override name = 'RemoteUnavailable';
 }
 
+/** How a request that never got an answer says so; a round's stored error keeps it (the status's `online`). */
+const NO_ANSWER = 'no answer after';
+
+/** Whether a round's error means the remote could not be reached at all (not an answer it gave). */
+export function isNetworkFailure(message: string | null | undefined): boolean {
+  return message?.includes(`: ${NO_ANSWER} `) ?? false;
+}
+
 /** The remote refused the credential (401 after a refresh, or 403): the round stops with a clear state. */
 export class CredentialsRejected extends Error {
   override name = 'CredentialsRejected';
@@ -144,7 +152,7 @@ export class RemoteClient {
         if (o.signal?.aborted) throw o.signal.reason;
         failures++;
         const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-        if (failures >= attempts || !retrySafe) throw giveUp(`no answer after ${failures} attempt(s) (${reason})`);
+        if (failures >= attempts || !retrySafe) throw giveUp(`${NO_ANSWER} ${failures} attempt(s) (${reason})`);
         const waitMs = this.backoff(failures, random);
         o.onRetry?.({ method, path, reason, waitMs });
         await sleep(waitMs);

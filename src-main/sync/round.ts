@@ -134,6 +134,11 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   }
 }
 
+/** Why two teams of different base currencies cannot sync (a round's error, the connection test's reason). */
+export function baseCurrencyMismatch(remote: string, local: string): string {
+  return `the remote team keeps its books in ${remote}, this one in ${local}: syncing would mix amounts of two base currencies. Set both teams to the same base currency first.`;
+}
+
 /** The first round checks that both sides keep the same base currency; the remote's team id is kept. */
 async function checkBaseCurrency(ctx: RoundContext): Promise<void> {
   if (ctx.remote.remoteTeamId) return;
@@ -142,9 +147,7 @@ async function checkBaseCurrency(ctx: RoundContext): Promise<void> {
   if (!team) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
   const local = getTeam(ctx.db, ctx.teamId);
   if (team.baseCurrency && local && team.baseCurrency !== local.baseCurrency) {
-    throw new BaseCurrencyMismatch(
-      `the remote team keeps its books in ${team.baseCurrency}, this one in ${local.baseCurrency}: syncing would mix amounts of two base currencies. Set both teams to the same base currency first.`,
-    );
+    throw new BaseCurrencyMismatch(baseCurrencyMismatch(team.baseCurrency, local.baseCurrency));
   }
   setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
   ctx.remote = { ...ctx.remote, remoteTeamId: team.id };

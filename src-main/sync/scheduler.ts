@@ -1,4 +1,4 @@
-import { openSecretStore, type SecretStore } from '../desktop/secret-store';
+import { processSecretStore, type SecretStore } from '../desktop/secret-store';
 import { currentSeq } from '../store/changes';
 import type { Db } from '../store/db';
 import { enabledRemotes, type SyncRemote, setRemoteState } from '../store/sync/remotes';
@@ -73,9 +73,14 @@ export class SyncScheduler {
 
   private store: Promise<SecretStore> | undefined;
 
-  /** The keychain, opened once per process (a probe per round would cost a D-Bus round trip each time). */
+  /**
+   * The keychain, opened once per process (a probe per round would cost a D-Bus round trip each time) and shared
+   * with the app's routes, which keep the keys people enter there.
+   */
   private secretStore(): Promise<SecretStore> {
-    this.store ??= this.options.secretStore ? Promise.resolve(this.options.secretStore) : openSecretStore().then((o) => o.store);
+    this.store ??= this.options.secretStore
+      ? Promise.resolve(this.options.secretStore)
+      : processSecretStore().then((o) => o.store);
     return this.store;
   }
 
@@ -120,7 +125,11 @@ export class SyncScheduler {
       s.lastRoundAt = this.now();
       try {
         const store = this.options.credentials?.env?.FINOPS_REMOTE_TOKEN ? undefined : await this.secretStore();
-        const { credential } = await resolveCredential(remote.baseUrl, { ...this.options.credentials, store });
+        const { credential } = await resolveCredential(remote.baseUrl, {
+          ...this.options.credentials,
+          store,
+          account: remote.credentialRef,
+        });
         await runRound({ db: this.db, remote, credential });
         s.failures = 0;
         // The round's own writes moved the feed: they are not local edits to sync again.

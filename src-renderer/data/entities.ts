@@ -7,6 +7,7 @@
  * Entity names are the server's (src-main/store/entities.ts, the `entity` of change events).
  */
 import type { RouteContract } from '../../src-shared/contract/route';
+import { SYNC_ORDER } from '../../src-shared/domain/sync/fields';
 
 /** The entity of each contract area (`RouteContract.tag`) the UI reads or writes. */
 const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
@@ -21,6 +22,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'bank-accounts': 'bank_account',
   rules: 'rule',
   'app: workflows': 'workflow_run',
+  // The sync status and conflicts (bookkeeping, not in the change stream: the screen polls while a round runs).
+  'app: sync': 'sync_remote',
   // Reports are computed from transactions: a transaction change refreshes them.
   reports: 'transaction',
   // Forecasts and stress tests share the area; stress tests embed the forecast they bend.
@@ -40,6 +43,8 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   // The import screen's batches, review queue and previews change with the transactions they make.
   import_batch: ['import_review_item', 'transaction', 'import_mapping'],
   reconciliation: ['transaction'],
+  // Pending changes and conflicts move with every edit of a synced record.
+  sync_remote: SYNC_ORDER,
 };
 
 export function entityOf(route: RouteContract): string {

@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { ImportScreen } from './import/ImportScreen';
 import { RunwayScreen } from './runway/RunwayScreen';
+import { SyncScreen } from './sync/SyncScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
@@ -20,4 +21,5 @@ export const SCREENS: ScreenEntry[] = [
   { path: '/import', label: 'Import', built: true, render: () => <ImportScreen /> },
   { path: '/runway', label: 'Runway', built: true, render: () => <RunwayScreen /> },
   { path: '/workflows', label: 'Workflows', built: true, render: () => <WorkflowsScreen /> },
+  { path: '/sync', label: 'Sync', built: true, render: () => <SyncScreen /> },
 ];

@@ -6,10 +6,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli';
+import { checkAxe } from './helpers/axe';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
@@ -148,19 +148,6 @@ const SCREENS: Screen[] = [
     },
   },
 ];
-
-async function checkAxe(page: Page, label: string): Promise<void> {
-  const result = await new AxeBuilder({ page }).analyze();
-  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-  const summary = bad.map(
-    (v) =>
-      `${v.id} (${v.impact}): ${v.nodes
-        .map((n) => n.target.join(' '))
-        .slice(0, 4)
-        .join(' | ')}`,
-  );
-  expect(summary, `axe on ${label}`).toEqual([]);
-}
 
 async function noHorizontalOverflow(page: Page, label: string): Promise<void> {
   const overflowing = await page.evaluate(() =>

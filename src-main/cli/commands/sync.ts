@@ -71,7 +71,7 @@ export function syncCommand(): Command {
         const known = teamRemote(db, team.id);
         if (!opts.remote && !known) throw new UsageError('this team has no remote yet: pass --remote URL (ending in /v1)');
         const remote = ensureRemote(db, team.id, { baseUrl: opts.remote ?? known!.baseUrl, kind: opts.kind });
-        const { credential } = await resolveCredential(remote.baseUrl, { token: opts.token });
+        const { credential } = await resolveCredential(remote.baseUrl, { token: opts.token, account: remote.credentialRef });
         const bar = progressBar('sync');
         const controller = new AbortController();
         const stop = () => controller.abort(new Error('interrupted'));

@@ -13,6 +13,7 @@ import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 import { documentsSettled } from '../../helpers/documents';
 import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
+import { SYNC_BODIES, SYNC_FIXTURES, SYNC_REFUSED } from '../sync/matrix-fixtures';
 
 interface Operation {
   method: string;
@@ -23,6 +24,7 @@ interface Operation {
 /** How to make a record of the owning team for each path with an {id}: returns the id. */
 const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
   ...IMPORT_FIXTURES,
+  ...SYNC_FIXTURES,
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
@@ -203,6 +205,7 @@ const MATRIX_FORECAST_QUERY = 'from=2025-01-01&to=2025-12-31&horizonMonths=3';
 const MATRIX_STRESS_TEST = { ...MATRIX_FORECAST, name: 'Matrix', drivers: [{ kind: 'ExpenseSurge', pct: 10 }] };
 
 const BODIES: Record<string, unknown> = {
+  ...SYNC_BODIES,
   'POST /v1/metrics/forecast/cash-flow': MATRIX_FORECAST,
   'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
   'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
@@ -322,6 +325,7 @@ const QUERIES: Record<string, string> = {
  * and answer 409 here (docs/decisions/0055-institutions-and-connections.md).
  */
 const REFUSED: Record<string, number> = {
+  ...SYNC_REFUSED,
   'POST /v1/banking/aggregator/link-token': 409,
   'POST /v1/banking/aggregator/exchange': 409,
   'POST /v1/banking/open-banking/agreement': 409,

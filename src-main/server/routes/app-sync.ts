@@ -1,0 +1,266 @@
+import type { FastifyInstance } from 'fastify';
+import { appSyncRoutes, type SyncConflictInfo, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
+import { processSecretStore, type SecretStore, secretAccounts } from '../../desktop/secret-store';
+import { backgroundOf } from '../../runtime/background';
+import type { Db } from '../../store/db';
+import { leaseHolder } from '../../store/leases';
+import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
+import {
+  ensureRemote,
+  normalizeBaseUrl,
+  RemoteTaken,
+  removeRemote,
+  type SyncRemote,
+  setRemoteState,
+  teamRemote,
+} from '../../store/sync/remotes';
+import { syncStatus } from '../../store/sync/status';
+import { getMembership } from '../../store/users/users';
+import { testConnection } from '../../sync/connection-test';
+import { NoCredential, resolveCredential, staticCredential } from '../../sync/credentials';
+import { isNetworkFailure, type Credential as RemoteCredential } from '../../sync/remote-client';
+import { resolveConflict } from '../../sync/resolve';
+import { leaseNameOf, RoundBusy, runRound } from '../../sync/round';
+import type { SchedulerOptions } from '../../sync/scheduler';
+import type { Credential } from '../auth/credentials';
+import { conflict, forbidden, notFound, unprocessable } from '../errors';
+import { registerRoute } from '../route';
+
+/**
+ * The Sync screen's API under /app (contract/app-sync.ts, docs/decisions/0145-sync-screen.md). The credential a
+ * person enters is kept in this process's secret store — the OS keychain, or memory until the server stops when the
+ * machine has none — under an entry of the team (`credentialRef`), shared with the scheduler; never in SQLite, never
+ * in a log, never answered back. Without a scheduler (a server started without background sync), "sync now" runs
+ * the round here, after the answer, and the app waits for it when it closes.
+ */
+export interface AppSyncOptions {
+  db: Db;
+  /** The server's sync settings: where credentials come from (the scheduler reads the same). */
+  sync?: false | SchedulerOptions;
+}
+
+export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOptions): Promise<void> {
+  const { db } = opts;
+  const settings = opts.sync || undefined;
+  const env = () => settings?.credentials?.env ?? process.env;
+  const secrets = (): Promise<SecretStore> =>
+    settings?.secretStore ? Promise.resolve(settings.secretStore) : processSecretStore().then((o) => o.store);
+  const rounds = runsHere(app, db);
+
+  /** Where a round would take the credential from, without reading more than whether there is one. */
+  async function credentialOf(remote: SyncRemote | undefined): Promise<SyncStatusBody['credential']> {
+    if (!remote) return { present: false, from: null };
+    if (env().FINOPS_REMOTE_TOKEN) return { present: true, from: 'environment' };
+    const store = await secrets();
+    return (await store.get(accountOf(remote))) ? { present: true, from: store.kind } : { present: false, from: null };
+  }
+
+  async function statusOf(auth: Credential): Promise<SyncStatusBody> {
+    const s = syncStatus(db, auth.teamId);
+    const remote = s.remote ? remoteView(db, s.remote) : null;
+    return {
+      remote,
+      online: !(remote?.state === 'failed' && isNetworkFailure(remote.lastError)),
+      pendingChanges: s.pendingChanges,
+      openConflicts: s.openConflicts,
+      credential: await credentialOf(s.remote ?? undefined),
+      secretStorage: (await secrets()).kind,
+      scheduled: Boolean(backgroundOf(db)?.sync),
+      canManage: mayManage(db, auth),
+    };
+  }
+
+  const admin = (auth: Credential) => {
+    if (!mayManage(db, auth)) {
+      throw forbidden(
+        'Only an owner of the team may change how it syncs',
+        auth.userId
+          ? 'Ask an owner of the team to connect the remote, sync or resolve conflicts.'
+          : 'A credential without a person needs the apis.all scope for team administration.',
+      );
+    }
+  };
+
+  const remoteOf = (teamId: string): SyncRemote => {
+    const remote = teamRemote(db, teamId);
+    if (!remote) throw conflict('This team has no remote yet', 'Connect one first: PUT /app/sync/remote with its base URL.');
+    return remote;
+  };
+
+  registerRoute(app, appSyncRoutes.status, ({ auth }) => statusOf(auth));
+
+  registerRoute(app, appSyncRoutes.putRemote, ({ auth, body }) => {
+    admin(auth);
+    try {
+      ensureRemote(db, auth.teamId, {
+        baseUrl: body.baseUrl,
+        kind: body.kind,
+        name: body.name,
+        authKind: 'api_key',
+        credentialRef: secretAccounts.teamSyncToken(auth.teamId, normalizeBaseUrl(body.baseUrl)),
+      });
+    } catch (err) {
+      if (err instanceof RemoteTaken) throw conflict(err.message, 'DELETE /app/sync/remote disconnects the current one.');
+      throw err;
+    }
+    return statusOf(auth);
+  });
+
+  registerRoute(app, appSyncRoutes.deleteRemote, async ({ auth }) => {
+    admin(auth);
+    const remote = teamRemote(db, auth.teamId);
+    if (!remote) throw notFound('This team has no remote');
+    if (isRunning(db, remote)) throw conflict('A sync round is running', 'Disconnect when it has ended.');
+    removeRemote(db, auth.teamId, remote.id);
+    if (remote.credentialRef) await (await secrets()).delete(remote.credentialRef);
+    return statusOf(auth);
+  });
+
+  registerRoute(app, appSyncRoutes.putCredential, async ({ auth, body }) => {
+    admin(auth);
+    const remote = remoteOf(auth.teamId);
+    await (await secrets()).set(accountOf(remote), body.apiKey);
+    // A round that stopped for want of a credential may go again.
+    if (remote.state === 'credentials_expired') setRemoteState(db, remote.id, { state: 'idle', lastError: null });
+    return statusOf(auth);
+  });
+
+  registerRoute(app, appSyncRoutes.test, async ({ auth, body }) => {
+    admin(auth);
+    let token = body.apiKey;
+    if (!token) {
+      const remote = teamRemote(db, auth.teamId);
+      if (remote && remote.baseUrl === normalizeBaseUrl(body.baseUrl)) token = await keptToken(remote);
+      if (!token) throw unprocessable('Enter the API key to test', 'No credential is kept for this address yet.');
+    }
+    return testConnection(db, auth.teamId, body.baseUrl, staticCredential(token));
+  });
+
+  registerRoute(app, appSyncRoutes.syncNow, async ({ auth }) => {
+    admin(auth);
+    const remote = remoteOf(auth.teamId);
+    if (!(await credentialOf(remote)).present) {
+      throw conflict('No credential for the remote', 'Enter an API key of the remote first (PUT /app/sync/credential).');
+    }
+    const scheduler = backgroundOf(db)?.sync;
+    if (scheduler) scheduler.syncNow(auth.teamId);
+    else {
+      const { credential } = await resolveCredential(remote.baseUrl, {
+        env: env(),
+        store: await secrets(),
+        account: accountOf(remote),
+      });
+      rounds.start(remote, credential);
+    }
+    return statusOf(auth);
+  });
+
+  registerRoute(app, appSyncRoutes.conflicts, ({ auth, query }) => ({
+    data: listConflicts(db, auth.teamId, { all: query.all }).map(conflictInfo),
+  }));
+
+  registerRoute(app, appSyncRoutes.resolve, ({ auth, params, body }) => {
+    admin(auth);
+    return conflictInfo(resolveConflict(db, auth.teamId, params.id, body.take));
+  });
+
+  async function keptToken(remote: SyncRemote): Promise<string | undefined> {
+    try {
+      const { credential } = await resolveCredential(remote.baseUrl, {
+        env: env(),
+        store: await secrets(),
+        account: accountOf(remote),
+      });
+      return await credential.token();
+    } catch (err) {
+      if (err instanceof NoCredential) return undefined;
+      throw err;
+    }
+  }
+}
+
+/** The keychain entry of a remote's credential: the team's own one (set by the app), else the remote server's. */
+function accountOf(remote: SyncRemote): string {
+  return remote.credentialRef ?? secretAccounts.syncToken(remote.baseUrl);
+}
+
+/**
+ * Team administration: a person must be an owner of the team; a credential without a person (an API key, a
+ * client's token) must be granted `apis.all`. A session holds every scope, so scopes alone cannot tell.
+ */
+function mayManage(db: Db, auth: Credential): boolean {
+  if (auth.userId) return getMembership(db, auth.teamId, auth.userId)?.role === 'owner';
+  return auth.granted.includes('apis.all');
+}
+
+/** A round is running while its lease is held: a process killed mid-round leaves `running` behind, not a lease. */
+function isRunning(db: Db, remote: SyncRemote): boolean {
+  if (remote.state !== 'running') return false;
+  const lease = leaseHolder(db, leaseNameOf(remote.teamId));
+  return lease !== undefined && lease.expiresAt > new Date().toISOString();
+}
+
+function remoteView(db: Db, r: SyncRemote): NonNullable<SyncStatusBody['remote']> {
+  const interrupted = r.state === 'running' && !isRunning(db, r);
+  return {
+    id: r.id,
+    name: r.name,
+    baseUrl: r.baseUrl,
+    kind: r.kind,
+    remoteTeamId: r.remoteTeamId,
+    state: interrupted ? 'failed' : r.state,
+    lastSuccessAt: r.lastSuccessAt,
+    lastError: interrupted ? 'The last round was interrupted (its process ended); the next round resumes it.' : r.lastError,
+    lastSummary: r.lastSummary,
+    roundStartedAt: interrupted ? null : r.roundStartedAt,
+    progress: r.progress,
+  };
+}
+
+function conflictInfo(c: SyncConflict): SyncConflictInfo {
+  return {
+    id: c.id,
+    entity: c.entity,
+    recordId: c.localId,
+    kind: c.kind,
+    group: c.group,
+    fields: c.fields,
+    base: c.base,
+    local: c.local,
+    remote: c.remote,
+    rule: c.rule,
+    kept: c.winner,
+    createdAt: c.createdAt,
+    resolvedAt: c.resolvedAt,
+    took: c.resolvedAt ? (c.outcome === 'kept_local' ? 'local' : 'remote') : null,
+  };
+}
+
+/**
+ * Rounds this app runs itself (no scheduler in the process): one per team at a time, after the answer; they stop
+ * when the app closes (a round is resumable) and the app waits for them, so the database outlives them.
+ */
+function runsHere(app: FastifyInstance, db: Db) {
+  const running = new Map<string, Promise<void>>();
+  const closing = new AbortController();
+  app.addHook('onClose', async () => {
+    closing.abort(new Error('the server stopped during the round; the next round resumes it'));
+    await Promise.allSettled(running.values());
+  });
+  return {
+    start(remote: SyncRemote, credential: RemoteCredential): void {
+      if (running.has(remote.teamId)) return;
+      const round = runRound({ db, remote, credential, signal: closing.signal })
+        .then(
+          () => undefined,
+          (err) => {
+            // The outcome is in the remote's state for the status; a busy lease means another round is at it.
+            if (!(err instanceof RoundBusy))
+              app.log.warn({ teamId: remote.teamId, err: (err as Error).message }, 'sync round failed');
+          },
+        )
+        .finally(() => running.delete(remote.teamId));
+      running.set(remote.teamId, round);
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The conflicts rounds met, newest first: the record, the fields, the value here and the value on the remote side by
+ * side (the side the stated rule kept marked), and a one-click choice of either side. Taking a side writes it as a
+ * local edit that the next round sends; taking the side already kept just closes the conflict.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useId, useMemo, useState } from 'react';
+import { appSyncRoutes, type SyncConflictInfo } from '../../../src-shared/contract/app-sync';
+import { tagRoutes } from '../../../src-shared/contract/tags';
+import type { Column } from '../../components/table/columns';
+import { DataTable } from '../../components/table/DataTable';
+import { EmptyState } from '../../components/table/EmptyState';
+import { ErrorBanner } from '../../components/ui';
+import { queryKey } from '../../data/entities';
+import { useRead } from '../../data/use-read';
+import { useWrite } from '../../data/use-write';
+import { api } from '../../lib/api';
+import { formatDateTime } from '../../lib/format';
+import { useToasts } from '../../stores/toasts';
+import { conflictFields, fieldLabel, type NameOf, recordLabel, sideText } from './conflict-view';
+import { S } from './strings';
+
+type Side = 'local' | 'remote';
+
+export function ConflictsSection({ canManage, openCount }: { canManage: boolean; openCount: number }) {
+  const [all, setAll] = useState(false);
+  const toggleId = useId();
+  const query = { all };
+  // Keyed by the open count as well: a round that records or closes conflicts refetches the list.
+  const conflicts = useQuery({
+    queryKey: queryKey(appSyncRoutes.conflicts, 'list', { ...query, openCount }),
+    queryFn: ({ signal }) => api.call(appSyncRoutes.conflicts, { query, signal }),
+  });
+  const tags = useRead(tagRoutes.list);
+  const nameOf = useMemo<NameOf>(() => {
+    const names = new Map((tags.data?.data ?? []).map((t) => [t.id, t.name]));
+    return (id) => names.get(id);
+  }, [tags.data]);
+  const resolve = useWrite(appSyncRoutes.resolve);
+  const toast = useToasts();
+  const [pending, setPending] = useState<string | null>(null);
+
+  const take = (c: SyncConflictInfo, side: Side) => {
+    setPending(c.id);
+    resolve
+      .mutateAsync({ params: { id: c.id }, body: { take: side } })
+      .then(() => toast.show(S.resolved(side, recordLabel(c))))
+      .catch((err) => toast.error(err, S.resolveFailed))
+      .finally(() => setPending(null));
+  };
+
+  const columns: Column<SyncConflictInfo>[] = [
+    {
+      id: 'record',
+      header: S.colRecord,
+      cell: (c) => (
+        <>
+          <div className="cell-name">{recordLabel(c)}</div>
+          <div className="cell-sub">{formatDateTime(c.createdAt)}</div>
+        </>
+      ),
+    },
+    {
+      id: 'field',
+      header: S.colField,
+      cell: (c) => (
+        <>
+          {conflictFields(c).map((f) => (
+            <div key={f}>{fieldLabel(f)}</div>
+          ))}
+          {c.kind === 'refused' ? <div className="cell-sub">{S.refusedNote}</div> : null}
+        </>
+      ),
+    },
+    {
+      id: 'local',
+      header: S.colLocal,
+      className: sideClass('local'),
+      cell: (c) => <SideValues c={c} side="local" nameOf={nameOf} />,
+    },
+    {
+      id: 'remote',
+      header: S.colRemote,
+      className: sideClass('remote'),
+      cell: (c) => <SideValues c={c} side="remote" nameOf={nameOf} />,
+    },
+    {
+      id: 'kept',
+      header: S.colKept,
+      title: (c) => c.rule,
+      cell: (c) => (
+        <>
+          <div>{S.sides[c.kept]}</div>
+          <div className="cell-sub sync-rule">{c.rule}</div>
+        </>
+      ),
+    },
+    {
+      id: 'choice',
+      header: S.colChoice,
+      cell: (c) =>
+        c.took ? (
+          <span className="run-pill completed">{S.took(c.took)}</span>
+        ) : (
+          <div className="sync-choice">
+            {(['local', 'remote'] as const).map((side) => (
+              <button
+                key={side}
+                type="button"
+                className={`btn small ${side === c.kept ? '' : 'primary'}`}
+                aria-label={S.chooseLabel(side, recordLabel(c))}
+                disabled={!canManage || pending === c.id}
+                onClick={() => take(c, side)}
+              >
+                {side === 'local' ? S.takeLocal : S.takeRemote}
+              </button>
+            ))}
+          </div>
+        ),
+    },
+  ];
+
+  return (
+    <section className="sync-conflicts" aria-labelledby="sync-conflicts-title">
+      <div className="sync-conflicts-head">
+        <div>
+          <h2 id="sync-conflicts-title">{S.conflictsTitle}</h2>
+          <p className="muted">{S.conflictsIntro}</p>
+        </div>
+        <label className="check" htmlFor={toggleId}>
+          <input id={toggleId} type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
+          {S.showResolved}
+        </label>
+      </div>
+      {conflicts.error ? <ErrorBanner error={conflicts.error} onRetry={() => void conflicts.refetch()} /> : null}
+      <div className="card">
+        <DataTable
+          label={S.conflictsTable}
+          className="sync-conflict-table"
+          wrap
+          columns={columns}
+          rows={conflicts.data?.data ?? []}
+          rowKey={(c) => c.id}
+          rowProps={(c) => ({ 'data-conflict-id': c.id, ...(c.took ? { className: 'resolved' } : {}) })}
+          loading={conflicts.isPending}
+          skeletonRows={2}
+          empty={conflicts.error ? null : <EmptyState title={S.noConflicts}>{S.noConflictsDetail}</EmptyState>}
+        />
+      </div>
+    </section>
+  );
+}
+
+/** The kept side's cell is marked (the row's rule decided for it). */
+function sideClass(side: Side) {
+  return (c: SyncConflictInfo) => ((c.kept === side && !c.took) || c.took === side ? 'sync-side kept' : 'sync-side');
+}
+
+function SideValues({ c, side, nameOf }: { c: SyncConflictInfo; side: Side; nameOf: NameOf }) {
+  const values = side === 'local' ? c.local : c.remote;
+  return (
+    <>
+      {conflictFields(c).map((f) => (
+        <div key={f} className="sync-value">
+          {sideText(values, f, nameOf)}
+        </div>
+      ))}
+    </>
+  );
+}

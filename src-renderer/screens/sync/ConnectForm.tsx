@@ -1,0 +1,154 @@
+/**
+ * Connecting the team to a remote: its address, its kind, an API key of the remote team, a connection test that
+ * says which team and base currency the key reaches (or why not), and "Connect and sync", which keeps the remote and
+ * the key on the server and starts the first round. The key is sent once and never shown again.
+ */
+import { useState } from 'react';
+import { appSyncRoutes, type ConnectionTestResult, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
+import { Field } from '../../components/ui';
+import { useWrite } from '../../data/use-write';
+import { useToasts } from '../../stores/toasts';
+import { ApiKeyField } from './ApiKeyField';
+import { remoteUrlProblem } from './conflict-view';
+import { S } from './strings';
+import { expectRound } from './use-sync-status';
+
+type Kind = keyof typeof S.kinds;
+
+export function ConnectForm({ status }: { status: SyncStatusBody }) {
+  const [baseUrl, setBaseUrl] = useState('');
+  const [kind, setKind] = useState<Kind>('finops');
+  const [apiKey, setApiKey] = useState('');
+  const [touched, setTouched] = useState(false);
+  const [result, setResult] = useState<ConnectionTestResult | null>(null);
+  const test = useWrite(appSyncRoutes.test);
+  const putRemote = useWrite(appSyncRoutes.putRemote);
+  const putKey = useWrite(appSyncRoutes.putCredential);
+  const syncNow = useWrite(appSyncRoutes.syncNow);
+  const toast = useToasts();
+  const urlError = touched ? remoteUrlProblem(baseUrl) : undefined;
+  const keyError = touched && !apiKey.trim() ? S.apiKeyMissing : undefined;
+  const valid = !remoteUrlProblem(baseUrl) && apiKey.trim() !== '';
+  const busy = test.isPending || putRemote.isPending || putKey.isPending || syncNow.isPending;
+  const disabled = !status.canManage || busy;
+
+  const runTest = async () => {
+    setTouched(true);
+    if (!valid) return;
+    setResult(null);
+    try {
+      setResult(await test.mutateAsync({ body: { baseUrl: baseUrl.trim(), apiKey: apiKey.trim() } }));
+    } catch (err) {
+      toast.error(err, S.testFailed);
+    }
+  };
+
+  const connect = async () => {
+    setTouched(true);
+    if (!valid) return;
+    try {
+      await putRemote.mutateAsync({ body: { baseUrl: baseUrl.trim(), kind } });
+      await putKey.mutateAsync({ body: { apiKey: apiKey.trim() } });
+      expectRound();
+      await syncNow.mutateAsync({});
+      toast.show(S.connected);
+    } catch (err) {
+      toast.error(err, S.connectFailed);
+    }
+  };
+
+  return (
+    <section className="panel sync-connect" aria-labelledby="sync-connect-title">
+      <h2 id="sync-connect-title">{S.connectTitle}</h2>
+      <p className="muted">{S.connectIntro}</p>
+      <form
+        className="sync-form"
+        aria-labelledby="sync-connect-title"
+        noValidate
+        onSubmit={(e) => {
+          e.preventDefault();
+          void connect();
+        }}
+      >
+        <Field label={S.address} required error={urlError} hint={S.addressHint}>
+          {({ id, describedBy, invalid }) => (
+            <input
+              id={id}
+              className="input"
+              type="url"
+              inputMode="url"
+              autoComplete="url"
+              placeholder={S.addressPlaceholder}
+              value={baseUrl}
+              aria-describedby={describedBy}
+              aria-invalid={invalid}
+              disabled={!status.canManage}
+              onChange={(e) => {
+                setBaseUrl(e.target.value);
+                setResult(null);
+              }}
+            />
+          )}
+        </Field>
+        <Field label={S.kind}>
+          {({ id }) => (
+            <select
+              id={id}
+              className="select"
+              value={kind}
+              disabled={!status.canManage}
+              onChange={(e) => setKind(e.target.value as Kind)}
+            >
+              {(Object.keys(S.kinds) as Kind[]).map((k) => (
+                <option key={k} value={k}>
+                  {S.kinds[k]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <ApiKeyField
+          value={apiKey}
+          storage={status.secretStorage}
+          error={keyError}
+          disabled={!status.canManage}
+          onChange={(value) => {
+            setApiKey(value);
+            setResult(null);
+          }}
+        />
+        <p className="faint small">{S.oauthNotYet}</p>
+        <div role="status" aria-live="polite">
+          {result ? <TestResult result={result} /> : null}
+        </div>
+        <div className="panel-actions">
+          <button type="button" className="btn" onClick={() => void runTest()} disabled={disabled}>
+            {test.isPending ? S.testing : S.test}
+          </button>
+          <button type="submit" className="btn primary" disabled={disabled}>
+            {putRemote.isPending || putKey.isPending || syncNow.isPending ? S.connecting : S.connect}
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+export function TestResult({ result }: { result: ConnectionTestResult }) {
+  if (result.ok)
+    return (
+      <div className="banner info sync-test ok">
+        <div className="grow">
+          <strong>{S.testOk(result.team?.name ?? null, result.team?.baseCurrency ?? null)}</strong>
+        </div>
+      </div>
+    );
+  return (
+    <div className="banner warn sync-test">
+      <div className="grow">
+        <strong>{S.testFailed}</strong>
+        <small>{result.reason}</small>
+      </div>
+    </div>
+  );
+}

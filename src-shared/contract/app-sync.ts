@@ -1,0 +1,212 @@
+import { z } from 'zod';
+import { BooleanQuery } from './list';
+import { defineRoute } from './route';
+
+/**
+ * The Sync screen's API (internal app API under /app; docs/decisions/0145-sync-screen.md): the team's remote
+ * and its round state, the credential kept by the server (never in SQLite, never echoed back), a connection test,
+ * "sync now", and the conflicts with both values. Reading the state is open to every member (the app frame shows
+ * when the remote is unreachable); changing it is team administration: an owner, or a credential granted `apis.all`.
+ */
+
+const INTERNAL = 'Internal app API (under /app, not part of the public v1 contract).';
+const ADMIN = `${INTERNAL} Team administration: a signed-in owner of the team, or a credential granted apis.all.`;
+
+export const REMOTE_KINDS = ['finops', 'hosted'] as const;
+export const REMOTE_STATES = ['idle', 'running', 'failed', 'credentials_expired', 'refused'] as const;
+
+/** `https://host/v1`: http or https, the path ending in `/v1`, nothing after it. */
+export function isRemoteBaseUrl(url: string): boolean {
+  try {
+    const u = new URL(url.trim());
+    return (u.protocol === 'http:' || u.protocol === 'https:') && /\/v1\/?$/.test(u.pathname) && !u.search && !u.hash;
+  } catch {
+    return false;
+  }
+}
+
+export const RemoteBaseUrl = z
+  .string()
+  .trim()
+  .max(2000)
+  .refine(isRemoteBaseUrl, 'a base URL with http or https whose path ends in /v1, such as https://finops.example.com/v1');
+
+export const SyncRemoteInfo = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    baseUrl: z.string(),
+    kind: z.enum(REMOTE_KINDS),
+    remoteTeamId: z.string().nullable().describe('the remote team the credential belongs to, once a round has seen it'),
+    state: z.enum(REMOTE_STATES),
+    lastSuccessAt: z.string().nullable(),
+    lastError: z.string().nullable(),
+    lastSummary: z
+      .object({ pulled: z.number().int(), pushed: z.number().int(), conflicts: z.number().int(), finishedAt: z.string() })
+      .nullable(),
+    roundStartedAt: z.string().nullable(),
+    progress: z.object({ phase: z.string().nullable(), done: z.number().int(), total: z.number().int() }),
+  })
+  .meta({ id: 'AppSyncRemote' });
+export type SyncRemoteInfo = z.infer<typeof SyncRemoteInfo>;
+
+export const SECRET_STORAGES = ['os-keychain', 'session-only'] as const;
+
+export const SyncStatusBody = z
+  .object({
+    remote: SyncRemoteInfo.nullable(),
+    online: z.boolean().describe('false when the last round failed because the remote could not be reached'),
+    pendingChanges: z.number().int(),
+    openConflicts: z.number().int(),
+    credential: z.object({
+      present: z.boolean(),
+      from: z
+        .enum(['environment', ...SECRET_STORAGES])
+        .nullable()
+        .describe('where rounds take it: $FINOPS_REMOTE_TOKEN, the OS keychain, or this server process until it restarts'),
+    }),
+    secretStorage: z.enum(SECRET_STORAGES).describe('where a credential entered now is kept'),
+    scheduled: z.boolean().describe('this server runs rounds by itself (periodically and soon after local edits)'),
+    canManage: z.boolean().describe('the caller may connect, test, sync and resolve'),
+  })
+  .meta({ id: 'AppSyncStatus' });
+export type SyncStatusBody = z.infer<typeof SyncStatusBody>;
+
+export const RemoteBody = z
+  .object({
+    baseUrl: RemoteBaseUrl,
+    kind: z.enum(REMOTE_KINDS).default('finops').describe('finops: another Finops Desk server; hosted: the hosted service'),
+    name: z.string().trim().min(1).max(100).optional(),
+  })
+  .strict();
+
+export const CredentialBody = z.object({ apiKey: z.string().trim().min(1).max(4096) }).strict();
+
+export const ConnectionTestBody = z
+  .object({
+    baseUrl: RemoteBaseUrl,
+    apiKey: z.string().trim().min(1).max(4096).optional().describe("default: the credential kept for the team's remote"),
+  })
+  .strict();
+
+export const ConnectionTestResult = z
+  .object({
+    ok: z.boolean(),
+    reason: z.string().nullable().describe('why the remote cannot be synced with, said for people'),
+    reachable: z.boolean(),
+    team: z.object({ id: z.string(), name: z.string().nullable(), baseCurrency: z.string().nullable() }).nullable(),
+    baseCurrency: z.string().describe("this team's base currency"),
+  })
+  .meta({ id: 'AppSyncConnectionTest' });
+export type ConnectionTestResult = z.infer<typeof ConnectionTestResult>;
+
+const Values = z.record(z.string(), z.unknown()).nullable();
+
+export const SyncConflictInfo = z
+  .object({
+    id: z.string(),
+    entity: z.string(),
+    recordId: z.string().describe('the local record'),
+    kind: z.enum(['fields', 'delete', 'refused']),
+    group: z.string(),
+    fields: z.array(z.string()).describe('the fields in conflict (empty: the whole record)'),
+    base: Values,
+    local: Values.describe("this replica's values (null: deleted here)"),
+    remote: Values.describe("the remote's values (null: deleted there)"),
+    rule: z.string(),
+    kept: z.enum(['local', 'remote']).describe('the side the stated rule kept'),
+    createdAt: z.string(),
+    resolvedAt: z.string().nullable(),
+    took: z.enum(['local', 'remote']).nullable().describe("a person's choice, once resolved"),
+  })
+  .meta({ id: 'AppSyncConflict' });
+export type SyncConflictInfo = z.infer<typeof SyncConflictInfo>;
+
+export const appSyncRoutes = {
+  status: defineRoute({
+    method: 'GET',
+    path: '/sync/status',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: "The team's remote, its round state and progress, pending changes, open conflicts, whether it is online",
+    description: INTERNAL,
+    scopes: ['teams.read'],
+    responses: { 200: SyncStatusBody },
+  }),
+  putRemote: defineRoute({
+    method: 'PUT',
+    path: '/sync/remote',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Connect the team to a remote (or change its name or kind); a team keeps one remote',
+    description: ADMIN,
+    scopes: ['teams.write'],
+    body: RemoteBody,
+    responses: { 200: SyncStatusBody },
+  }),
+  deleteRemote: defineRoute({
+    method: 'DELETE',
+    path: '/sync/remote',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Disconnect the remote: its bookkeeping and the kept credential go; the local data stays',
+    description: ADMIN,
+    scopes: ['teams.write'],
+    responses: { 200: SyncStatusBody },
+  }),
+  putCredential: defineRoute({
+    method: 'PUT',
+    path: '/sync/credential',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: "Keep an API key of the remote for the team's rounds (in the server's secret store, never in the database)",
+    description: ADMIN,
+    scopes: ['teams.write'],
+    body: CredentialBody,
+    responses: { 200: SyncStatusBody },
+  }),
+  test: defineRoute({
+    method: 'POST',
+    path: '/sync/test',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Test a connection: which team and base currency the remote answers for with this credential, or why not',
+    description: ADMIN,
+    scopes: ['teams.write'],
+    body: ConnectionTestBody,
+    responses: { 200: ConnectionTestResult },
+  }),
+  syncNow: defineRoute({
+    method: 'POST',
+    path: '/sync/run',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Start a round now; poll the status for its progress',
+    description: ADMIN,
+    scopes: ['teams.write'],
+    responses: { 202: SyncStatusBody },
+  }),
+  conflicts: defineRoute({
+    method: 'GET',
+    path: '/sync/conflicts',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'The conflicts rounds met, newest first, each with both values and the side its rule kept',
+    description: INTERNAL,
+    scopes: ['teams.read'],
+    query: z.object({ all: BooleanQuery.describe('resolved ones too') }),
+    responses: { 200: z.object({ data: z.array(SyncConflictInfo) }) },
+  }),
+  resolve: defineRoute({
+    method: 'POST',
+    path: '/sync/conflicts/:id/resolve',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Take one side of a conflict; the value taken syncs like any local edit',
+    description: ADMIN,
+    scopes: ['teams.write'],
+    params: z.object({ id: z.string() }),
+    body: z.object({ take: z.enum(['local', 'remote']) }).strict(),
+    responses: { 200: SyncConflictInfo },
+  }),
+};

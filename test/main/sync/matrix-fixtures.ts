@@ -1,0 +1,61 @@
+import { recordConflict } from '../../../src-main/store/sync/conflicts';
+import { ensureRemote, teamRemote } from '../../../src-main/store/sync/remotes';
+import { write } from '../../../src-main/store/write';
+import type { TestApi } from '../../helpers/api';
+
+/**
+ * The Sync screen's routes in the authorization matrix (test/main/server/authorization-matrix.test.ts spreads these
+ * into its tables). Changing how a team syncs is team administration: a key granted exactly the route's scope
+ * (`teams.write`), with no person behind it and without `apis.all`, is refused with 403
+ * (docs/decisions/0145-sync-screen.md); the owner's full access is tested in test/main/server/routes/app-sync.test.ts.
+ */
+const NOWHERE = 'http://127.0.0.1:9/v1';
+let n = 0;
+
+/** An open conflict of the token's team, on a tag of its own (each one unique, so none is deduplicated). */
+async function matrixConflict(api: TestApi, token: string): Promise<string> {
+  const teamId = (await api.call('GET', '/v1/teams', { token })).json().data[0].id as string;
+  const remote = teamRemote(api.db, teamId) ?? ensureRemote(api.db, teamId, { baseUrl: NOWHERE });
+  const name = `Matrix sync ${++n}`;
+  const localId = write(api.db, teamId, (w) => w.insert('tag', { name }));
+  recordConflict(api.db, {
+    teamId,
+    remoteId: remote.id,
+    entity: 'tag',
+    localId,
+    kind: 'fields',
+    group: 'name',
+    fields: ['name'],
+    base: { name },
+    local: { name: `${name} here` },
+    remote: { name: `${name} there` },
+    rule: 'remote wins',
+    winner: 'remote',
+  });
+  return api.db
+    .prepare('SELECT id FROM sync_conflicts WHERE team_id = ? AND local_id = ?')
+    .pluck()
+    .get(teamId, localId) as string;
+}
+
+export const SYNC_FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
+  '/app/sync/conflicts/{id}/resolve': matrixConflict,
+};
+
+export const SYNC_BODIES: Record<string, unknown> = {
+  'PUT /app/sync/remote': { baseUrl: NOWHERE },
+  'PUT /app/sync/credential': { apiKey: 'matrix-key' },
+  'POST /app/sync/test': { baseUrl: NOWHERE, apiKey: 'matrix-key' },
+  'POST /app/sync/conflicts/{id}/resolve': { take: 'local' },
+};
+
+export const SYNC_REFUSED: Record<string, number> = Object.fromEntries(
+  [
+    'PUT /app/sync/remote',
+    'DELETE /app/sync/remote',
+    'PUT /app/sync/credential',
+    'POST /app/sync/test',
+    'POST /app/sync/run',
+    'POST /app/sync/conflicts/{id}/resolve',
+  ].map((op) => [op, 403]),
+);

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import {
+  conflictFields,
+  fieldLabel,
+  recordLabel,
+  remoteUrlProblem,
+  sideText,
+} from '../../../../src-renderer/screens/sync/conflict-view';
+import { S } from '../../../../src-renderer/screens/sync/strings';
+import { expectRound, IDLE_POLL_MS, pollInterval, RUNNING_POLL_MS } from '../../../../src-renderer/screens/sync/use-sync-status';
+import type { SyncStatusBody } from '../../../../src-shared/contract/app-sync';
+
+const base = { entity: 'transaction', recordId: 'tx_0123456789', base: null };
+
+describe('how a conflict reads', () => {
+  it('names the record by the name on either side, else by its id', () => {
+    expect(recordLabel({ ...base, local: { name: 'Taxi' }, remote: { name: 'Cab' } })).toBe('Transaction “Taxi”');
+    expect(recordLabel({ ...base, local: null, remote: { name: 'Cab' } })).toBe('Transaction “Cab”');
+    expect(recordLabel({ ...base, entity: 'tracker_entry', local: {}, remote: {} })).toBe('Time entry tx_01234');
+  });
+
+  it('turns projection values back into what the screens show', () => {
+    const tx = { amountMinor: -1850, currency: 'EUR', date: '2026-03-03', internal: true, tags: ['t1', 't2'], note: '' };
+    const names = (id: string) => ({ t1: 'Travel' })[id];
+    expect(sideText(tx, 'amountMinor')).toBe('-EUR 18.50');
+    expect(sideText({ amountMinor: 1200, currency: 'JPY' }, 'amountMinor')).toBe('JPY 1,200');
+    expect(sideText(tx, 'date')).toBe('2026-03-03');
+    expect(sideText(tx, 'internal')).toBe('Yes');
+    expect(sideText(tx, 'tags', names)).toBe('Travel, t2');
+    expect(sideText({ tags: [] }, 'tags')).toBe('none');
+    expect(sideText(tx, 'note')).toBe('—');
+    expect(sideText({ splits: [{ amountMinor: 1 }, { amountMinor: 2 }] }, 'splits')).toBe('2 parts');
+    expect(sideText(null, 'name')).toBe(S.deleted);
+  });
+
+  it('shows the fields in conflict, or the name of a record deleted on one side', () => {
+    expect(conflictFields({ fields: ['amountMinor', 'splits'], local: {}, remote: {} })).toEqual(['amountMinor', 'splits']);
+    expect(conflictFields({ fields: [], local: null, remote: { name: 'Cab', note: 'x' } })).toEqual(['name']);
+    expect(fieldLabel('amountMinor')).toBe('Amount');
+    expect(fieldLabel('counterpartyName')).toBe('Counterparty');
+    expect(fieldLabel('billingEmail')).toBe('Billing email');
+  });
+
+  it('accepts only http(s) base URLs ending in /v1, as the server does', () => {
+    expect(remoteUrlProblem('https://finops.example.com/v1')).toBeUndefined();
+    expect(remoteUrlProblem('http://127.0.0.1:4100/v1/')).toBeUndefined();
+    for (const bad of ['finops.example.com/v1', 'ftp://x/v1', 'https://x/api', 'https://x/v1?x=1', ''])
+      expect(remoteUrlProblem(bad), bad).toBe(S.addressProblem);
+  });
+});
+
+describe('status polling', () => {
+  const status = (state: 'idle' | 'running') => ({ remote: { state } }) as unknown as SyncStatusBody;
+  it('polls every second while a round runs or was just asked for, else slowly', () => {
+    expect(pollInterval(status('running'), 0)).toBe(RUNNING_POLL_MS);
+    expect(pollInterval(status('idle'), 0)).toBe(IDLE_POLL_MS);
+    expectRound(1000);
+    expect(pollInterval(status('idle'), 2000)).toBe(RUNNING_POLL_MS);
+    expect(pollInterval(status('idle'), 60_000)).toBe(IDLE_POLL_MS);
+  });
+});
