@@ -4,13 +4,19 @@
  * sees this interface). No raw IPC reaches the page.
  */
 
+/**
+ * Where the desktop app keeps secrets (its local key, sync credentials): the OS keychain; else a file of its own
+ * whose entries the OS encrypts (Electron's safeStorage); else memory, for this session only.
+ */
+export type SecretStorageKind = 'os-keychain' | 'encrypted-file' | 'session-only';
+
 /** Where the renderer reaches the local v1 server and with which key. */
 export interface DesktopConnection {
   /** Origin of the local server, e.g. `http://127.0.0.1:41873`; the API is at `${baseUrl}/v1`. */
   baseUrl: string;
   apiKey: string;
-  /** Where the key is kept between launches: the OS keychain, or this session only (no keychain available). */
-  keyStorage: 'os-keychain' | 'session-only';
+  /** Where the key is kept between launches. */
+  keyStorage: SecretStorageKind;
 }
 
 export type ServerStatus =
