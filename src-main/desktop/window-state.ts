@@ -64,9 +64,9 @@ function overlap(a: Rect, b: Rect): { width: number; height: number } {
 /** Where to open the window, given what was saved and the work areas of the displays now attached. */
 export function placeWindow(saved: WindowState | null, workAreas: readonly Rect[]): WindowPlacement {
   const largest = workAreas.reduce<Rect | null>((m, a) => (!m || a.width * a.height > m.width * m.height ? a : m), null);
-  const fit = (size: number, min: number, max: number | undefined) => Math.max(min, Math.min(size, max ?? size));
-  const width = fit(saved?.bounds.width ?? DEFAULT_SIZE.width, MIN_SIZE.width, largest?.width);
-  const height = fit(saved?.bounds.height ?? DEFAULT_SIZE.height, MIN_SIZE.height, largest?.height);
+  const clamp = (size: number, min: number, max: number | undefined) => Math.max(min, Math.min(size, max ?? size));
+  const width = clamp(saved?.bounds.width ?? DEFAULT_SIZE.width, MIN_SIZE.width, largest?.width);
+  const height = clamp(saved?.bounds.height ?? DEFAULT_SIZE.height, MIN_SIZE.height, largest?.height);
   const maximized = saved?.maximized ?? false;
   if (!saved) return { width, height, maximized };
   const titleBar: Rect = { x: saved.bounds.x, y: saved.bounds.y, width, height: REACHABLE.height };

@@ -58,8 +58,9 @@ describe('application menu', () => {
       },
     });
     for (const label of ['Open the Log Folder', 'Restart the Local Server', 'Download version 0.3.0…']) {
-      const item = flat(menu).find((i) => i.label === label);
-      (item?.click as () => void)();
+      const click = flat(menu).find((i) => i.label === label)?.click as (() => void) | undefined;
+      expect(click, label).toBeDefined();
+      click?.();
     }
     expect(ran).toEqual(['log', 'restart', 'download']);
     expect(labels(menu)).not.toContain('Check for Updates…');
