@@ -6,7 +6,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
 
 export const LOG_FILE_NAME = 'finops-desk.log';
 
@@ -37,11 +36,11 @@ export class LogFile {
   }
 
   /** Appends a child's output line by line (a line split across chunks is joined first). */
-  pipe(stream: Readable | null | undefined, source: 'server'): void {
+  pipe(stream: NodeJS.ReadableStream | null | undefined, source: 'server'): void {
     if (!stream) return;
     let pending = '';
     stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
+    stream.on('data', (chunk: string | Buffer) => {
       const text = pending + chunk;
       const end = text.lastIndexOf('\n');
       pending = end === -1 ? text : text.slice(end + 1);

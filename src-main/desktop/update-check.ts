@@ -15,6 +15,7 @@
  * release build); none → no channel.
  */
 import fs from 'node:fs';
+import path from 'node:path';
 
 export interface UpdateSettings {
   /** Check automatically after start. */
@@ -51,6 +52,16 @@ export function readUpdateSettings(
     check: updates.check === true,
     feedUrl: feedUrlOrNull(env.FINOPS_UPDATE_FEED) ?? feedUrlOrNull(updates.feedUrl) ?? feedUrlOrNull(packagedFeed),
   };
+}
+
+/** The feed the release build wrote into the app's package.json (`-c.extraMetadata.updateFeed=URL`), if any. */
+export function packagedUpdateFeed(appPath: string): string | null {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(path.join(appPath, 'package.json'), 'utf8')) as { updateFeed?: unknown };
+    return typeof pkg.updateFeed === 'string' ? pkg.updateFeed : null;
+  } catch {
+    return null;
+  }
 }
 
 export function feedFileName(platform: NodeJS.Platform, arch: string): string {
