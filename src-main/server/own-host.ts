@@ -22,6 +22,9 @@ export function installOwnHostCheck(app: FastifyInstance): void {
     const address = app.server.address();
     const port = typeof address === 'object' && address ? address.port : 0;
     if (isOwnHost(request.headers.host, port)) return done();
-    sendError(reply, forbidden('This server answers only its own address', `Host not allowed: ${request.headers.host ?? '(none)'}`));
+    sendError(
+      reply,
+      forbidden('This server answers only its own address', `Host not allowed: ${request.headers.host ?? '(none)'}`),
+    );
   });
 }
