@@ -138,7 +138,8 @@ async function main(argv = process.argv.slice(2)) {
     const built = spawnSync(process.execPath, [ELECTRON_VITE, 'build'], { cwd: ROOT, stdio: 'inherit' });
     if (built.status !== 0) fail('start-desktop: the build failed (see above)');
   }
-  if (!fs.existsSync(path.join(ROOT, 'out', 'main', 'index.js'))) fail('start-desktop: out/main is missing; run without --no-build');
+  if (!fs.existsSync(path.join(ROOT, 'out', 'main', 'index.js')))
+    fail('start-desktop: out/main is missing; run without --no-build');
   return run(electron, ['.'], electron);
 }
 
