@@ -2,28 +2,13 @@
  * The encrypted-file secret store with a real cipher (AES-256-GCM; Electron's safeStorage in the app): secrets
  * round-trip, never appear in clear in the file, survive a new store on the same file, and the file is private.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { encryptedFileSecretStore, type SecretCipher, safeStorageUsable } from '../../../src-main/desktop/encrypted-file-store';
 import { tmpDir } from '../../helpers/tmp';
 
-function aesCipher(key = crypto.randomBytes(32)): SecretCipher {
-  return {
-    encrypt(plain) {
-      const iv = crypto.randomBytes(12);
-      const c = crypto.createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), body]);
-    },
-    decrypt(encrypted) {
-      const d = crypto.createDecipheriv('aes-256-gcm', key, encrypted.subarray(0, 12));
-      d.setAuthTag(encrypted.subarray(12, 28));
-      return Buffer.concat([d.update(encrypted.subarray(28)), d.final()]).toString('utf8');
-    },
-  };
-}
+const { aesGcmCipher: aesCipher } = require('../../helpers/aes-gcm.cjs') as { aesGcmCipher(): SecretCipher };
 
 describe('encryptedFileSecretStore', () => {
   it('stores, overwrites and deletes secrets; the file holds only ciphertext and is private (0600)', async () => {

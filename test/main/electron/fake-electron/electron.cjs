@@ -20,6 +20,7 @@ const { EventEmitter } = require('node:events');
 const childProcess = require('node:child_process');
 const crypto = require('node:crypto');
 const path = require('node:path');
+const { aesGcmCipher } = require('../../../helpers/aes-gcm.cjs');
 
 const timeline = [];
 const mark = (event) => timeline.push(event);
@@ -281,21 +282,12 @@ const shell = {
   },
 };
 
-const KEY = crypto.createHash('sha256').update('fake safeStorage key').digest();
+const cipher = aesGcmCipher(crypto.createHash('sha256').update('fake safeStorage key').digest());
 const safeStorage = {
   isEncryptionAvailable: () => process.env.FAKE_SAFE_STORAGE !== 'off',
   getSelectedStorageBackend: () => 'gnome_libsecret',
-  encryptString(plainText) {
-    const iv = crypto.randomBytes(12);
-    const c = crypto.createCipheriv('aes-256-gcm', KEY, iv);
-    const body = Buffer.concat([c.update(plainText, 'utf8'), c.final()]);
-    return Buffer.concat([iv, c.getAuthTag(), body]);
-  },
-  decryptString(encrypted) {
-    const d = crypto.createDecipheriv('aes-256-gcm', KEY, encrypted.subarray(0, 12));
-    d.setAuthTag(encrypted.subarray(12, 28));
-    return Buffer.concat([d.update(encrypted.subarray(28)), d.final()]).toString('utf8');
-  },
+  encryptString: (plainText) => cipher.encrypt(plainText),
+  decryptString: (encrypted) => cipher.decrypt(encrypted),
 };
 
 const hosts = [];
