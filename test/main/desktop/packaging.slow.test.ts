@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../../helpers/cli';
+import { ensureDesktopBuild } from '../../helpers/desktop-build';
 import { tmpDir } from '../../helpers/tmp';
 
 const asar = require('@electron/asar') as { listPackage(archive: string): string[] };
@@ -30,12 +31,8 @@ const FUSE_ORDER = [
 let resources: string;
 let binary: Buffer;
 
-beforeAll(() => {
-  const build = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-  });
-  expect(build.status, build.stderr).toBe(0);
+beforeAll(async () => {
+  await ensureDesktopBuild();
   const dist = tmpDir('finops-electron-dist-', 'file');
   const wire = Buffer.concat([Buffer.from(`#!/bin/sh\n# ${SENTINEL}`), Buffer.from([1, 8]), Buffer.from('11111111\n')]);
   fs.writeFileSync(path.join(dist, 'electron'), wire, { mode: 0o755 });

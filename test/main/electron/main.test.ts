@@ -1,5 +1,5 @@
 /**
- * The built Electron main process (out/main/index.js, from `electron-vite build`) driven in plain Node with a
+ * The built Electron main process (out/main/index.js, from `electron-vite build`, made if stale) driven in plain Node with a
  * stand-in for the `electron` module (fake-electron/), since the Electron binary cannot run here. The server host
  * it starts is the built one, in a real child process, with a real database and real HTTP; only Electron's own
  * surface (windows, menus, IPC plumbing, safeStorage) is the stand-in's. What this cannot prove — Chromium
@@ -8,7 +8,7 @@
  *
  * @module-tag slow (builds the app and spawns processes; left out of `npm run test:fast`)
  */
-import { type ChildProcess, fork, spawnSync } from 'node:child_process';
+import { type ChildProcess, fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -18,6 +18,7 @@ import { preferredPort } from '../../../src-main/desktop/preferred-port';
 import { DB_FILE_NAME } from '../../../src-main/store/db';
 import { IPC } from '../../../src-shared/desktop-bridge';
 import { ROOT } from '../../helpers/cli';
+import { ensureDesktopBuild } from '../../helpers/desktop-build';
 import { tmpDir } from '../../helpers/tmp';
 
 const MAIN = path.join(ROOT, 'out/main/index.js');
@@ -54,14 +55,7 @@ interface Snapshot {
   hostsAlive: boolean[];
 }
 
-beforeAll(() => {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/electron-vite/bin/electron-vite.js'), 'build'], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
-}, 180_000);
+beforeAll(ensureDesktopBuild, 240_000);
 
 /** One launch of the desktop app's main process under the stand-in. */
 class Shell {
