@@ -376,7 +376,7 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
     expect((await shell.quit()).code).toBe(0);
   });
 
-  it('macOS: closing the window keeps the app and the server; a crash is still restarted; activate reopens the app', async () => {
+  it('macOS: closing the window keeps the app and the server; a crash is still restarted; activate or a second launch reopens the app', async () => {
     const shell = new Shell(tmpDir('finops-shell-'), { FAKE_ELECTRON_PLATFORM: 'darwin' });
     const ui = uiUrlOf(await shell.uiShown());
     await shell.call('closeWindow', {});
@@ -389,6 +389,10 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
     await shell.uiShown(1);
     expect(uiUrlOf(await shell.snapshot(), 1)).toBe(ui);
     expect(fs.existsSync(path.join(shell.appDir, 'window-state.json'))).toBe(true);
+    // A second launch while no window is open opens one (it used to throw on the destroyed window).
+    await shell.call('closeWindow', { window: 1 });
+    await shell.call('appEmit', { event: 'second-instance' });
+    await shell.uiShown(2);
     expect((await shell.quit()).code).toBe(0);
   });
 
