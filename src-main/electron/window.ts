@@ -7,7 +7,7 @@
 import { BrowserWindow, screen, shell } from 'electron';
 import { loadFailureNeedsPage, type ShellAction, type ShellPageFacts, shellActionOf, shellPageUrl } from '../desktop/shell-page';
 import { isAppUrl, isSafeExternalUrl } from '../desktop/url-policy';
-import { loadWindowState, placeWindow, saveWindowState } from '../desktop/window-state';
+import { loadWindowState, MIN_SIZE, placeWindow, saveWindowState } from '../desktop/window-state';
 import { PRODUCT_NAME } from '../paths';
 
 export interface AppWindowOptions {
@@ -36,8 +36,8 @@ export class AppWindow {
       ...(place.x === undefined ? {} : { x: place.x, y: place.y }),
       width: place.width,
       height: place.height,
-      minWidth: 960,
-      minHeight: 600,
+      minWidth: MIN_SIZE.width,
+      minHeight: MIN_SIZE.height,
       show: false,
       title: PRODUCT_NAME,
       icon: options.icon,
