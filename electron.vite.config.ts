@@ -15,7 +15,8 @@ import type { Plugin } from 'vite';
  * - renderer: the React UI, everything bundled. The platform module is chosen here at build time: the desktop
  *   build swaps `platform/current` (the web implementation) for `platform/desktop`.
  *
- * `electron-vite dev`: the renderer dev server proxies `/v1` to the local server, which the shell starts on
+ * `electron-vite dev`: the renderer dev server proxies `/v1` to the local server (rewriting Host to it, which the
+ * desktop host requires: server/own-host.ts), which the shell starts on
  * FINOPS_DEV_API_PORT in development, so the UI and the API share one origin as in the packaged app.
  */
 const devApiPort = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
@@ -62,7 +63,7 @@ export default defineConfig({
       alias: [{ find: /^(.*)\/platform\/current$/, replacement: '$1/platform/desktop' }],
     },
     server: {
-      proxy: { '/v1': { target: `http://127.0.0.1:${devApiPort}`, changeOrigin: false } },
+      proxy: { '/v1': { target: `http://127.0.0.1:${devApiPort}`, changeOrigin: true } },
     },
     build: {
       outDir: resolve(__dirname, 'out/renderer'),

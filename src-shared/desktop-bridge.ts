@@ -4,13 +4,19 @@
  * sees this interface). No raw IPC reaches the page.
  */
 
+/**
+ * Where the desktop app keeps secrets (its local key, sync credentials): the OS keychain; else a file of its own
+ * whose entries the OS encrypts (Electron's safeStorage); else memory, for this session only.
+ */
+export type SecretStorageKind = 'os-keychain' | 'encrypted-file' | 'session-only';
+
 /** Where the renderer reaches the local v1 server and with which key. */
 export interface DesktopConnection {
   /** Origin of the local server, e.g. `http://127.0.0.1:41873`; the API is at `${baseUrl}/v1`. */
   baseUrl: string;
   apiKey: string;
-  /** Where the key is kept between launches: the OS keychain, or this session only (no keychain available). */
-  keyStorage: 'os-keychain' | 'session-only';
+  /** Where the key is kept between launches. */
+  keyStorage: SecretStorageKind;
 }
 
 export type ServerStatus =
@@ -29,6 +35,23 @@ export interface DesktopAppInfo {
   dataDir: string;
 }
 
+/**
+ * Credentials of sync remotes, kept by the shell (OS keychain, else the safeStorage file, else this session) and
+ * handed to the local server's sync rounds, never back to a page. A bad URL or secret rejects with a message.
+ */
+export interface DesktopSyncCredentials {
+  /**
+   * Stores the credential for the remote at `baseUrl` (https, or http to this machine): an API key, or an OAuth
+   * grant as JSON (`{"kind":"oauth","accessToken",…}`, sync/credentials.ts). A team waiting for it syncs at once.
+   */
+  setCredential(baseUrl: string, secret: string): Promise<void>;
+  /** Removes it; true when there was one. */
+  clearCredential(baseUrl: string): Promise<boolean>;
+  hasCredential(baseUrl: string): Promise<boolean>;
+  /** Where credentials are kept (say "this session only" when it is so). */
+  storage(): Promise<SecretStorageKind>;
+}
+
 export interface FinopsDesktopBridge {
   getConnection(): Promise<DesktopConnection>;
   getServerStatus(): Promise<ServerStatus>;
@@ -36,6 +59,7 @@ export interface FinopsDesktopBridge {
   onServerStatus(listener: (status: ServerStatus) => void): () => void;
   restartServer(): Promise<void>;
   getAppInfo(): Promise<DesktopAppInfo>;
+  sync: DesktopSyncCredentials;
 }
 
 export const IPC = {
@@ -44,4 +68,8 @@ export const IPC = {
   serverStatus: 'finops:server-status',
   restartServer: 'finops:restart-server',
   getAppInfo: 'finops:get-app-info',
+  syncSetCredential: 'finops:sync-set-credential',
+  syncClearCredential: 'finops:sync-clear-credential',
+  syncHasCredential: 'finops:sync-has-credential',
+  syncStorage: 'finops:sync-storage',
 } as const;

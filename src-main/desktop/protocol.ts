@@ -2,7 +2,13 @@
  * Messages between the desktop shell (Electron main) and the server host (the utility process that runs the v1
  * server). The shell starts the host, sends `start` once, and waits for `ready` or `failed`; `stop` asks for a
  * clean shutdown (in-flight requests finish, the database is checkpointed and closed) after which the host exits 0.
+ *
+ * Sync credentials: the shell owns the secret store (the keychain, or safeStorage, which exists only in Electron's
+ * main process) while sync rounds run in the host, so the host asks for them (`secret`, answered by
+ * `secret-reply`; secret-relay.ts), and the shell says when one was stored or removed (`credential-changed`) so a
+ * team waiting for a credential is synced at once.
  */
+import type { SecretStorageKind } from '../../src-shared/desktop-bridge';
 
 export interface StartRequest {
   type: 'start';
@@ -13,13 +19,28 @@ export interface StartRequest {
   apiKey: string | null;
   /** Folder of the built renderer to serve at `/`. */
   webRoot: string | null;
+  /** Where the shell keeps the secrets the host asks for (for status reports). */
+  secretStorage: SecretStorageKind;
 }
 
 export interface StopRequest {
   type: 'stop';
 }
 
-export type HostRequest = StartRequest | StopRequest;
+export interface SecretReply {
+  type: 'secret-reply';
+  id: number;
+  /** get: the secret or null; set: null; delete: whether something was deleted. */
+  value?: string | boolean | null;
+  error?: string;
+}
+
+export interface CredentialChanged {
+  type: 'credential-changed';
+  baseUrl: string;
+}
+
+export type HostRequest = StartRequest | StopRequest | SecretReply | CredentialChanged;
 
 export interface ReadyEvent {
   type: 'ready';
@@ -37,14 +58,24 @@ export interface FailedEvent {
   retryable: boolean;
 }
 
-export type HostEvent = ReadyEvent | FailedEvent;
+export interface SecretRequest {
+  type: 'secret';
+  id: number;
+  op: 'get' | 'set' | 'delete';
+  account: string;
+  secret?: string;
+}
+
+export type HostEvent = ReadyEvent | FailedEvent | SecretRequest;
+
+const typeOf = (value: unknown): unknown => (value as { type?: unknown } | null)?.type;
 
 export function isHostRequest(value: unknown): value is HostRequest {
-  const t = (value as { type?: unknown } | null)?.type;
-  return t === 'start' || t === 'stop';
+  const t = typeOf(value);
+  return t === 'start' || t === 'stop' || t === 'secret-reply' || t === 'credential-changed';
 }
 
 export function isHostEvent(value: unknown): value is HostEvent {
-  const t = (value as { type?: unknown } | null)?.type;
-  return t === 'ready' || t === 'failed';
+  const t = typeOf(value);
+  return t === 'ready' || t === 'failed' || t === 'secret';
 }

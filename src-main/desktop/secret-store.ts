@@ -1,18 +1,20 @@
 /**
  * Secrets of the desktop app — the local server's API key and remote sync tokens — kept in the OS keychain
- * (Keychain on macOS, Credential Vault on Windows, the Secret Service on Linux) through keytar.
+ * (Keychain on macOS, Credential Vault on Windows, the Secret Service on Linux) through keytar, which the CLI reads
+ * too (docs/decisions/0042-desktop-secrets.md).
  *
- * `openSecretStore` probes the keychain once. When none is reachable (a Linux session without a Secret Service)
- * the app still works with a `session-only` store: secrets live in memory until quit, so the local key is minted
- * again on the next launch (see desktop-key.ts) and a sync token must be entered again. Secrets are never written
- * to a plain file.
+ * `openSecretStore` probes the keychain once. When keytar does not load or answer, the caller's fallback serves
+ * (the desktop app: secrets encrypted by Electron's safeStorage in a file of its own, encrypted-file-store.ts);
+ * without one, a `session-only` store keeps secrets in memory until quit, so the local key is minted again on the
+ * next launch (see desktop-key.ts) and a sync token must be entered again. Secrets are never written in clear.
  */
 import path from 'node:path';
+import type { SecretStorageKind } from '../../src-shared/desktop-bridge';
 
 export const KEYCHAIN_SERVICE = 'Finops Desk';
 
 export interface SecretStore {
-  readonly kind: 'os-keychain' | 'session-only';
+  readonly kind: SecretStorageKind;
   get(account: string): Promise<string | null>;
   set(account: string, secret: string): Promise<void>;
   /** True when something was deleted. */
@@ -65,24 +67,27 @@ export interface OpenedSecretStore {
 }
 
 /**
- * The OS keychain when keytar loads and answers a probe read, else the session-only store with the reason.
- * `loadKeytar` is injectable so the fallback path is testable without breaking the real module.
+ * The OS keychain when keytar loads and answers a probe read; else `fallback()` (null when it has none to offer),
+ * else the session-only store, with the reason. `loadKeytar` is injectable so the fallback path is testable
+ * without breaking the real module.
  */
 export async function openSecretStore(
   loadKeytar: () => KeytarLike = () => require('keytar') as KeytarLike,
   service = KEYCHAIN_SERVICE,
+  fallback: () => SecretStore | null = () => null,
 ): Promise<OpenedSecretStore> {
+  const instead = (reason: string): OpenedSecretStore => ({ store: fallback() ?? sessionSecretStore(), fallbackReason: reason });
   let keytar: KeytarLike;
   try {
     keytar = loadKeytar();
   } catch (err) {
-    return { store: sessionSecretStore(), fallbackReason: `keytar could not be loaded: ${(err as Error).message}` };
+    return instead(`keytar could not be loaded: ${(err as Error).message}`);
   }
   try {
     await keytar.getPassword(service, 'probe');
     return { store: keychainSecretStore(keytar, service), fallbackReason: null };
   } catch (err) {
-    return { store: sessionSecretStore(), fallbackReason: `no OS keychain available: ${(err as Error).message}` };
+    return instead(`no OS keychain available: ${(err as Error).message}`);
   }
 }
 

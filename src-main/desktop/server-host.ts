@@ -1,16 +1,20 @@
 /**
  * The server host: what runs inside the desktop app's utility process (and inside a plain Node child in tests).
  * It waits for one `start` request, opens the data dir, makes sure the desktop key is valid, serves the v1 API and
- * the renderer on 127.0.0.1, and answers `ready` (or `failed`). On `stop`, or when the parent goes away, it closes
- * the server cleanly and exits.
+ * the renderer on 127.0.0.1 (answering only its own Host: server/own-host.ts) with the background work — sync
+ * rounds included, their credentials asked of the shell (secret-relay.ts) — and answers `ready` (or `failed`).
+ * On `stop`, or when the parent goes away, it closes the server cleanly and exits.
  *
  * The parent channel is an interface because Electron's utility process (`process.parentPort`, messages wrapped in
  * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
  */
+import { backgroundOf } from '../runtime/background';
 import { startServer } from '../server/start';
-import { DatabaseTooNew } from '../store/db';
+import { DatabaseTooNew, type Db } from '../store/db';
+import { enabledRemotes } from '../store/sync/remotes';
 import { ensureDesktopKey } from './desktop-key';
 import { type HostEvent, isHostRequest, type StartRequest } from './protocol';
+import { relayedSecretStore, type SecretRelay } from './secret-relay';
 
 export interface ParentChannel {
   send(event: HostEvent): void;
@@ -43,12 +47,14 @@ function isAddressInUse(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
 }
 
-async function listen(request: StartRequest) {
+async function listen(request: StartRequest, secrets: SecretRelay) {
   const options = {
     dataDir: request.dataDir,
     host: '127.0.0.1',
     webRoot: request.webRoot ?? undefined,
     logLevel: 'warn' as const,
+    ownHostOnly: true,
+    sync: { secretStore: secrets.store },
   };
   try {
     return await startServer({ ...options, port: request.port });
@@ -59,9 +65,24 @@ async function listen(request: StartRequest) {
   }
 }
 
+/** A credential for this remote was stored or removed: its teams' rounds run now instead of waiting for a person. */
+function syncTeamsOf(db: Db, baseUrl: string): void {
+  let origin: string;
+  try {
+    origin = new URL(baseUrl).origin;
+  } catch {
+    return;
+  }
+  const scheduler = backgroundOf(db)?.sync;
+  for (const remote of enabledRemotes(db)) {
+    if (new URL(remote.baseUrl).origin === origin) scheduler?.syncNow(remote.teamId);
+  }
+}
+
 export function runServerHost(channel: ParentChannel, exit: (code: number) => void = (code) => process.exit(code)): void {
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   let started = false;
+  let secrets: SecretRelay | null = null;
   const shutdown = async () => {
     try {
       await server?.close();
@@ -73,10 +94,13 @@ export function runServerHost(channel: ParentChannel, exit: (code: number) => vo
   channel.onMessage(async (message) => {
     if (!isHostRequest(message)) return;
     if (message.type === 'stop') return void shutdown();
+    if (message.type === 'secret-reply') return secrets?.onReply(message);
+    if (message.type === 'credential-changed') return server ? syncTeamsOf(server.db, message.baseUrl) : undefined;
     if (started) return;
     started = true;
+    secrets = relayedSecretStore((request) => channel.send(request), message.secretStorage);
     try {
-      server = await listen(message);
+      server = await listen(message, secrets);
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);
       channel.send({ type: 'ready', url: server.url, apiKey: key, keyCreated: created, teamId });
     } catch (err) {

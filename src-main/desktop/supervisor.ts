@@ -9,10 +9,13 @@
  *   (and its storage) stays valid. The host falls back to a new port if that one is taken; `onReady` tells.
  * - A start that neither reports ready nor fails within `readyTimeoutMs` counts as a crash (the child is killed).
  * - Events from a child that has already been replaced are ignored.
+ * - The host asks for sync credentials; they are answered from `secrets` (the shell's store; secret-relay.ts).
  */
 import type { ServerStatus } from '../../src-shared/desktop-bridge';
 import { type HostRequest, isHostEvent, type ReadyEvent } from './protocol';
 import { RestartPolicy } from './restart-policy';
+import { answerSecretRequest } from './secret-relay';
+import type { SecretStore } from './secret-store';
 
 /** One running server host, whatever runs it. */
 export interface ServerChild {
@@ -32,6 +35,8 @@ export interface SupervisorOptions {
   webRoot: string | null;
   /** The key kept in the keychain, if any. */
   initialApiKey: string | null;
+  /** Where the host's sync rounds find their credentials (none: every request is refused). */
+  secrets?: SecretStore;
   policy?: RestartPolicy;
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
@@ -103,6 +108,11 @@ export class ServerSupervisor {
     return this.start();
   }
 
+  /** A sync credential for `baseUrl` was stored or removed (the host syncs the teams waiting for it). */
+  credentialChanged(baseUrl: string): void {
+    this.child?.send({ type: 'credential-changed', baseUrl });
+  }
+
   async stop(): Promise<void> {
     this.stopping = true;
     this.clearTimers();
@@ -129,6 +139,12 @@ export class ServerSupervisor {
     this.child = child;
     child.onMessage((message) => {
       if (generation !== this.generation || !isHostEvent(message)) return;
+      if (message.type === 'secret') {
+        void answerSecretRequest(this.options.secrets ?? null, message).then((reply) => {
+          if (generation === this.generation) child.send(reply);
+        });
+        return;
+      }
       if (message.type === 'ready') {
         if (this.readyTimer) clearTimeout(this.readyTimer);
         this.readyTimer = null;
@@ -160,6 +176,7 @@ export class ServerSupervisor {
       port: this.port,
       apiKey: this.apiKey,
       webRoot: this.options.webRoot,
+      secretStorage: this.options.secrets?.kind ?? 'session-only',
     });
     this.readyTimer = setTimeout(() => {
       if (generation !== this.generation) return;

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Worker } from 'tesseract.js';
+import { unpackedPath } from '../paths';
 
 /**
  * OCR with tesseract.js, entirely local (docs/decisions/0083-document-extraction.md):
@@ -8,15 +9,16 @@ import type { Worker } from 'tesseract.js';
  *   read from node_modules through `langPath`; `cacheMethod: 'none'` so nothing is written beside it;
  * - the worker thread runs ocr-worker.cjs, which blocks fetch, http(s) and sockets before tesseract's own worker
  *   script loads, so a missing file is an error, never a download.
+ * In the packaged desktop app both paths point outside the archive (electron-builder.yml unpacks the worker, the
+ * language data and tesseract's own modules), since a worker thread does not read from inside app.asar.
  * One worker serves the process; calls queue on it. It is started on first use and ends after a minute idle
  * (it holds ~100 MB).
  */
 export const OCR_LANG = 'eng';
-export const OCR_LANG_PATH = path.join(
-  path.dirname(createRequire(__filename).resolve('@tesseract.js-data/eng/package.json')),
-  '4.0.0_best_int',
+export const OCR_LANG_PATH = unpackedPath(
+  path.join(path.dirname(createRequire(__filename).resolve('@tesseract.js-data/eng/package.json')), '4.0.0_best_int'),
 );
-export const OCR_WORKER_PATH = path.join(__dirname, 'ocr-worker.cjs');
+export const OCR_WORKER_PATH = unpackedPath(path.join(__dirname, 'ocr-worker.cjs'));
 
 const IDLE_MS = 60_000;
 

@@ -1,34 +1,64 @@
 /**
- * The Electron main process: a thin shell. It owns the window, the keychain and the server host's lifetime, and
- * relays; all logic sits in plain modules under src-main/desktop/ (tested in Node, without Electron):
+ * The Electron main process: a thin shell. It owns the window, the secret store and the server host's lifetime,
+ * and relays; the decisions sit in plain modules under src-main/desktop/ (tested in Node, without Electron):
  * supervisor.ts (start, restart policy, stop), server-host.ts (the utility process), desktop-key.ts (per-install
- * API key), secret-store.ts (keychain), url-policy.ts (navigation / IPC / external-link decisions).
+ * API key), secret-store.ts / encrypted-file-store.ts / secret-relay.ts (keychain, safeStorage file, sync
+ * credentials for the host), url-policy.ts (navigation / IPC / external links), shell-page.ts (what the window
+ * shows when the app cannot be), window-state.ts, app-menu.ts, update-check.ts, log-file.ts, preferred-port.ts.
+ * docs/decisions/0040, 0042–0044.
  *
  * The window loads the UI from the local server itself (same origin as the API: no CORS, and the server's CSP
  * header applies). In development (`electron-vite dev`) it loads the renderer dev server instead, which proxies
  * `/v1` to the local server on a fixed port (FINOPS_DEV_API_PORT, see electron.vite.config.ts).
+ *
+ * Order of things: the window opens at once on the shell page ("Starting…"), the secret store is opened, the
+ * server host started; the app is shown when the host is ready, the shell page again whenever it is not. Quitting
+ * stops the host cleanly (its database checkpointed and closed) before the app exits.
  */
 import path from 'node:path';
-import { app, BrowserWindow, dialog, type IpcMainInvokeEvent, ipcMain, session, shell } from 'electron';
-import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
-import { type DesktopAppInfo, type DesktopConnection, IPC } from '../../src-shared/desktop-bridge';
+import { app, dialog, Menu, session, shell } from 'electron';
+import { IPC, type ServerStatus } from '../../src-shared/desktop-bridge';
+import { appMenuTemplate } from '../desktop/app-menu';
+import { LOG_FILE_NAME, LogFile } from '../desktop/log-file';
+import { preferredPort } from '../desktop/preferred-port';
 import type { ReadyEvent } from '../desktop/protocol';
-import { openSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import { type SecretStore, secretAccounts } from '../desktop/secret-store';
+import type { ShellAction } from '../desktop/shell-page';
 import { ServerSupervisor } from '../desktop/supervisor';
+import { checkForUpdate, packagedUpdateFeed, readUpdateSettings, SETTINGS_FILE, type UpdateCheck } from '../desktop/update-check';
 import { isAppUrl, isSafeExternalUrl } from '../desktop/url-policy';
-import { defaultDataDir, PRODUCT_NAME } from '../paths';
+import { WINDOW_STATE_FILE } from '../desktop/window-state';
+import { defaultAppDir, defaultDataDir, PRODUCT_NAME } from '../paths';
+import { registerIpc } from './ipc';
+import { openShellSecrets } from './secrets';
+import { hardenSession } from './session';
 import { utilityProcessLauncher } from './utility-launcher';
+import { AppWindow } from './window';
 
 app.setName(PRODUCT_NAME);
+const appDir = defaultAppDir();
+app.setPath('userData', appDir);
+const dataDir = defaultDataDir();
+const log = new LogFile(path.join(appDir, 'logs', LOG_FILE_NAME));
+const say = (message: string) => log.write('shell', message);
 
 const devRendererUrl = process.env.ELECTRON_RENDERER_URL ?? null;
 export const DEV_API_PORT = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
+const developer = !app.isPackaged;
 
-let mainWindow: BrowserWindow | null = null;
+let window: AppWindow | null = null;
 let supervisor: ServerSupervisor | null = null;
 let secrets: SecretStore | null = null;
 let current: ReadyEvent | null = null;
-const dataDir = defaultDataDir();
+/** Why the window's page itself failed (cleared when the server starts afresh or the person reloads). */
+let pageProblem: string | null = null;
+/** Set when the shell could not even start the server (the shell page says why). */
+let startupFailure: string | null = null;
+let newerVersion: Extract<UpdateCheck, { state: 'newer' }> | null = null;
+let quitting = false;
+
+process.on('uncaughtException', (err) => say(`uncaught exception: ${err.stack ?? err.message}`));
+process.on('unhandledRejection', (reason) => say(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
 
 function appOrigins(): string[] {
   return [current?.url, devRendererUrl].filter((o): o is string => Boolean(o));
@@ -38,84 +68,160 @@ function uiUrl(): string {
   return devRendererUrl ?? `${current?.url}/`;
 }
 
-/** IPC is answered only for our own page, never for a frame that navigated elsewhere. */
-function assertTrusted(event: IpcMainInvokeEvent): void {
-  const url = event.senderFrame?.url ?? '';
-  if (!isAppUrl(url, appOrigins())) throw new Error(`IPC refused for ${url}`);
+function serverStatus(): ServerStatus {
+  if (startupFailure) return { state: 'failed', reason: startupFailure };
+  return supervisor?.status ?? { state: 'starting', attempt: 1 };
 }
 
-function createWindow(): BrowserWindow {
-  const win = new BrowserWindow({
-    width: 1320,
-    height: 860,
-    minWidth: 960,
-    minHeight: 600,
-    show: false,
-    title: PRODUCT_NAME,
-    // out/main/index.js → <app root>/resources/icon.png (shipped beside the code).
-    icon: path.join(__dirname, '../../resources/icon.png'),
-    backgroundColor: '#f6f7f9',
-    webPreferences: {
-      preload: path.join(__dirname, '../preload/index.js'),
-      contextIsolation: true,
-      nodeIntegration: false,
-      sandbox: true,
-      webSecurity: true,
-      spellcheck: false,
-    },
-  });
-  win.once('ready-to-show', () => win.show());
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!isAppUrl(url, appOrigins())) event.preventDefault();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (isSafeExternalUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  return win;
-}
-
-function hardenSession(): void {
-  const ses = session.defaultSession;
-  ses.setPermissionRequestHandler((_wc, _permission, callback) => callback(false));
-  ses.webRequest.onHeadersReceived((details, callback) => {
-    const headers = { ...details.responseHeaders };
-    if (!devRendererUrl && isAppUrl(details.url, appOrigins()) && details.resourceType === 'mainFrame') {
-      headers['Content-Security-Policy'] = [UI_CONTENT_SECURITY_POLICY];
-    }
-    callback({ responseHeaders: headers });
-  });
-}
-
-function registerIpc(): void {
-  ipcMain.handle(IPC.getConnection, async (event): Promise<DesktopConnection> => {
-    assertTrusted(event);
-    const ready = await supervisor!.whenReady();
-    return {
-      baseUrl: devRendererUrl ? new URL(devRendererUrl).origin : ready.url,
-      apiKey: ready.apiKey,
-      keyStorage: secrets?.kind === 'os-keychain' ? 'os-keychain' : 'session-only',
-    };
-  });
-  ipcMain.handle(IPC.getServerStatus, (event) => {
-    assertTrusted(event);
-    return supervisor!.status;
-  });
-  ipcMain.handle(IPC.restartServer, async (event) => {
-    assertTrusted(event);
-    await supervisor!.restart();
-  });
-  ipcMain.handle(IPC.getAppInfo, (event): DesktopAppInfo => {
-    assertTrusted(event);
-    return {
-      appVersion: app.getVersion(),
-      electronVersion: process.versions.electron ?? '',
-      chromeVersion: process.versions.chrome ?? '',
-      nodeVersion: process.versions.node,
-      platform: `${process.platform} ${process.arch}`,
+/** Shows what the window should show now: the app when the server is ready, else the shell's own page. */
+function render(): void {
+  if (!window?.alive || quitting) return;
+  const status = serverStatus();
+  if (status.state === 'ready' && current && !pageProblem) window.showUi(uiUrl());
+  else
+    window.showShellPage({
+      productName: PRODUCT_NAME,
+      status,
+      logFile: log.file,
       dataDir,
-    };
+      ...(pageProblem ? { pageProblem } : {}),
+    });
+}
+
+function openWindow(): void {
+  window = new AppWindow({
+    // out/main/index.js → out/preload/index.js and <app root>/resources/icon.png (shipped beside the code).
+    preload: path.join(__dirname, '../preload/index.js'),
+    icon: path.join(__dirname, '../../resources/icon.png'),
+    stateFile: path.join(appDir, WINDOW_STATE_FILE),
+    developer,
+    appOrigins,
+    onShellAction,
+    onPageProblem: (problem) => {
+      say(problem);
+      pageProblem = problem;
+      render();
+    },
+    onClosed: () => {
+      window = null;
+    },
+    log: say,
   });
+  render();
+}
+
+function restartServer(): void {
+  startupFailure = null;
+  pageProblem = null;
+  render();
+  // Without a supervisor the start itself failed (the shell page said why): try the whole start again.
+  if (!supervisor) startServer().catch(failedToStart);
+  else supervisor.restart().catch((err: Error) => say(`restart failed: ${err.message}`));
+}
+
+function openLogFolder(): void {
+  void shell.openPath(path.dirname(log.file));
+}
+
+function onShellAction(action: ShellAction): void {
+  if (action === 'restart-server') restartServer();
+  else if (action === 'open-log-folder') openLogFolder();
+  else {
+    pageProblem = null;
+    render();
+  }
+}
+
+function setMenu(): void {
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      appMenuTemplate({
+        platform: process.platform,
+        productName: PRODUCT_NAME,
+        developer,
+        actions: {
+          openLogFolder,
+          restartServer,
+          checkForUpdates: () => void checkUpdates(true),
+          ...(newerVersion ? { openUpdate: { version: newerVersion.version, open: openDownload } } : {}),
+        },
+      }),
+    ),
+  );
+}
+
+function openDownload(): void {
+  if (newerVersion && isSafeExternalUrl(newerVersion.downloadUrl)) void shell.openExternal(newerVersion.downloadUrl);
+}
+
+/** One update check; `byPerson` (the menu) answers in a dialog, the automatic one only logs and fills the menu. */
+async function checkUpdates(byPerson: boolean): Promise<void> {
+  const { feedUrl } = readUpdateSettings(path.join(appDir, SETTINGS_FILE), process.env, packagedUpdateFeed(app.getAppPath()));
+  if (!feedUrl) {
+    if (byPerson) void dialog.showMessageBox({ message: 'This build has no update channel.', detail: `Settings: ${appDir}` });
+    return;
+  }
+  const result = await checkForUpdate({
+    feedUrl,
+    currentVersion: app.getVersion(),
+    platform: process.platform,
+    arch: process.arch,
+  });
+  say(`update check: ${JSON.stringify(result)}`);
+  if (result.state === 'newer') {
+    newerVersion = result;
+    setMenu();
+  }
+  if (!byPerson) return;
+  const message =
+    result.state === 'newer'
+      ? `Version ${result.version} is available.`
+      : result.state === 'current'
+        ? `${PRODUCT_NAME} ${result.version} is the latest version.`
+        : `Could not check for updates: ${result.reason}`;
+  const buttons = result.state === 'newer' ? ['Download', 'Later'] : ['OK'];
+  const { response } = await dialog.showMessageBox({ message, buttons });
+  if (result.state === 'newer' && response === 0) openDownload();
+}
+
+function scheduleUpdateCheck(): void {
+  const settings = readUpdateSettings(path.join(appDir, SETTINGS_FILE), process.env, packagedUpdateFeed(app.getAppPath()));
+  if (!settings.check || !settings.feedUrl) return;
+  // Well after start, and never awaited: a slow or absent network must not touch the app.
+  setTimeout(() => void checkUpdates(false).catch((err: Error) => say(`update check: ${err.message}`)), 15_000).unref();
+}
+
+async function startServer(): Promise<void> {
+  const opened = await openShellSecrets(appDir);
+  secrets = opened.store;
+  if (opened.fallbackReason) say(`${opened.fallbackReason}; secrets are kept ${opened.store.kind}`);
+  const account = secretAccounts.localApiKey(dataDir);
+  const initialApiKey = await secrets.get(account).catch((err: Error) => {
+    say(`the stored local key could not be read (a new one is made): ${err.message}`);
+    return null;
+  });
+  supervisor = new ServerSupervisor({
+    launch: utilityProcessLauncher(path.join(__dirname, 'server-host.js'), log),
+    dataDir,
+    port: devRendererUrl ? DEV_API_PORT : preferredPort(dataDir),
+    webRoot: devRendererUrl ? null : path.join(__dirname, '../renderer'),
+    initialApiKey,
+    secrets,
+  });
+  supervisor.onStatus((status) => {
+    say(`server: ${JSON.stringify(status)}`);
+    window?.send(IPC.serverStatus, status);
+    // A ready host is shown by onReady, which knows its (possibly new) address.
+    if (status.state !== 'ready') render();
+  });
+  supervisor.onReady((ready) => {
+    current = ready;
+    pageProblem = null;
+    if (ready.keyCreated) secrets?.set(account, ready.apiKey).catch((err: Error) => say(`keychain: ${err.message}`));
+    render();
+  });
+  // A start that gives up is on the shell page already (the status says why); nothing more to do here.
+  await supervisor.start().catch((err: Error) => say(`the local server could not start: ${err.message}`));
 }
 
 async function main(): Promise<void> {
@@ -124,62 +230,53 @@ async function main(): Promise<void> {
     return;
   }
   app.on('second-instance', () => {
-    if (mainWindow?.isMinimized()) mainWindow.restore();
-    mainWindow?.focus();
+    if (!app.isReady()) return;
+    if (window?.alive) window.focus();
+    else openWindow();
   });
   await app.whenReady();
-  hardenSession();
-  registerIpc();
-
-  const opened = await openSecretStore();
-  secrets = opened.store;
-  if (opened.fallbackReason) console.warn(`[finops] ${opened.fallbackReason}; the local API key lasts for this session only`);
-  const account = secretAccounts.localApiKey(dataDir);
-
-  supervisor = new ServerSupervisor({
-    launch: utilityProcessLauncher(path.join(__dirname, 'server-host.js')),
+  say(`${PRODUCT_NAME} ${app.getVersion()} starting; data ${dataDir}`);
+  setMenu();
+  hardenSession(session.defaultSession, (url) => isAppUrl(url, appOrigins()), !devRendererUrl);
+  registerIpc({
+    appOrigins,
+    supervisor: () => supervisor,
+    secrets: () => secrets,
+    rendererBaseUrl: (serverUrl) => (devRendererUrl ? new URL(devRendererUrl).origin : serverUrl),
     dataDir,
-    port: devRendererUrl ? DEV_API_PORT : 0,
-    webRoot: devRendererUrl ? null : path.join(__dirname, '../renderer'),
-    initialApiKey: await secrets.get(account),
   });
-  supervisor.onStatus((status) => mainWindow?.webContents.send(IPC.serverStatus, status));
-  supervisor.onReady((ready) => {
-    const moved = current !== null && current.url !== ready.url;
-    current = ready;
-    if (ready.keyCreated) void secrets?.set(account, ready.apiKey).catch((err) => console.warn(`[finops] keychain: ${err}`));
-    if (moved && !devRendererUrl) void mainWindow?.loadURL(uiUrl());
-  });
-
-  try {
-    await supervisor.start();
-  } catch (err) {
-    dialog.showErrorBox(
-      `${PRODUCT_NAME} could not start its local server`,
-      `${(err as Error).message}\n\nData folder: ${dataDir}`,
-    );
-    app.exit(1);
-    return;
-  }
-  mainWindow = createWindow();
-  await mainWindow.loadURL(uiUrl());
+  openWindow();
   app.on('activate', () => {
-    if (BrowserWindow.getAllWindows().length === 0) {
-      mainWindow = createWindow();
-      void mainWindow.loadURL(uiUrl());
-    }
+    if (!window?.alive) openWindow();
   });
+  scheduleUpdateCheck();
+  await startServer();
 }
 
-let quitting = false;
 app.on('before-quit', (event) => {
   if (quitting || !supervisor) return;
   event.preventDefault();
   quitting = true;
-  void supervisor.stop().finally(() => app.quit());
+  say('quitting: stopping the local server');
+  void supervisor.stop().finally(() => {
+    say('the local server stopped; bye');
+    app.quit();
+  });
 });
 app.on('window-all-closed', () => {
   if (process.platform !== 'darwin') app.quit();
 });
 
-void main();
+/** A failure before the server could even be supervised (the keychain, the window): shown, never unhandled. */
+function failedToStart(err: Error): void {
+  startupFailure = `${PRODUCT_NAME} could not start: ${err.message}`;
+  say(`${startupFailure}\n${err.stack ?? ''}`);
+  try {
+    if (!window?.alive) throw new Error('no window');
+    render();
+  } catch {
+    dialog.showErrorBox(`${PRODUCT_NAME} could not start`, `${err.message}\n\nLog: ${log.file}`);
+  }
+}
+
+main().catch(failedToStart);

@@ -8,6 +8,7 @@ import {
   type DesktopConnection,
   type FinopsDesktopBridge,
   IPC,
+  type SecretStorageKind,
   type ServerStatus,
 } from '../../src-shared/desktop-bridge';
 
@@ -21,6 +22,12 @@ const bridge: FinopsDesktopBridge = {
   },
   restartServer: () => ipcRenderer.invoke(IPC.restartServer) as Promise<void>,
   getAppInfo: () => ipcRenderer.invoke(IPC.getAppInfo) as Promise<DesktopAppInfo>,
+  sync: {
+    setCredential: (baseUrl, secret) => ipcRenderer.invoke(IPC.syncSetCredential, baseUrl, secret) as Promise<void>,
+    clearCredential: (baseUrl) => ipcRenderer.invoke(IPC.syncClearCredential, baseUrl) as Promise<boolean>,
+    hasCredential: (baseUrl) => ipcRenderer.invoke(IPC.syncHasCredential, baseUrl) as Promise<boolean>,
+    storage: () => ipcRenderer.invoke(IPC.syncStorage) as Promise<SecretStorageKind>,
+  },
 };
 
 contextBridge.exposeInMainWorld('finops', bridge);

@@ -9,6 +9,7 @@ import { installBodyParsing } from './body';
 import { installErrorHandling } from './errors';
 import { oauthMetadataPlugin, oauthPlugin, resolveOAuthAccessToken } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
+import { installOwnHostCheck } from './own-host';
 import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
@@ -78,6 +79,8 @@ export interface AppOptions {
    * 404, so a client — or the sync engine's generic path — meets exactly what the hosted service offers.
    */
   specOnly?: boolean;
+  /** Answer only requests whose Host is this server's own loopback address (the desktop host; own-host.ts). */
+  ownHostOnly?: boolean;
   /** pino level; 'silent' in tests. Per-request logging is off: it costs ~35 % of throughput (perf-facts.md). */
   logLevel?: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /**
@@ -121,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installErrorHandling(app);
+  if (options.ownHostOnly) installOwnHostCheck(app);
   await installBodyParsing(app);
   installBackgroundWork(app, options);
   // The web UI's session cookie is a credential too (server/session/, docs/decisions/0110).

@@ -18,6 +18,8 @@ export interface StartOptions {
   /** Only the spec's and the hosted service's operations (AppOptions.specOnly). */
   specOnly?: boolean;
   logLevel?: 'silent' | 'error' | 'warn' | 'info';
+  /** Answer only requests addressed to this server's own Host (AppOptions.ownHostOnly; the desktop host). */
+  ownHostOnly?: boolean;
   /** The invoices' scheduler and email sender started with the server (false: none). */
   invoiceJobs?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
   /**
@@ -62,6 +64,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       webRoot: options.webRoot ?? defaultWebRoot(),
       logLevel: options.logLevel,
       specOnly: options.specOnly,
+      ownHostOnly: options.ownHostOnly,
       // The server's background work (runtime/background.ts): workflow runs, the invoices' scheduler and sender,
       // document extraction; each claims its work through the database (leases).
       workflows: options.workflows ?? {},

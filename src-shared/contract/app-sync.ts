@@ -50,7 +50,7 @@ export const SyncRemoteInfo = z
   .meta({ id: 'AppSyncRemote' });
 export type SyncRemoteInfo = z.infer<typeof SyncRemoteInfo>;
 
-export const SECRET_STORAGES = ['os-keychain', 'session-only'] as const;
+export const SECRET_STORAGES = ['os-keychain', 'encrypted-file', 'session-only'] as const;
 
 export const SyncStatusBody = z
   .object({

@@ -168,7 +168,15 @@ function DesktopConnectionPanel() {
   useEffect(() => {
     platform.desktop
       ?.keyStorage()
-      .then((k) => setStorage(k === 'os-keychain' ? 'OS keychain' : 'This session only (no keychain available)'));
+      .then((k) =>
+        setStorage(
+          k === 'os-keychain'
+            ? 'OS keychain'
+            : k === 'encrypted-file'
+              ? 'Encrypted by the OS, in the app folder (no keychain available)'
+              : 'This session only (no keychain available)',
+        ),
+      );
   }, []);
   return (
     <section className="panel" aria-label="Server connection">

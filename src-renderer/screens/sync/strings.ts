@@ -65,6 +65,7 @@ export const S = {
   keyFrom: {
     environment: 'from the server’s $FINOPS_REMOTE_TOKEN',
     'os-keychain': 'kept in the server’s OS keychain',
+    'encrypted-file': 'kept encrypted by the desktop app (its machine has no OS keychain)',
     'session-only': 'kept in the server’s memory until it restarts (its machine has no OS keychain)',
     none: 'none: enter one below',
   },

@@ -74,6 +74,26 @@ describe('falling back when there is no keychain', () => {
     expect(fallbackReason).toMatch(/keytar could not be loaded/);
   });
 
+  it("uses the caller's fallback store (the app's encrypted file) instead of the session-only one", async () => {
+    const fallback = { ...sessionSecretStore(), kind: 'encrypted-file' as const };
+    const { store, fallbackReason } = await openSecretStore(
+      () => {
+        throw new Error('keytar.node: undefined symbol');
+      },
+      undefined,
+      () => fallback,
+    );
+    expect(store).toBe(fallback);
+    expect(fallbackReason).toMatch(/keytar could not be loaded: keytar.node/);
+    // A fallback that has nothing to offer (safeStorage unusable) leaves the session-only store.
+    const none = await openSecretStore(
+      () => ({}) as KeytarLike,
+      undefined,
+      () => null,
+    );
+    expect(none.store.kind).toBe('session-only');
+  });
+
   it('the session-only store keeps secrets in memory for this run only', async () => {
     const a = sessionSecretStore();
     await a.set('x', 's1');

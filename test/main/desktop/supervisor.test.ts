@@ -5,13 +5,19 @@
  * @module-tag slow (spawns processes; left out of `npm run test:fast`)
  */
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { desktopTeam } from '../../../src-main/desktop/desktop-key';
 import { nodeLauncher } from '../../../src-main/desktop/node-launcher';
 import { RestartPolicy } from '../../../src-main/desktop/restart-policy';
+import { secretAccounts, sessionSecretStore } from '../../../src-main/desktop/secret-store';
 import { ServerSupervisor, SupervisorGaveUp } from '../../../src-main/desktop/supervisor';
+import { openDataDir } from '../../../src-main/runtime/data-dir';
 import { DB_FILE_NAME } from '../../../src-main/store/db';
+import { ensureRemote } from '../../../src-main/store/sync/remotes';
 import type { ServerStatus } from '../../../src-shared/desktop-bridge';
 import { tmpDir } from '../../helpers/tmp';
 
@@ -128,5 +134,42 @@ describe('ServerSupervisor with the real server host', () => {
     const { s } = supervise(dataDir, { readyTimeoutMs: 15_000 });
     const ready = await s.restart();
     expect(await customersStatus(ready.url, ready.apiKey)).toBe(200);
+  });
+
+  it("runs the host's sync rounds with the shell's credential, asked over the process boundary", async () => {
+    // A remote that records the credential each request presents and refuses it (the round then stops).
+    const seen: string[] = [];
+    const remote = http.createServer((req, res) => {
+      seen.push(req.headers.authorization ?? '(none)');
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"Unauthorized","message":"no"}');
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(remote.address() as AddressInfo).port}/v1`;
+    try {
+      const dataDir = tmpDir('finops-sup-');
+      const db = openDataDir(dataDir);
+      ensureRemote(db, desktopTeam(db).id, { baseUrl });
+      db.close();
+      const secrets = sessionSecretStore();
+      const { s } = supervise(dataDir, { secrets });
+      await s.start();
+      // The first round finds no credential and waits for a person (no request reaches the remote)…
+      await waitFor(() => {
+        const check = openDataDir(dataDir);
+        try {
+          return check.prepare('SELECT state FROM sync_remotes').pluck().get() === 'credentials_expired';
+        } finally {
+          check.close();
+        }
+      });
+      expect(seen).toEqual([]);
+      // …until the shell stores one and says so: the round runs at once with it.
+      await secrets.set(secretAccounts.syncToken(baseUrl), 'finops_remote_token');
+      s.credentialChanged(baseUrl);
+      await waitFor(() => seen.length > 0, 10_000);
+      expect(seen[0]).toBe('Bearer finops_remote_token');
+    } finally {
+      remote.close();
+    }
   });
 });
