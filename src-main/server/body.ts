@@ -33,7 +33,7 @@ function mediaTypeOf(request: FastifyRequest): string | undefined {
 }
 
 /** Whether the request carries body bytes: a positive Content-Length, or a chunked body (whose length is unknown). */
-function hasBody(request: FastifyRequest): boolean {
+export function hasBody(request: FastifyRequest): boolean {
   if (request.headers['transfer-encoding'] !== undefined) return true;
   const length = request.headers['content-length'];
   return length !== undefined && Number(length) > 0;

@@ -26,3 +26,13 @@ export const ClientId = z
   .string()
   .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{7,99}$/, 'must be 8 to 100 letters, digits, - or _ (a UUID fits)')
   .describe('extension: create the record with this id (a sync replica keeps its own); 409 if taken');
+
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * Any JSON value. Named (a component of the OpenAPI document) so that its recursion is a `$ref` to itself; zod's own
+ * `z.json()` recurses through an unnamed schema, which the document cannot point at.
+ */
+export const JsonValue: z.ZodType<Json> = z
+  .lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]))
+  .meta({ id: 'JsonValue' });
