@@ -36,3 +36,15 @@ export type Json = string | number | boolean | null | Json[] | { [key: string]: 
 export const JsonValue: z.ZodType<Json> = z
   .lazy(() => z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(JsonValue), z.record(z.string(), JsonValue)]))
   .meta({ id: 'JsonValue' });
+
+/**
+ * A calendar day as clients send it: `YYYY-MM-DD`, or an ISO 8601 date-time (`new Date().toISOString()`, as the
+ * spec's transaction record carries and the hosted service takes). The server stores the day: a date-time with an
+ * offset names an instant, whose day is taken in the team's time zone (docs/decisions/0142-hosted-success-codes.md,
+ * `dayOf`); one without an offset names its day itself. Anything else is refused.
+ */
+export const DayInput = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true, local: true })], {
+    error: 'must be a date such as 2026-03-31, or an ISO 8601 date-time such as 2026-03-31T09:30:00Z',
+  })
+  .describe("a date YYYY-MM-DD, or an ISO 8601 date-time whose day is taken in the team's time zone");
