@@ -1,12 +1,11 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { validatorCompiler } from 'fastify-type-provider-zod';
 import { dataDirOf } from '../documents/storage';
 import { type BackgroundOptions, startBackgroundWork } from '../runtime/background';
 import type { Db } from '../store/db';
 import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
 import { installBodyParsing } from './body';
-import { installErrorHandling } from './errors';
+import { answerClientError, installErrorHandling } from './errors';
 import { oauthMetadataPlugin, oauthPlugin, resolveOAuthAccessToken } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
 import { installOwnHostCheck } from './own-host';
@@ -44,6 +43,7 @@ import { workflowHooksPlugin } from './routes/workflow-hooks';
 import { workflowRoutesPlugin } from './routes/workflows';
 import { contractSerializerCompiler } from './serializer';
 import { sessionAuthenticator } from './session/authenticator';
+import { contractValidatorCompiler } from './validation';
 import { webUiPlugin } from './web-ui';
 
 export interface AppOptions {
@@ -114,9 +114,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // close() ends idle keep-alive connections too (Node's fetch keeps a spare one open that would hold shutdown up).
     forceCloseConnections: true,
+    // Requests Node refuses itself (headers too large…) answer with the Error payload too.
+    clientErrorHandler: answerClientError,
   });
   app.decorate('specOnly', options.specOnly ?? false);
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(contractValidatorCompiler);
   app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
 
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,7 +1,10 @@
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorPayload, FieldError } from '../../src-shared/contract/errors';
 import { Conflict, InvalidReference, NotFound } from '../store/errors';
+import { newRequestId } from './request-id';
 import { ResponseContractViolation } from './serializer';
 
 /**
@@ -31,10 +34,12 @@ export const STATUS_LABELS: Record<number, string> = {
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  408: 'Request Timeout',
   409: 'Conflict',
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Entity',
+  431: 'Request Header Fields Too Large',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
@@ -154,4 +159,39 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     return sendError(reply, notFound(`No route ${request.method} ${url}`));
   });
+}
+
+/**
+ * Requests Node's HTTP parser refuses before fastify sees them (headers too large, a malformed request line, a
+ * timeout) get the Error payload and a request id like every other error, then the connection closes. fastify's
+ * `clientErrorHandler`.
+ */
+export function answerClientError(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const apiError =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? new ApiError(
+          431,
+          STATUS_LABELS[431] as string,
+          'The request headers are too large',
+          `At most ${http.maxHeaderSize} bytes of headers`,
+        )
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError(408, STATUS_LABELS[408] as string, 'The request took too long to arrive')
+        : new ApiError(400, 'Bad Request', 'The request is not valid HTTP', err.code);
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const requestId = newRequestId();
+  const body = JSON.stringify(errorBody(apiError, requestId));
+  socket.once('finish', () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${apiError.statusCode} ${apiError.label}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
 }

@@ -14,6 +14,11 @@ let counter = 0;
 export function genRequestId(req: IncomingMessage): string {
   const incoming = req.headers['x-request-id'];
   if (typeof incoming === 'string' && VALID_REQUEST_ID.test(incoming)) return incoming;
+  return newRequestId();
+}
+
+/** A fresh id (also for a request Node refused before it had headers to read one from). */
+export function newRequestId(): string {
   counter = (counter + 1) % Number.MAX_SAFE_INTEGER;
   return `req_${PROCESS_PREFIX}${counter.toString(16).padStart(8, '0')}`;
 }

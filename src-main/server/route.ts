@@ -1,11 +1,11 @@
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, preValidationHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { ErrorPayload } from '../../src-shared/contract/errors';
 import { routeOrigin } from '../../src-shared/contract/origins';
 import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
 import type { Credential } from './auth/credentials';
-import { acceptBodies } from './body';
+import { acceptBodies, hasBody } from './body';
 
 export interface RouteContext<R extends RouteContract> {
   params: RouteParams<R>;
@@ -57,6 +57,10 @@ declare module 'fastify' {
     /** `finops serve --spec-only`: only the spec's and the hosted service's operations are served. */
     specOnly: boolean;
   }
+  interface FastifyContextConfig {
+    /** The contract the route was registered from (the OpenAPI document reads what its schemas alone do not say). */
+    contract?: RouteContract;
+  }
 }
 
 export function registerRoute<R extends RouteContract>(
@@ -78,8 +82,10 @@ export function registerRoute<R extends RouteContract>(
       idempotent: route.idempotent ?? false,
       rateLimit: route.rateLimit ?? 'api',
       ...(options.cacheUntil ? { cacheUntil: options.cacheUntil as (body: unknown, now: number) => number } : {}),
+      contract: route,
     },
     preParsing: acceptBodies(route.consumes ?? JSON_ONLY),
+    ...(acceptsNoBody(route) ? { preValidation: noBodyIsEmpty } : {}),
     ...(options.errorHandler ? { errorHandler: options.errorHandler } : {}),
     schema: {
       ...(route.hidden ? { hide: true } : {}),
@@ -116,6 +122,22 @@ export function registerRoute<R extends RouteContract>(
     if (reply.statusCode === 200 && successStatus !== 200) reply.code(successStatus);
     return body;
   }
+}
+
+/**
+ * A route whose body has no required field takes a request without a body as `{}` (docs/decisions/0014): a client
+ * calling `POST /invoices/{id}/send` with nothing to say sends nothing. A body that is present (even `null`) is
+ * validated as sent.
+ */
+const noBodyIsEmpty: preValidationHookHandler = (request, _reply, done) => {
+  // undefined: a parser met an empty body; null: fastify read none (no Content-Length, or 0).
+  if (request.body === undefined || (request.body === null && !hasBody(request))) request.body = {};
+  done();
+};
+
+/** Whether a route's body has no required field, so that a request may leave it out. */
+export function acceptsNoBody(contract: Pick<RouteContract, 'body'>): boolean {
+  return contract.body?.safeParse({}).success === true;
 }
 
 function answered(reply: FastifyReply, result: unknown): boolean {

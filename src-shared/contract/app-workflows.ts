@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { multiValue, PageSize } from './common';
+import { JsonValue, multiValue, PageSize } from './common';
 import { BooleanQuery, CursorQuery, pageOf } from './list';
 import { defineRoute } from './route';
 import { TRIGGER_TYPES, WorkflowDefinition } from './workflow-definition';
@@ -46,7 +46,7 @@ export const WorkflowVersionInfo = z.object({
 
 export const WorkflowDetail = WorkflowSummary.extend({
   versions: z.array(WorkflowVersionInfo),
-  definition: z.json().describe('the promoted definition (the latest while none is promoted)'),
+  definition: JsonValue.describe('the promoted definition (the latest while none is promoted)'),
 });
 export type WorkflowDetail = z.infer<typeof WorkflowDetail>;
 
@@ -59,7 +59,7 @@ export const PromoteBody = z.strictObject({ version: z.number().int().min(1) });
 
 export const AppStartBody = z.strictObject({
   triggerType: z.string().min(1).max(100).default('manual'),
-  triggerData: z.record(z.string(), z.json()).default({}),
+  triggerData: z.record(z.string(), JsonValue).default({}),
   idempotencyKey: IdempotencyKey.optional(),
 });
 
@@ -103,7 +103,7 @@ export type WorkflowRunSummary = z.infer<typeof WorkflowRunSummary>;
 
 export const WorkflowRunDetail = WorkflowRun.extend({
   ...RunExtras,
-  triggerData: z.json(),
+  triggerData: JsonValue,
   steps: z.array(WorkflowRunStep.extend({ kind: z.string(), attempt: z.number().int() })),
   approvals: z.array(WorkflowApproval),
 });

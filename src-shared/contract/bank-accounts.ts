@@ -122,7 +122,7 @@ export const bankAccountRoutes = {
     scopes: ['bank-accounts.write'],
     idempotent: true,
     body: BankAccountCreate,
-    responses: { 201: BankAccount },
+    responses: { 200: BankAccount },
   }),
   update: defineRoute({
     method: 'PATCH',

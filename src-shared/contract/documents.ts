@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { multiValue, PageSize } from './common';
 import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { type BodyMediaType, defineRoute } from './route';
+import { FileNameHeader, uploadForms } from './upload-forms';
 
 /**
  * Documents (the hosted "vault") with the hosted routes, plus the upload and download routes the hosted v1 lacks
@@ -54,6 +55,21 @@ export const UPLOAD_MEDIA_TYPES = [
 
 /** The route contract's media-type list names JSON and forms; uploads take files too (the server parses them). */
 export const UPLOAD_CONSUMES = UPLOAD_MEDIA_TYPES as unknown as readonly BodyMediaType[];
+
+/** The multipart and bare-file forms of an upload, as OpenAPI describes them (the JSON form is UploadBody). */
+export const UPLOAD_FORMS = uploadForms({
+  mediaTypes: UPLOAD_MEDIA_TYPES,
+  file: 'the file: PDF, PNG, JPEG or HEIC, at most 20 MiB (its kind is read from its bytes)',
+  fields: {
+    fileName: z.string().max(255).optional().describe("default: the file part's file name"),
+    title: z.string().max(255).optional(),
+    folder: z.string().max(500).optional().describe('slash-separated folder path, e.g. receipts/2025'),
+  },
+});
+export const UPLOAD_HEADERS = z.object({
+  'X-Filename': FileNameHeader,
+  'X-Title': z.string().max(1024).optional().describe('bare-file uploads: the title, percent-encoded like X-Filename'),
+});
 
 export const ExtractedFields = z
   .object({
@@ -150,12 +166,14 @@ export const documentRoutes = {
     method: 'POST',
     path: '/documents',
     tag: 'documents',
-    summary: 'Upload a document: multipart, raw bytes with X-Filename, or JSON with base64 content (extension)',
+    summary: 'Upload a document: multipart with a file part, the bare file, or JSON with base64 content (extension)',
     description:
       'PDF, PNG or JPEG, at most 20 MiB, recognized by content. Identical files are stored once. Text and receipt fields are extracted in the background (processingStatus).',
     scopes: ['documents.write'],
     body: UploadBody,
     consumes: UPLOAD_CONSUMES,
+    bodyForms: UPLOAD_FORMS,
+    documentedHeaders: UPLOAD_HEADERS,
     responses: { 201: Document },
   }),
   update: defineRoute({

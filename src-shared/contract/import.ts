@@ -4,6 +4,7 @@ import { CsvMapping } from './import-mapping';
 import { CursorQuery, idParams } from './list';
 import type { BodyMediaType } from './route';
 import { defineRoute } from './route';
+import { FileNameHeader, uploadForms } from './upload-forms';
 
 /**
  * Extension: importing bank files (docs/decisions/0060–0066). Two steps: upload the file (it is parsed and
@@ -28,6 +29,11 @@ export const IMPORT_MEDIA_TYPES = [
 ] as const;
 /** The route contract's media-type list is typed for JSON and forms; an upload takes files too (as documents do). */
 export const IMPORT_CONSUMES = IMPORT_MEDIA_TYPES as unknown as readonly BodyMediaType[];
+const IMPORT_FORMS = uploadForms({
+  mediaTypes: IMPORT_MEDIA_TYPES,
+  file: 'the bank file (CSV, OFX/QFX, camt.052/053/054 or MT940), at most 50 MiB',
+  fields: { fileName: z.string().max(255).optional().describe("default: the file part's file name") },
+});
 
 export const ImportFileBody = z.strictObject({
   fileName: z.string().trim().max(255).optional(),
@@ -301,11 +307,13 @@ export const importRoutes = {
     tag,
     summary:
       'Upload a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) and preview its import; nothing is written to the ledger',
-    description: `${EXTENSION}The body is the file itself (text/csv, application/octet-stream… with the file name in X-Filename), multipart/form-data with a file part, or JSON {fileName, content: base64}. A malformed file is 422 with one entry per line in \`fields\`.`,
+    description: `${EXTENSION}The body is the file itself (text/csv, application/octet-stream… with the file name in X-Filename), multipart/form-data with a file part named file, or JSON {fileName, content: base64}. A malformed file is 422 with one entry per line in \`fields\`.`,
     scopes: ['transactions.write'],
     query: ImportUploadQuery,
     body: ImportFileBody,
     consumes: IMPORT_CONSUMES,
+    bodyForms: IMPORT_FORMS,
+    documentedHeaders: z.object({ 'X-Filename': FileNameHeader }),
     responses: { 201: ImportPreview },
   }),
   preview: defineRoute({

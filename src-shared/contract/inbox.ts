@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { multiValue, PageSize } from './common';
-import { PresignBody, PresignedUrl, UPLOAD_CONSUMES, UploadBody } from './documents';
+import { PresignBody, PresignedUrl, UPLOAD_CONSUMES, UPLOAD_FORMS, UPLOAD_HEADERS, UploadBody } from './documents';
 import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 import { Currency } from './tracker';
@@ -124,11 +124,13 @@ export const inboxRoutes = {
     method: 'POST',
     path: '/inbox',
     tag: 'inbox',
-    summary: 'Upload a receipt into the inbox: multipart, raw bytes with X-Filename, or JSON with base64 (extension)',
+    summary: 'Upload a receipt into the inbox: multipart with a file part, the bare file, or JSON with base64 (extension)',
     description: 'PDF, PNG or JPEG, at most 20 MiB. The amount, currency, date and merchant are extracted, then matched.',
     scopes: ['inbox.write'],
     body: UploadBody,
     consumes: UPLOAD_CONSUMES,
+    bodyForms: UPLOAD_FORMS,
+    documentedHeaders: UPLOAD_HEADERS,
     responses: { 201: InboxItem },
   }),
   update: defineRoute({

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
-import { multiValue, PageMeta, PageSize } from './common';
+import { DayInput, multiValue, PageMeta, PageSize } from './common';
 import { CursorQuery, idParams, sortParam } from './list';
 import { defineRoute } from './route';
 
@@ -125,8 +125,10 @@ const writable = {
     .max(50)
     .optional()
     .describe('unique per team; default the next number of the team sequence (INV-0001 style); 409 when taken'),
-  issueDate: Day.optional().describe('default today in the invoice time zone'),
-  dueDate: Day.optional().describe('default issueDate + template.paymentTermsDays'),
+  issueDate: DayInput.optional().describe(
+    'default today in the invoice time zone; a date-time with an offset is taken on its day in the invoice time zone',
+  ),
+  dueDate: DayInput.optional().describe('default issueDate + template.paymentTermsDays; a date-time as issueDate'),
   currency: Currency.optional().describe('same as template.currency; default the team settings, else the base currency'),
   timezone: TimeZone.optional().describe('same as template.timezone: due dates are days in this zone; default UTC'),
   template: TemplateInput.optional(),

@@ -41,6 +41,14 @@ export interface RouteContract {
    * Content-Type; a body in another media type is answered 415.
    */
   consumes?: readonly BodyMediaType[];
+  /**
+   * File uploads: how a media type of `consumes` carries the file when that is not `body` itself (a multipart form
+   * with a `file` part, or the bare file). OpenAPI describes each such media type with its schema here; the server
+   * turns every form into `body` before validating it.
+   */
+  bodyForms?: Readonly<Record<string, z.ZodType>>;
+  /** Request headers the route reads besides the credential, for OpenAPI only (e.g. X-Filename of a bare file). */
+  documentedHeaders?: z.ZodObject;
   /** Media type of the success body; default JSON. An HTML page's schema is a string. */
   produces?: 'application/json' | 'text/html';
   /** Default `api`. */

@@ -56,18 +56,20 @@ export type RuleConditionInput =
   | { not: RuleConditionInput };
 
 /** A condition tree: leaves, `{all: […]}`, `{any: […]}`, `{not: …}`; at most 8 levels deep (checked on save). */
-export const RuleCondition: z.ZodType<RuleConditionInput> = z.lazy(() =>
-  z.union([
-    TextLeaf,
-    AmountLeaf,
-    IdLeaf,
-    CategoryLeaf,
-    DateLeaf,
-    z.strictObject({ all: z.array(RuleCondition).max(50) }),
-    z.strictObject({ any: z.array(RuleCondition).max(50) }),
-    z.strictObject({ not: RuleCondition }),
-  ]),
-);
+export const RuleCondition: z.ZodType<RuleConditionInput> = z
+  .lazy(() =>
+    z.union([
+      TextLeaf,
+      AmountLeaf,
+      IdLeaf,
+      CategoryLeaf,
+      DateLeaf,
+      z.strictObject({ all: z.array(RuleCondition).max(50) }),
+      z.strictObject({ any: z.array(RuleCondition).max(50) }),
+      z.strictObject({ not: RuleCondition }),
+    ]),
+  )
+  .meta({ id: 'RuleCondition' });
 
 const SplitPart = z
   .strictObject({

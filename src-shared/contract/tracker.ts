@@ -253,7 +253,7 @@ export const trackerRoutes = {
     scopes: ['tracker-projects.write'],
     idempotent: true,
     body: TrackerProjectCreate,
-    responses: { 201: TrackerProject },
+    responses: { 200: TrackerProject },
   }),
   updateProject: defineRoute({
     method: 'PATCH',
@@ -301,7 +301,7 @@ export const trackerRoutes = {
     scopes: ['tracker-entries.write'],
     idempotent: true,
     body: TrackerEntryCreate,
-    responses: { 201: TrackerEntry },
+    responses: { 200: TrackerEntry },
   }),
   bulkCreateEntries: defineRoute({
     method: 'POST',
@@ -311,7 +311,7 @@ export const trackerRoutes = {
     scopes: ['tracker-entries.write'],
     idempotent: true,
     body: TrackerEntryBulkCreate,
-    responses: { 201: z.object({ data: z.array(TrackerEntry) }) },
+    responses: { 200: z.object({ data: z.array(TrackerEntry) }) },
   }),
   updateEntry: defineRoute({
     method: 'PATCH',
@@ -363,8 +363,8 @@ export const trackerRoutes = {
     method: 'GET',
     path: '/tracker-entries/timer/status',
     tag: 'tracker',
-    summary: "Whether the caller's timer runs, its entry and the seconds elapsed",
+    summary: "Whether the caller's timer runs, its entry and the seconds elapsed, as data (the hosted shape)",
     scopes: ['tracker-entries.read'],
-    responses: { 200: TimerStatus },
+    responses: { 200: z.object({ data: TimerStatus }) },
   }),
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { REVIEW_STATES } from '../domain/review-state';
 import { FREQUENCIES, TRANSACTION_METHODS, TRANSACTION_STATUSES } from '../domain/transactions';
 import { isCurrencyCode } from '../money';
-import { ClientId, multiValue } from './common';
+import { ClientId, DayInput, multiValue } from './common';
 import { BooleanQuery, CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 
@@ -256,7 +256,7 @@ export const TransactionCreate = z.strictObject({
   name: text(500).min(1, 'must not be empty'),
   amount: Money.describe('major units; negative = money out'),
   currency: Currency.describe("must be the bank account's currency"),
-  date: Day,
+  date: DayInput,
   bankAccountId: z.string().min(1).max(200),
   assignedId: z.string().min(1).max(200).nullable().optional(),
   categorySlug: z.string().min(1).max(100).nullable().optional(),
@@ -362,7 +362,7 @@ export const transactionRoutes = {
     scopes: ['transactions.write'],
     idempotent: true,
     body: TransactionCreate,
-    responses: { 201: Transaction },
+    responses: { 200: Transaction },
   }),
   bulkCreate: defineRoute({
     method: 'POST',
@@ -372,7 +372,7 @@ export const transactionRoutes = {
     scopes: ['transactions.write'],
     idempotent: true,
     body: TransactionBulkCreate,
-    responses: { 201: z.object({ data: z.array(Transaction) }) },
+    responses: { 200: z.object({ data: z.array(Transaction) }) },
   }),
   bulkUpdate: defineRoute({
     method: 'PATCH',

@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { type Json, JsonValue } from './common';
+
+export type { Json };
 
 /**
  * The workflow definition format: what `finops workflow import` reads and `POST /app/workflows` takes. Its JSON
@@ -74,9 +77,6 @@ const Path = z
   .string()
   .regex(/^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/, 'must be a dotted path such as vars.invoice.status')
   .max(200);
-
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-const JsonValue: z.ZodType<Json> = z.json();
 
 const Trigger = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('manual') }).describe('started by hand, by the API (execute, chat) or the app'),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { JsonValue } from './common';
 import { defineRoute } from './route';
 
 /**
@@ -22,7 +23,7 @@ export const IdempotencyKey = z
   .describe('1 to 255 characters; shared by execute and chat for one workflow: a reuse answers the existing execution');
 
 const TriggerData = z
-  .record(z.string(), z.json())
+  .record(z.string(), JsonValue)
   .describe('record identifiers inside (invoiceId, customerId, transactionId) must be records of the caller’s team');
 
 export const ExecuteBody = z.strictObject({

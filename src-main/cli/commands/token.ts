@@ -1,8 +1,11 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseScopeList, type Scope } from '../../../src-shared/contract/scopes';
 import { createApiKey, listApiKeys, revokeApiKey } from '../../store/auth/api-keys';
+import type { Db } from '../../store/db';
 import { ensureTeam, findTeamByName } from '../../store/teams/teams';
-import { dataDirOption, teamOption, withDatabase } from '../program';
+import { findUserByEmail, getMembership } from '../../store/users/users';
+import { dataDirOption, teamOption, UsageError, withDatabase } from '../program';
+import { parseEmail } from './user';
 
 export function parseScopes(value: string): Scope[] {
   const { scopes, unknown } = parseScopeList(value);
@@ -11,19 +14,38 @@ export function parseScopes(value: string): Scope[] {
   return scopes;
 }
 
+/**
+ * The team a new key belongs to (made when absent) and the member it acts for, if one is named: that member's team
+ * must exist already. A usage error when the email is no member's (the key would act for no one).
+ */
+function keyHolder(db: Db, teamName: string, email: string | undefined): { teamId: string; userId: string | null } {
+  if (email === undefined) return { teamId: ensureTeam(db, teamName).id, userId: null };
+  const team = findTeamByName(db, teamName);
+  const user = findUserByEmail(db, email);
+  if (!team || !user || !getMembership(db, team.id, user.id)) {
+    throw new UsageError(`${email} is not a member of team ${teamName} (add one with finops user create)`);
+  }
+  return { teamId: team.id, userId: user.id };
+}
+
 export function tokenCommand(): Command {
   const token = new Command('token');
   token
     .command('create')
-    .description('create an API key and print it (shown only this once); creates the team if absent')
+    .description('create an API key and print it (shown only this once); creates the team if absent (unless --user)')
     .addOption(dataDirOption())
     .addOption(teamOption())
     .addOption(new Option('--scopes <scopes>', 'comma-separated scopes').argParser(parseScopes).default(['apis.all'], 'apis.all'))
     .addOption(new Option('--name <name>', 'a name to recognise the key by').default('cli'))
-    .action((opts: { dataDir?: string; team: string; scopes: Scope[]; name: string }) => {
+    .addOption(
+      new Option(
+        '--user <email>',
+        "the member the key acts for (/users/me, the timer, notifications); default the team's owner",
+      ).argParser(parseEmail),
+    )
+    .action((opts: { dataDir?: string; team: string; scopes: Scope[]; name: string; user?: string }) => {
       withDatabase(opts, (db) => {
-        const team = ensureTeam(db, opts.team);
-        const { key } = createApiKey(db, { teamId: team.id, name: opts.name, scopes: opts.scopes });
+        const { key } = createApiKey(db, { ...keyHolder(db, opts.team, opts.user), name: opts.name, scopes: opts.scopes });
         process.stdout.write(`${key}\n`);
       });
     });

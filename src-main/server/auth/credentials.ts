@@ -42,7 +42,7 @@ export const resolveApiKey: BearerResolver = (db, token) => {
       kind: 'api_key',
       id: key.id,
       teamId: key.teamId,
-      userId: null,
+      userId: key.userId,
       granted: key.scopes,
       scopes: expandScopes(key.scopes),
     },

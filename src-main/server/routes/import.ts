@@ -13,6 +13,7 @@ import { createFromReviewItem, getReviewItem, linkReviewItem, listReviewItems, u
 import { acceptTransfer, listTransferPairs, unpairTransfer } from '../../store/import/transfers';
 import { undoImportBatch } from '../../store/import/undo';
 import { getUpload, storeUpload } from '../../store/import/uploads';
+import { installJsonParser } from '../body';
 import { ApiError, unprocessable } from '../errors';
 import { registerRoute } from '../route';
 
@@ -41,16 +42,8 @@ async function installImportBodies(app: FastifyInstance): Promise<void> {
   app.addContentTypeParser(RAW_TYPES, { parseAs: 'buffer', bodyLimit: MAX_IMPORT_BYTES }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : { [RAW]: body });
   });
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(
-    'application/json',
-    { parseAs: 'string', bodyLimit: Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024 },
-    (request, body, done) => {
-      if (body === '') done(null, undefined);
-      else parseJson(request, body as string, done);
-    },
-  );
+  // Base64 of the largest file plus the JSON around it.
+  installJsonParser(app, Math.ceil((MAX_IMPORT_BYTES * 4) / 3) + 64 * 1024);
   app.addHook('preValidation', async (request) => {
     const body = request.body as Record<string | symbol, unknown> | undefined | null;
     if (!body || typeof body !== 'object') return;

@@ -45,5 +45,5 @@ export async function trackerRoutesPlugin(app: FastifyInstance, opts: { db: Db }
     return { ...entry, discarded };
   });
   registerRoute(app, r.currentTimer, ({ auth }) => ({ data: currentTimer(db, auth.teamId, actor(auth)) }));
-  registerRoute(app, r.timerStatus, ({ auth }) => timerStatus(db, auth.teamId, actor(auth)));
+  registerRoute(app, r.timerStatus, ({ auth }) => ({ data: timerStatus(db, auth.teamId, actor(auth)) }));
 }

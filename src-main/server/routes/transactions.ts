@@ -5,6 +5,7 @@ import {
   type TransactionPatch,
   transactionRoutes,
 } from '../../../src-shared/contract/transactions';
+import { dayOf, needsTimeZone } from '../../../src-shared/domain/day-input';
 import { MoneyError, toMinor } from '../../../src-shared/money';
 import { applyRules } from '../../rules/apply';
 import type { Db } from '../../store/db';
@@ -16,6 +17,7 @@ import { getTransaction, getTransactions } from '../../store/transactions/read';
 import { reviewCounts } from '../../store/transactions/review';
 import type { NewSplit } from '../../store/transactions/splits';
 import { type TransactionChange, updateTransaction, updateTransactions } from '../../store/transactions/update';
+import { teamTimeZone } from '../../store/users/users';
 import { write } from '../../store/write';
 import { isReplicaPush } from '../replica';
 import { registerRoute } from '../route';
@@ -44,13 +46,13 @@ function splitsOf(splits: readonly SplitInput[] | null | undefined, currency: st
   }));
 }
 
-function newTransaction(body: TransactionCreate): NewTransaction {
+function newTransaction(body: TransactionCreate, day: DayOf): NewTransaction {
   return {
     bankAccountId: body.bankAccountId,
     name: body.name,
     amountMinor: minor(body.amount, body.currency, 'amount'),
     currency: body.currency,
-    date: body.date,
+    date: day(body.date),
     manual: body.manual ?? true,
     status: body.status,
     description: body.description,
@@ -91,6 +93,19 @@ function changeOf(db: Db, teamId: string, id: string, body: TransactionPatch): T
   };
 }
 
+/** Turns a date input into the stored day (src-shared/domain/day-input.ts). */
+type DayOf = (value: string) => string;
+
+/** The day of a date input in the team's time zone, looked up once and only when a date-time needs it. */
+function teamDays(db: Db, teamId: string): DayOf {
+  let zone: string | undefined;
+  return (value) => {
+    if (!needsTimeZone(value)) return dayOf(value, 'UTC');
+    zone ??= teamTimeZone(db, teamId);
+    return dayOf(value, zone);
+  };
+}
+
 export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   // Nothing in a transaction read depends on the clock: reads are cached until the team's data changes.
@@ -115,15 +130,16 @@ export async function transactionRoutesPlugin(app: FastifyInstance, opts: { db: 
       return ids;
     });
   registerRoute(app, transactionRoutes.create, ({ auth, body, request }) => {
-    const [id] = createWithRules(auth.teamId, [newTransaction(body)], request);
+    const [id] = createWithRules(auth.teamId, [newTransaction(body, teamDays(db, auth.teamId))], request);
     return getTransaction(db, auth.teamId, id!);
   });
   registerRoute(app, transactionRoutes.bulkCreate, ({ auth, body, request }) => {
+    const day = teamDays(db, auth.teamId);
     const ids = createWithRules(
       auth.teamId,
       body.map((t, i) => {
         try {
-          return newTransaction(t);
+          return newTransaction(t, day);
         } catch (err) {
           if (err instanceof InvalidReference)
             throw new InvalidReference(`${i}.${err.field}`, `Transaction ${i}: ${err.message}`);

@@ -6,6 +6,7 @@ import { readBlob, sha256 } from '../../documents/storage';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import type { NewFile } from '../../store/documents/documents';
+import { installJsonParser } from '../body';
 import { ApiError } from '../errors';
 
 /**
@@ -27,12 +28,7 @@ export async function installUploadParsing(app: FastifyInstance): Promise<void> 
   app.addContentTypeParser(RAW_TYPES, { parseAs: 'buffer', bodyLimit: MAX_FILE_BYTES }, (_request, body, done) => {
     done(null, (body as Buffer).length === 0 ? undefined : { [RAW]: body });
   });
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit: JSON_LIMIT }, (request, body, done) => {
-    if (body === '') done(null, undefined);
-    else parseJson(request, body as string, done);
-  });
+  installJsonParser(app, JSON_LIMIT);
   app.addHook('preValidation', async (request) => {
     const body = request.body as Record<string | symbol, unknown> | undefined | null;
     if (!body || typeof body !== 'object') return;

@@ -16,6 +16,8 @@ const API_KEY_PATTERN = /^finops_[0-9a-f]{64}$/;
 export interface ApiKey {
   id: string;
   teamId: string;
+  /** The user the key acts for (`finops token create --user`); null: the team's owner (docs/decisions/0086). */
+  userId: string | null;
   name: string;
   hint: string;
   scopes: Scope[];
@@ -27,6 +29,7 @@ export interface ApiKey {
 interface Row {
   id: string;
   team_id: string;
+  user_id: string | null;
   name: string;
   key_hint: string;
   scopes: string;
@@ -39,6 +42,7 @@ function toApiKey(r: Row): ApiKey {
   return {
     id: r.id,
     teamId: r.team_id,
+    userId: r.user_id,
     name: r.name,
     hint: r.key_hint,
     scopes: r.scopes.split(' ').filter(Boolean) as Scope[],

@@ -1,4 +1,5 @@
 import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
+import { dayOf } from '../../../src-shared/domain/day-input';
 import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
 import { actionFor, type InvoiceAction, nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
 import { toMajor } from '../../../src-shared/money';
@@ -54,8 +55,8 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
     const currency = template.currency;
     const tz = template.timezone;
     const customer = input.customerId ? customerOf(db, teamId, input.customerId) : undefined;
-    const issueDate = input.issueDate ?? dayIn(now, tz);
-    const dueDate = input.dueDate ?? addDays(issueDate, template.paymentTermsDays);
+    const issueDate = input.issueDate ? dayOf(input.issueDate, tz) : dayIn(now, tz);
+    const dueDate = input.dueDate ? dayOf(input.dueDate, tz) : addDays(issueDate, template.paymentTermsDays);
     if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
     const lines = toStoredLines(input.lineItems ?? [], currency);
     const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount') : 0;
@@ -175,8 +176,8 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
         assertNumberFree(db, teamId, patch.invoiceNumber, id);
         values.invoice_number = patch.invoiceNumber;
       }
-      const issueDate = patch.issueDate ?? r.issue_date;
-      const dueDate = patch.dueDate ?? r.due_date;
+      const issueDate = patch.issueDate ? dayOf(patch.issueDate, template.timezone) : r.issue_date;
+      const dueDate = patch.dueDate ? dayOf(patch.dueDate, template.timezone) : r.due_date;
       if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
       values.issue_date = issueDate;
       values.due_date = dueDate;

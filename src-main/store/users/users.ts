@@ -160,3 +160,18 @@ export function actingUserId(db: Db, credential: { teamId: string; userId: strin
     .pluck()
     .get(credential.teamId) as string | undefined;
 }
+
+/**
+ * The team's time zone: its owner's (the earliest-joined owner, the user a key of no user acts for), UTC for a team
+ * without members. The day of a date-time sent for a transaction is taken there (docs/decisions/0142).
+ */
+export function teamTimeZone(db: Db, teamId: string): string {
+  const zone = db
+    .prepare(
+      `SELECT u.timezone FROM team_members m JOIN users u ON u.id = m.user_id
+       WHERE m.team_id = ? AND m.role = 'owner' ORDER BY m.created_at, m.user_id LIMIT 1`,
+    )
+    .pluck()
+    .get(teamId) as string | undefined;
+  return zone ?? 'UTC';
+}

@@ -1,5 +1,8 @@
 // @module-tag slow (spawns processes; left out of `npm run test:fast`)
 import { describe, expect, it } from 'vitest';
+import { findActiveApiKey } from '../../../src-main/store/auth/api-keys';
+import { openDatabase } from '../../../src-main/store/db';
+import { findTeamByName } from '../../../src-main/store/teams/teams';
 import { runCli, startServe } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 
@@ -42,6 +45,55 @@ describe('finops command line', () => {
     const unknown = runCli(['token', 'revoke', 'no-such-id', '--data-dir', dir]);
     expect(unknown.status).toBe(1);
     expect(unknown.stderr).toMatch(/not found/);
+  });
+
+  it('token create --user binds the key to a member of the team; another email is a usage error', () => {
+    const dir = tmpDir();
+    const user = runCli([
+      'user',
+      'create',
+      '--data-dir',
+      dir,
+      '--team',
+      'Acme',
+      '--email',
+      'max@acme.test',
+      '--password',
+      'a long password',
+    ]);
+    expect(user.status, user.stderr).toBe(0);
+    runCli([
+      'user',
+      'create',
+      '--data-dir',
+      dir,
+      '--team',
+      'Other',
+      '--email',
+      'olga@other.test',
+      '--password',
+      'a long password',
+    ]);
+    const created = runCli(['token', 'create', '--data-dir', dir, '--team', 'Acme', '--user', 'max@acme.test']);
+    expect(created.status, created.stderr).toBe(0);
+    for (const [team, email] of [
+      ['Acme', 'olga@other.test'],
+      ['Acme', 'nobody@acme.test'],
+      ['Nowhere', 'max@acme.test'],
+    ]) {
+      const refused = runCli(['token', 'create', '--data-dir', dir, '--team', team!, '--user', email!]);
+      expect(refused.status).toBe(2);
+      expect(refused.stderr).toMatch(`${email} is not a member of team ${team}`);
+      expect(refused.stdout).toBe('');
+    }
+    const db = openDatabase(dir);
+    try {
+      expect(findActiveApiKey(db, created.stdout.trim())?.userId).toBe(JSON.parse(user.stdout).id);
+      // The refused key for a team that did not exist made no team either.
+      expect(findTeamByName(db, 'Nowhere')).toBeUndefined();
+    } finally {
+      db.close();
+    }
   });
 
   it('serve answers /v1/health, accepts a key made by the CLI while running, and stops cleanly on SIGTERM', async () => {

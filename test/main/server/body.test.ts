@@ -1,3 +1,4 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 
@@ -123,5 +124,68 @@ describe('request bodies', () => {
     ]);
     expect(Object.keys(doc.paths['/v1/tags'].post.requestBody.content)).toEqual(['application/json']);
     expect(doc.paths['/v1/tags'].post.responses['415']).toBeDefined();
+  });
+});
+
+type Doc = { paths: Record<string, Record<string, { requestBody?: { required?: boolean } }>> };
+
+/** Whether an answer refuses the body itself for its shape (validation), as opposed to anything else. */
+const refusesBody = (res: LightMyRequestResponse) =>
+  res.statusCode === 422 && (res.json().fields ?? []).some((f: { location: string }) => f.location === 'body');
+
+describe('a request without a body', () => {
+  it('is taken as {} by every route whose body has no required field, and the document says so', async () => {
+    // Two servers seeded alike take the same requests in the same order: one without a body, one with `{}`.
+    const bare = await makeTestApi();
+    const empty = await makeTestApi();
+    const bareToken = bare.key('Acme');
+    const emptyToken = empty.key('Acme');
+    const doc = (await bare.call('GET', '/v1/openapi.json')).json() as Doc;
+    const optional: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(operations)) {
+        // The OAuth endpoints answer in RFC 6749's error form (their required fields are checked by the grant).
+        if (!op.requestBody || path.startsWith('/v1/oauth/')) continue;
+        const url = path.replace(/\{[^}]+\}/g, 'x0000000000');
+        const name = `${method.toUpperCase()} ${path}`;
+        const withoutBody = await send(bare, method, url, { authorization: `Bearer ${bareToken}` });
+        const withEmpty = await empty.call(method, url, { token: emptyToken, body: {} });
+        expect(withoutBody.statusCode, `${name}: ${withoutBody.body}`).toBe(withEmpty.statusCode);
+        // The document marks the body optional exactly where `{}` passes validation.
+        expect(op.requestBody.required === false, name).toBe(!refusesBody(withEmpty));
+        if (!refusesBody(withEmpty)) optional.push(name);
+      }
+    }
+    expect(optional).toEqual(expect.arrayContaining(['POST /v1/invoices/{id}/send', 'POST /v1/invoices/{id}/remind']));
+    expect(optional.length).toBeGreaterThan(20);
+  });
+
+  it('sends and reminds an invoice (every field of those bodies is optional)', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    const auth = { authorization: `Bearer ${token}` };
+    const customerId = (
+      await api.call('POST', '/v1/customers', { token, body: { name: 'Kunde', email: 'k@example.com' } })
+    ).json().id;
+    const id = (
+      await api.call('POST', '/v1/invoices', {
+        token,
+        body: { customerId, lineItems: [{ name: 'Work', quantity: 1, price: 10 }] },
+      })
+    ).json().id;
+    const sent = await send(api, 'POST', `/v1/invoices/${id}/send`, auth);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().status).toBe('unpaid');
+    const reminded = await send(api, 'POST', `/v1/invoices/${id}/remind`, { ...auth, 'content-type': 'application/json' });
+    expect(reminded.statusCode, reminded.body).toBe(200);
+    // A body that is there is still validated: JSON null is not "no body".
+    const nullBody = await send(
+      api,
+      'POST',
+      `/v1/invoices/${id}/remind`,
+      { ...auth, 'content-type': 'application/json' },
+      'null',
+    );
+    expect(nullBody.statusCode).toBe(422);
   });
 });

@@ -47,7 +47,7 @@ describe('GET /app/transactions', () => {
         { name: 'Client payment', amount: 1200, currency: 'EUR', date: '2026-02-27', bankAccountId },
       ],
     });
-    expect(created.statusCode, created.body).toBe(201);
+    expect(created.statusCode, created.body).toBe(200);
     const res = await api.call('GET', '/app/transactions?pageSize=2', { token: key });
     expect(res.statusCode, res.body).toBe(200);
     const page = res.json();

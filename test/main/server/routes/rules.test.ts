@@ -70,7 +70,7 @@ describe('/v1/rules', () => {
       token,
       body: { name: 'Coffee Roastery', amount: -12, currency: 'EUR', date: '2026-03-05', bankAccountId: account },
     });
-    expect(res.statusCode).toBe(201);
+    expect(res.statusCode).toBe(200);
     expect(res.json().category?.slug).toBe('meals');
   });
 

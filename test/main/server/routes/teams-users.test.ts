@@ -4,6 +4,7 @@
  * team owner: the acting-user rule).
  */
 import { describe, expect, it } from 'vitest';
+import { createApiKey } from '../../../../src-main/store/auth/api-keys';
 import { createClient } from '../../../../src-main/store/auth/oauth/clients';
 import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth/codes';
 import type { Db } from '../../../../src-main/store/db';
@@ -137,6 +138,23 @@ describe('users/me', () => {
     ]) {
       expect((await api.call('PATCH', '/v1/users/me', { token: memberToken, body })).statusCode, JSON.stringify(body)).toBe(422);
     }
+  });
+
+  it('a key bound to a member (finops token create --user) acts for that member, not the owner', async () => {
+    const { api, teamId, ownerId, memberId } = await setup();
+    const { key } = createApiKey(api.db, { teamId, userId: memberId, name: 'max', scopes: ['apis.all'] });
+    const me = await api.call('GET', '/v1/users/me', { token: key });
+    expect(me.statusCode, me.body).toBe(200);
+    expect(me.json()).toMatchObject({ id: memberId, role: 'member', email: 'max@acme.test' });
+    const patched = await api.call('PATCH', '/v1/users/me', { token: key, body: { timezone: 'Europe/Vienna' } });
+    expect(patched.json()).toMatchObject({ id: memberId, timezone: 'Europe/Vienna' });
+    const owner = await api.call('GET', '/v1/users/me', { token: api.key('Acme') });
+    expect(owner.json()).toMatchObject({ id: ownerId, timezone: 'UTC' });
+    // Once the member has left the team, the key acts for no one (not for the owner in their place).
+    api.db.prepare('DELETE FROM team_members WHERE team_id = ? AND user_id = ?').run(teamId, memberId);
+    const gone = await api.call('GET', '/v1/users/me', { token: key });
+    expect(gone.statusCode).toBe(404);
+    expect(gone.json().description).toBe("The credential's user is no longer a member of its team");
   });
 
   it('a team without members has no user: 404 saying how to make one', async () => {
