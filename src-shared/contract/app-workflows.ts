@@ -124,8 +124,8 @@ export const RunListQuery = z.object({
   statuses: multiValue(z.enum(RUN_STATUSES)),
 });
 
-const read = { tag: 'app: workflows', scopes: ['workflows.read'] } as const;
-const write = { tag: 'app: workflows', scopes: ['workflows.write'] } as const;
+const read = { tag: 'app: workflows', scopes: ['workflows.read'], mount: '/app' } as const;
+const write = { tag: 'app: workflows', scopes: ['workflows.write'], mount: '/app' } as const;
 
 export const appWorkflowRoutes = {
   list: defineRoute({

@@ -7,13 +7,13 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useId, useMemo, useState } from 'react';
 import type { WorkflowRunDetail, WorkflowRunSummary } from '../../../src-shared/contract/app-workflows';
+import { appWorkflowRoutes as workflowApi } from '../../../src-shared/contract/app-workflows';
 import type { RunStatus } from '../../../src-shared/contract/workflows';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
-import { workflowApi } from '../../data/app-routes';
 import { queryKey } from '../../data/entities';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRecord } from '../../data/use-read';
