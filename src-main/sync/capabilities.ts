@@ -74,76 +74,77 @@ const TX_CREATE_FIELDS = [
   'splits',
 ] as const;
 
-const ALL_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'];
+const ALL_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'] as const;
+
+interface Resource {
+  /** The collection path, e.g. `/tags`; a record is `${path}/:id`. */
+  path: string;
+  list: Omit<ListCapability, 'path'>;
+  /** Whether the remote creates with the id we choose, and honours Idempotency-Key (both writes). */
+  clientId: boolean;
+  key: boolean;
+  createFields?: readonly string[];
+  alwaysSend?: readonly string[];
+  naturalKey?: EntityCapability['naturalKey'];
+  /** Default true: a record can be read by its id. */
+  get?: boolean;
+}
+
+/** A resource with list, get, create, PATCH update and delete at the usual paths. */
+function crud(r: Resource): EntityCapability {
+  const one = `${r.path}/:id`;
+  return {
+    list: { path: r.path, ...r.list },
+    get: r.get === false ? null : one,
+    create: { path: r.path, clientId: r.clientId, idempotencyKey: r.key, ...(r.createFields ? { fields: r.createFields } : {}) },
+    update: { method: 'PATCH', path: one, idempotencyKey: r.key, ...(r.alwaysSend ? { alwaysSend: r.alwaysSend } : {}) },
+    delete: one,
+    ...(r.naturalKey ? { naturalKey: r.naturalKey } : {}),
+  };
+}
+
+const TRANSACTION_LIST = {
+  paging: 'page',
+  pageSize: 500,
+  partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
+} as const;
+
+/** Notifications are created where they happen: only their status travels. */
+const NOTIFICATION: EntityCapability = {
+  list: { path: '/notifications', paging: 'page', pageSize: 100 },
+  get: null,
+  create: null,
+  update: { method: 'PATCH', path: '/notifications/:id/status', idempotencyKey: false },
+  delete: null,
+};
+
+const all = { paging: 'all' } as const;
+const pages = { paging: 'page', pageSize: 100 } as const;
 
 export const FINOPS: RemoteCapabilities = {
   kind: 'finops',
   feed: true,
   entities: {
-    tag: {
-      list: { path: '/tags', paging: 'all' },
-      get: '/tags/:id',
-      create: { path: '/tags', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/tags/:id', idempotencyKey: true },
-      delete: '/tags/:id',
-      naturalKey: 'name',
-    },
-    transaction_category: {
-      list: { path: '/transaction-categories', paging: 'all' },
-      get: '/transaction-categories/:id',
-      create: { path: '/transaction-categories', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/transaction-categories/:id', idempotencyKey: true },
-      delete: '/transaction-categories/:id',
-      naturalKey: 'slug',
-    },
-    bank_account: {
-      list: { path: '/bank-accounts', paging: 'all' },
-      get: '/bank-accounts/:id',
-      create: { path: '/bank-accounts', clientId: true, idempotencyKey: true, fields: ['name', 'currency', 'type', 'enabled'] },
-      update: { method: 'PATCH', path: '/bank-accounts/:id', idempotencyKey: true },
-      delete: '/bank-accounts/:id',
-    },
-    customer: {
-      list: { path: '/customers', paging: 'page', pageSize: 100 },
-      get: '/customers/:id',
-      create: { path: '/customers', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/customers/:id', idempotencyKey: true },
-      delete: '/customers/:id',
-      naturalKey: 'email',
-    },
-    tracker_project: {
-      list: { path: '/tracker-projects', paging: 'page', pageSize: 100 },
-      get: '/tracker-projects/:id',
-      create: { path: '/tracker-projects', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/tracker-projects/:id', idempotencyKey: true },
-      delete: '/tracker-projects/:id',
-    },
-    tracker_entry: {
-      list: { path: '/tracker-entries', paging: 'range' },
-      get: '/tracker-entries/:id',
-      create: { path: '/tracker-entries', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/tracker-entries/:id', idempotencyKey: true },
-      delete: '/tracker-entries/:id',
-    },
-    transaction: {
-      list: {
-        path: '/transactions',
-        paging: 'page',
-        pageSize: 500,
-        partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
-      },
-      get: '/transactions/:id',
-      create: { path: '/transactions', clientId: true, idempotencyKey: true, fields: [...TX_CREATE_FIELDS, 'manual'] },
-      update: { method: 'PATCH', path: '/transactions/:id', idempotencyKey: true },
-      delete: '/transactions/:id',
-    },
-    notification: {
-      list: { path: '/notifications', paging: 'page', pageSize: 100 },
-      get: null,
-      create: null,
-      update: { method: 'PATCH', path: '/notifications/:id/status', idempotencyKey: false },
-      delete: null,
-    },
+    tag: crud({ path: '/tags', list: all, clientId: true, key: true, naturalKey: 'name' }),
+    transaction_category: crud({ path: '/transaction-categories', list: all, clientId: true, key: true, naturalKey: 'slug' }),
+    bank_account: crud({
+      path: '/bank-accounts',
+      list: all,
+      clientId: true,
+      key: true,
+      createFields: ['name', 'currency', 'type', 'enabled'],
+    }),
+    customer: crud({ path: '/customers', list: pages, clientId: true, key: true, naturalKey: 'email' }),
+    tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: true, key: true }),
+    tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: true, key: true }),
+    transaction: crud({
+      path: '/transactions',
+      list: TRANSACTION_LIST,
+      clientId: true,
+      key: true,
+      createFields: [...TX_CREATE_FIELDS, 'manual'],
+    }),
+    notification: NOTIFICATION,
   },
 };
 
@@ -151,66 +152,38 @@ export const HOSTED: RemoteCapabilities = {
   kind: 'hosted',
   feed: false,
   entities: {
-    tag: {
-      list: { path: '/tags', paging: 'all' },
-      get: '/tags/:id',
-      create: { path: '/tags', clientId: false, idempotencyKey: false },
-      update: { method: 'PATCH', path: '/tags/:id', idempotencyKey: false },
-      delete: '/tags/:id',
-      naturalKey: 'name',
-    },
+    tag: crud({ path: '/tags', list: all, clientId: false, key: false, naturalKey: 'name' }),
     // No category routes there: categories stay local; transactions name them by slug, which both sides share.
     transaction_category: null,
-    bank_account: {
-      list: { path: '/bank-accounts', paging: 'all' },
-      get: '/bank-accounts/:id',
-      create: { path: '/bank-accounts', clientId: false, idempotencyKey: false, fields: ['name', 'currency', 'type'] },
-      update: { method: 'PATCH', path: '/bank-accounts/:id', idempotencyKey: false },
-      delete: '/bank-accounts/:id',
-    },
-    customer: {
-      list: { path: '/customers', paging: 'page', pageSize: 100 },
-      get: '/customers/:id',
-      // An upsert by id there: the same create sent twice with the same id is one customer.
-      create: { path: '/customers', clientId: true, idempotencyKey: true },
-      update: { method: 'PATCH', path: '/customers/:id', idempotencyKey: true, alwaysSend: ['name', 'email', 'tags'] },
-      delete: '/customers/:id',
+    bank_account: crud({
+      path: '/bank-accounts',
+      list: all,
+      clientId: false,
+      key: false,
+      createFields: ['name', 'currency', 'type'],
+    }),
+    // An upsert by id there: the same create sent twice with the same id is one customer. Its PATCH wants the name,
+    // email and tags every time (it drops omitted tags).
+    customer: crud({
+      path: '/customers',
+      list: pages,
+      clientId: true,
+      key: true,
       naturalKey: 'email',
-    },
-    tracker_project: {
-      list: { path: '/tracker-projects', paging: 'page', pageSize: 100 },
-      get: '/tracker-projects/:id',
-      create: { path: '/tracker-projects', clientId: false, idempotencyKey: false },
-      update: { method: 'PATCH', path: '/tracker-projects/:id', idempotencyKey: false },
-      delete: '/tracker-projects/:id',
-    },
-    tracker_entry: {
-      list: { path: '/tracker-entries', paging: 'range' },
-      get: null,
-      create: { path: '/tracker-entries', clientId: false, idempotencyKey: false },
-      update: { method: 'PATCH', path: '/tracker-entries/:id', idempotencyKey: false },
-      delete: '/tracker-entries/:id',
-    },
-    transaction: {
-      list: {
-        path: '/transactions',
-        paging: 'page',
-        pageSize: 500,
-        partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
-      },
-      get: '/transactions/:id',
-      // No id and no Idempotency-Key there: after an unanswered create, read back by the fields sent before retrying.
-      create: { path: '/transactions', clientId: false, idempotencyKey: false, fields: TX_CREATE_FIELDS },
-      update: { method: 'PATCH', path: '/transactions/:id', idempotencyKey: false },
-      delete: '/transactions/:id',
-    },
-    notification: {
-      list: { path: '/notifications', paging: 'page', pageSize: 100 },
-      get: null,
-      create: null,
-      update: { method: 'PATCH', path: '/notifications/:id/status', idempotencyKey: false },
-      delete: null,
-    },
+      alwaysSend: ['name', 'email', 'tags'],
+    }),
+    tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: false, key: false }),
+    // Listed by date range only, and not readable by id.
+    tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: false, key: false, get: false }),
+    // No id and no Idempotency-Key there: after an unanswered create, read back by the fields sent before retrying.
+    transaction: crud({
+      path: '/transactions',
+      list: TRANSACTION_LIST,
+      clientId: false,
+      key: false,
+      createFields: TX_CREATE_FIELDS,
+    }),
+    notification: NOTIFICATION,
   },
 };
 
