@@ -1,13 +1,15 @@
 import { Command, Option } from 'commander';
+import { processSecretStore, secretAccounts } from '../../desktop/secret-store';
 import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
-import { ensureRemote, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
+import { ensureRemote, normalizeBaseUrl, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
 import { syncStatus } from '../../store/sync/status';
 import { resolveCredential } from '../../sync/credentials';
+import { oauthSignIn } from '../../sync/oauth-sign-in';
 import { resolveConflict } from '../../sync/resolve';
 import { runRound } from '../../sync/round';
-import { dataDirOption, findTeam, progressBar, resolveDataDir, teamOption, UsageError } from '../program';
+import { dataDirOption, findTeam, parsePort, progressBar, resolveDataDir, teamOption, UsageError } from '../program';
 
 /**
  * `finops sync`: one full two-way round of a team with its remote (docs/decisions/0140-sync-engine.md), safe beside a
@@ -141,6 +143,74 @@ export function syncCommand(): Command {
     });
 
   cmd
+    .command('connect')
+    .description(
+      'connect the team to a remote and keep its credential in the OS keychain: an API key (--token), or an OAuth sign-in in the browser (--oauth)',
+    )
+    .addOption(dataDirOption())
+    .addOption(teamOption(false))
+    .addOption(new Option('--remote <url>', "the remote's base URL, ending in /v1").makeOptionMandatory())
+    .addOption(new Option('--kind <kind>', 'finops (a Finops Desk server) or hosted').argParser(parseKind))
+    .addOption(new Option('--token <token>', 'an API key of the remote team'))
+    .addOption(new Option('--oauth', 'sign in with OAuth (authorization code with PKCE) instead of an API key'))
+    .addOption(
+      new Option('--client-id <id>', 'the OAuth client registered on the remote (redirect http://127.0.0.1:PORT/callback)'),
+    )
+    .addOption(
+      new Option('--port <port>', "the redirect's loopback port, as registered with the client")
+        .argParser(parsePort)
+        .default(8765),
+    )
+    .addOption(new Option('--scope <scopes>', 'space-separated scopes to ask for (default: what the client may have)'))
+    .action(async (_opts, sub: Command) => {
+      const opts = common<{
+        remote: string;
+        kind?: RemoteKind;
+        token?: string;
+        oauth?: boolean;
+        clientId?: string;
+        port: number;
+        scope?: string;
+      }>(sub);
+      if (!opts.oauth && !opts.token) throw new UsageError('pass --token KEY, or --oauth --client-id ID');
+      if (opts.oauth && !opts.clientId)
+        throw new UsageError('--oauth needs --client-id (the OAuth client registered on the remote)');
+      const { store, fallbackReason } = await processSecretStore();
+      if (store.kind !== 'os-keychain') {
+        throw new Error(
+          `no OS keychain here (${fallbackReason}): pass --token with each \`finops sync\` or set $FINOPS_REMOTE_TOKEN instead`,
+        );
+      }
+      await withDb(opts, async (db) => {
+        const team = findTeam(db, opts.team);
+        const baseUrl = normalizeBaseUrl(opts.remote);
+        const account = secretAccounts.teamSyncToken(team.id, baseUrl);
+        let secret = opts.token ?? '';
+        if (opts.oauth) {
+          const grant = await oauthSignIn({
+            baseUrl,
+            clientId: opts.clientId!,
+            port: opts.port,
+            scope: opts.scope,
+            open: (url) => {
+              process.stderr.write(`Open this address in a browser to sign in to the remote:\n  ${url}\n`);
+            },
+          });
+          secret = JSON.stringify(grant);
+        }
+        await store.set(account, secret);
+        const remote = ensureRemote(db, team.id, {
+          baseUrl,
+          kind: opts.kind,
+          credentialRef: account,
+          authKind: opts.oauth ? 'oauth' : 'api_key',
+          oauthClientId: opts.clientId ?? null,
+        });
+        process.stdout.write(`connected to ${remote.baseUrl} (${opts.oauth ? 'OAuth' : 'API key'}, kept in the OS keychain)\n`);
+      });
+    });
+
+  cmd
     .command('disconnect')
     .description(
       "stop syncing the team with its remote: forgets the remote and what was agreed with it (the team's records stay)",
@@ -149,11 +219,13 @@ export function syncCommand(): Command {
     .addOption(teamOption(false))
     .action(async (_opts, sub: Command) => {
       const opts = common<object>(sub);
-      await withDb(opts, (db) => {
+      await withDb(opts, async (db) => {
         const team = findTeam(db, opts.team);
         const remote = teamRemote(db, team.id);
         if (!remote) throw new UsageError(`team "${team.name}" has no remote`);
         removeRemote(db, team.id, remote.id);
+        // The team's credential goes with it (a server-wide one, shared by teams, stays).
+        if (remote.credentialRef) await (await processSecretStore()).store.delete(remote.credentialRef).catch(() => false);
         process.stdout.write(`disconnected from ${remote.baseUrl}\n`);
       });
     });

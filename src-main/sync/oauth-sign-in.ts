@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { OAuthGrant } from './credentials';
+
+/**
+ * Signing in to a remote with OAuth 2.0 (authorization code with PKCE, RFC 7636; a native app's loopback redirect,
+ * RFC 8252) for sync (docs/decisions/0140-sync-engine.md): the remote's authorization and token endpoints come from
+ * its metadata (`/.well-known/oauth-authorization-server`), a one-shot listener on 127.0.0.1 receives the redirect,
+ * the `state` ties the answer to this request, and the code is exchanged with the PKCE verifier. The caller shows the
+ * authorization URL to the person (the CLI prints it, the desktop app opens a browser) and keeps the grant in the
+ * keychain; rounds refresh it (credentials.ts).
+ */
+export class SignInFailed extends Error {
+  override name = 'SignInFailed';
+}
+
+export interface SignInOptions {
+  /** The remote's API base, ending in /v1. */
+  baseUrl: string;
+  clientId: string;
+  /** Space-separated scopes to ask for (default: what the client may have). */
+  scope?: string;
+  /** The loopback port of the redirect registered with the client (`http://127.0.0.1:PORT/callback`); 0 picks one. */
+  port?: number;
+  /** Shows the authorization URL to the person (print it, open a browser). */
+  open: (url: string) => void | Promise<void>;
+  timeoutMs?: number;
+  now?: () => number;
+}
+
+interface Endpoints {
+  authorize: string;
+  token: string;
+}
+
+async function endpoints(baseUrl: string): Promise<Endpoints> {
+  const origin = new URL(baseUrl).origin;
+  try {
+    const res = await fetch(`${origin}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(10_000) });
+    if (res.ok) {
+      const m = (await res.json()) as { authorization_endpoint?: string; token_endpoint?: string };
+      if (m.authorization_endpoint && m.token_endpoint) return { authorize: m.authorization_endpoint, token: m.token_endpoint };
+    }
+  } catch {
+    // no metadata: the paths the spec names, under the API base
+  }
+  const base = baseUrl.replace(/\/+$/, '');
+  return { authorize: `${base}/oauth/authorize`, token: `${base}/oauth/token` };
+}
+
+/** Waits for the one redirect to `/callback` on 127.0.0.1; resolves with its query. */
+function listenForRedirect(
+  port: number,
+  timeoutMs: number,
+): Promise<{ port: number; result: Promise<URLSearchParams>; close(): void }> {
+  return new Promise((ready, fail) => {
+    let resolveResult!: (q: URLSearchParams) => void;
+    let rejectResult!: (e: Error) => void;
+    const result = new Promise<URLSearchParams>((res, rej) => {
+      resolveResult = res;
+      rejectResult = rej;
+    });
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      if (url.pathname !== '/callback') {
+        res.writeHead(404).end();
+        return;
+      }
+      const failed = url.searchParams.has('error');
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(
+        `<!doctype html><meta charset="utf-8"><title>Finops Desk</title><p>${
+          failed
+            ? 'Sign-in was not completed. You can close this window.'
+            : 'Signed in. You can close this window and return to Finops Desk.'
+        }</p>`,
+      );
+      resolveResult(url.searchParams);
+    });
+    const timer = setTimeout(
+      () => rejectResult(new SignInFailed('no answer from the browser in time: sign-in abandoned')),
+      timeoutMs,
+    );
+    timer.unref();
+    const close = () => {
+      clearTimeout(timer);
+      server.close();
+    };
+    result.then(close, close);
+    server.once('error', fail);
+    server.listen(port, '127.0.0.1', () => ready({ port: (server.address() as AddressInfo).port, result, close }));
+  });
+}
+
+export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
+  const ends = await endpoints(options.baseUrl);
+  const verifier = crypto.randomBytes(32).toString('base64url');
+  const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
+  const state = crypto.randomBytes(16).toString('base64url');
+  const listener = await listenForRedirect(options.port ?? 0, options.timeoutMs ?? 5 * 60_000);
+  const redirectUri = `http://127.0.0.1:${listener.port}/callback`;
+  const url = new URL(ends.authorize);
+  url.search = new URLSearchParams({
+    response_type: 'code',
+    client_id: options.clientId,
+    redirect_uri: redirectUri,
+    code_challenge: challenge,
+    code_challenge_method: 'S256',
+    state,
+    ...(options.scope ? { scope: options.scope } : {}),
+  }).toString();
+  try {
+    await options.open(url.toString());
+    const answer = await listener.result;
+    if (answer.get('state') !== state)
+      throw new SignInFailed('the answer does not belong to this sign-in (state differs): ignored');
+    const error = answer.get('error');
+    if (error) throw new SignInFailed(`the remote refused the sign-in: ${answer.get('error_description') ?? error}`);
+    const code = answer.get('code');
+    if (!code) throw new SignInFailed('the remote answered without a code');
+    const res = await fetch(ends.token, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: redirectUri,
+        client_id: options.clientId,
+        code_verifier: verifier,
+      }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const t = (await res.json().catch(() => ({}))) as {
+      access_token?: string;
+      refresh_token?: string;
+      expires_in?: number;
+      error?: string;
+      error_description?: string;
+    };
+    if (!res.ok || !t.access_token) {
+      throw new SignInFailed(
+        `the code was not exchanged (${res.status}): ${t.error_description ?? t.error ?? 'no access token'}`,
+      );
+    }
+    return {
+      kind: 'oauth',
+      accessToken: t.access_token,
+      refreshToken: t.refresh_token ?? null,
+      expiresAt: (options.now ?? Date.now)() + (t.expires_in ?? 3600) * 1000,
+      clientId: options.clientId,
+      tokenUrl: ends.token,
+    };
+  } finally {
+    listener.close();
+  }
+}

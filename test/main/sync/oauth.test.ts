@@ -1,0 +1,78 @@
+import net from 'node:net';
+import { describe, expect, it } from 'vitest';
+import { sessionSecretStore } from '../../../src-main/desktop/secret-store';
+import { ensureRemote } from '../../../src-main/store/sync/remotes';
+import { type OAuthGrant, parseStoredSecret, resolveCredential } from '../../../src-main/sync/credentials';
+import { oauthSignIn, SignInFailed } from '../../../src-main/sync/oauth-sign-in';
+import { runRound } from '../../../src-main/sync/round';
+import { addClient, addUser, driveAuthorize } from '../server/oauth-helpers';
+import { remoteReplica, replica } from './helpers';
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** The person in the browser: signs in on the remote's page and lets the redirect reach the loopback listener. */
+function browser(email: string, decision: 'approve' | 'deny' = 'approve') {
+  return async (url: string) => {
+    const u = new URL(url);
+    const drive = await driveAuthorize(u.origin, Object.fromEntries(u.searchParams), { email, decision });
+    await fetch(drive.location);
+  };
+}
+
+describe('OAuth sign-in to a sync remote', () => {
+  it('signs in with PKCE through a loopback redirect; rounds use the grant and refresh it, saving the new one first', async () => {
+    const r = await remoteReplica();
+    const port = await freePort();
+    await addUser(r.api.db, 'Acme', 'owner@acme.test');
+    const { clientId } = addClient(r.api.db, 'Acme', {
+      isPublic: true,
+      scopes: ['apis.all'],
+      redirectUris: [`http://127.0.0.1:${port}/callback`],
+    });
+    const grant = await oauthSignIn({ baseUrl: r.url, clientId, port, open: browser('owner@acme.test') });
+    expect(grant).toMatchObject({ kind: 'oauth', clientId, tokenUrl: `${new URL(r.url).origin}/v1/oauth/token` });
+    expect(grant.refreshToken).toBeTruthy();
+
+    const a = await replica();
+    const store = sessionSecretStore();
+    const account = 'sync-token:test';
+    await store.set(account, JSON.stringify(grant));
+    const remote = ensureRemote(a.api.db, a.teamId, { baseUrl: r.url, credentialRef: account, authKind: 'oauth' });
+    const round = async () =>
+      runRound({ db: a.api.db, remote, credential: (await resolveCredential(r.url, { store, account, env: {} })).credential });
+
+    await a.call('POST', '/v1/tags', { name: 'Via OAuth' });
+    await round();
+    expect((await r.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name)).toContain('Via OAuth');
+
+    // An expired access token is refreshed before the round uses it, and the rotated grant is in the keychain.
+    await store.set(account, JSON.stringify({ ...grant, expiresAt: 0 }));
+    await a.call('POST', '/v1/tags', { name: 'After refresh' });
+    await round();
+    const saved = parseStoredSecret((await store.get(account))!) as OAuthGrant;
+    expect(saved.accessToken).not.toBe(grant.accessToken);
+    expect(saved.refreshToken).not.toBe(grant.refreshToken);
+    expect(saved.expiresAt).toBeGreaterThan(Date.now());
+    expect((await r.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name)).toContain('After refresh');
+  });
+
+  it('a refused sign-in is a clear failure, and nothing is stored', async () => {
+    const r = await remoteReplica();
+    const port = await freePort();
+    await addUser(r.api.db, 'Acme', 'owner@acme.test');
+    const { clientId } = addClient(r.api.db, 'Acme', {
+      isPublic: true,
+      scopes: ['apis.all'],
+      redirectUris: [`http://127.0.0.1:${port}/callback`],
+    });
+    await expect(oauthSignIn({ baseUrl: r.url, clientId, port, open: browser('owner@acme.test', 'deny') })).rejects.toThrow(
+      SignInFailed,
+    );
+  });
+});
