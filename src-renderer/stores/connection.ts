@@ -12,6 +12,7 @@ import type { RouteResponse } from '../../src-shared/contract/route';
 import { queryClient } from '../data/query-client';
 import { platform } from '../platform/current';
 import type { Connection } from '../platform/platform';
+import { t } from '../i18n';
 
 type Health = RouteResponse<typeof healthRoutes.get>;
 
@@ -88,7 +89,7 @@ export const useConnection: UseBoundStore<StoreApi<ConnectionState>> = create<Co
   sessionEnded(reason) {
     if (platform.auth !== 'session' || get().sessionState !== 'signed-in') return;
     queryClient.clear();
-    set({ session: null, sessionState: 'signed-out', signedOutReason: reason ?? 'Your session has ended. Sign in again.' });
+    set({ session: null, sessionState: 'signed-out', signedOutReason: reason ?? t('signin:sessionEnded') });
   },
 }));
 
