@@ -113,8 +113,9 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
 
   function number(value: number | null | undefined, digits = 0): string {
     if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-    const f = numberFormat(`number ${digits}`, () =>
-      new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
+    const f = numberFormat(
+      `number ${digits}`,
+      () => new Intl.NumberFormat(locale, { minimumFractionDigits: digits, maximumFractionDigits: digits }),
     );
     return render(f, value);
   }
@@ -213,7 +214,10 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
   }
 
   function unit(value: number, name: 'millisecond' | 'second' | 'minute' | 'hour'): string {
-    const f = numberFormat(`unit ${name}`, () => new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }));
+    const f = numberFormat(
+      `unit ${name}`,
+      () => new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }),
+    );
     return render(f, value);
   }
 
@@ -228,7 +232,11 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
       const abs = Math.abs(amount);
       const [scale, suffix] =
         abs >= 1e9 ? [1e9, 'billion'] : abs >= 1e6 ? [1e6, 'million'] : abs >= 1e3 ? [1e3, 'thousand'] : [1, null];
-      if (!suffix) return render(numberFormat(`whole ${currency}`, () => wholeCurrency(locale, currency)), amount);
+      if (!suffix)
+        return render(
+          numberFormat(`whole ${currency}`, () => wholeCurrency(locale, currency)),
+          amount,
+        );
       const short = `${number(abs / scale, Number.isInteger(abs / scale) ? 0 : 1)}${i18next.t(`common:compact.${suffix}`)}`;
       // The sign and the currency where the locale puts them ("-150k €", "-€150k"), around the short number.
       const parts = numberFormat(`whole ${currency}`, () => wholeCurrency(locale, currency)).formatToParts(Math.sign(amount));

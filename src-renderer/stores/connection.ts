@@ -10,9 +10,9 @@ import { appSessionRoutes, type SessionInfo } from '../../src-shared/contract/ap
 import { healthRoutes } from '../../src-shared/contract/health';
 import type { RouteResponse } from '../../src-shared/contract/route';
 import { queryClient } from '../data/query-client';
+import { t } from '../i18n';
 import { platform } from '../platform/current';
 import type { Connection } from '../platform/platform';
-import { t } from '../i18n';
 
 type Health = RouteResponse<typeof healthRoutes.get>;
 

@@ -30,7 +30,9 @@ let next = 1;
 export function describeError(err: unknown): { text: string; detail?: string } {
   if (err instanceof ApiClientError) {
     if (err.isNetworkError) return { text: t('errors.unreachable'), detail: t('errors.checkRunning') };
-    const detail = [err.description, err.requestId ? t('errors.requestId', { id: err.requestId }) : null].filter(Boolean).join(' · ');
+    const detail = [err.description, err.requestId ? t('errors.requestId', { id: err.requestId }) : null]
+      .filter(Boolean)
+      .join(' · ');
     return { text: err.message, detail: detail || undefined };
   }
   return { text: err instanceof Error ? err.message : String(err) };

@@ -240,10 +240,7 @@ export function CustomersScreen() {
               }
             />
             {list.items.length > 0 ? (
-              <TableFooter
-                status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })}
-                more={list}
-              />
+              <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
             ) : null}
           </div>
         </>

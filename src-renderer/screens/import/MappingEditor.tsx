@@ -88,7 +88,8 @@ export function MappingEditor({
           onChange={(index) => setM({ ...m, counterparty: index === null ? null : { index, header: null } })}
         />
         <label className="check">
-          <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} /> {t('mapping.invert')}
+          <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} />{' '}
+          {t('mapping.invert')}
         </label>
       </div>
       <div className="panel-actions">

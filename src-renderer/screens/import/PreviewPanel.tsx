@@ -150,9 +150,7 @@ export function PreviewPanel(props: {
         rowProps={(r) => (r.outcome === 'rejected' ? { className: 'row-bad' } : {})}
       />
       {p.rows.length < p.counts.rows ? (
-        <p className="faint small">
-          {t('rows.showing', { shown: formatNumber(shownRows.length), count: p.counts.rows })}
-        </p>
+        <p className="faint small">{t('rows.showing', { shown: formatNumber(shownRows.length), count: p.counts.rows })}</p>
       ) : null}
       <div className="panel-actions commit-row">
         {p.mapping ? (

@@ -28,7 +28,8 @@ const NOT_COUNTED = new Set(['pending', 'excluded', 'archived']);
 
 export function candidateReason(c: Candidate, p: Preview): string {
   const gap = formatAmount(p.difference, p.currency);
-  if (c.status === 'pending') return c.amount === p.difference ? t('import:reconcile.pendingCloses', { gap }) : t('import:reconcile.pending');
+  if (c.status === 'pending')
+    return c.amount === p.difference ? t('import:reconcile.pendingCloses', { gap }) : t('import:reconcile.pending');
   if (NOT_COUNTED.has(c.status)) return t('import:reconcile.notCounted', { status: t(`transactions:statuses.${c.status}`) });
   if (c.date.slice(0, 10) > p.statementDate)
     return t('import:reconcile.after', { day: formatDate(c.date.slice(0, 10)), statementDay: formatDate(p.statementDate) });

@@ -18,15 +18,7 @@ import { api } from '../../lib/api';
 import { formatAmount, formatDateTime, formatMonth, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { CashChart } from './charts';
-import {
-  DRIVER_KINDS,
-  type DriverDraft,
-  type DriverKind,
-  driverErrors,
-  fromSent,
-  newDriver,
-  toDrivers,
-} from './drivers';
+import { DRIVER_KINDS, type DriverDraft, type DriverKind, driverErrors, fromSent, newDriver, toDrivers } from './drivers';
 import type { Inputs } from './RunwayScreen';
 
 type Preview = Omit<StressTest, 'id' | 'createdAt'>;
@@ -349,7 +341,9 @@ function PreviewView({ preview }: { preview: Preview }) {
           <dt>{t('stress.lowestCash')}</dt>
           <dd>
             {formatAmount(preview.stressed.lowestCash.amount, c)}{' '}
-            <span className="faint">{t('stress.inMonth', { month: formatMonth(preview.stressed.lowestCash.month, 'long') })}</span>
+            <span className="faint">
+              {t('stress.inMonth', { month: formatMonth(preview.stressed.lowestCash.month, 'long') })}
+            </span>
           </dd>
         </div>
         <div>
@@ -493,7 +487,10 @@ function Comparison({ ids }: { ids: string[] }) {
             <dt className="compare-name">{nameOf(test)}</dt>
             <dd>
               {t('stress.endingCash')} <strong>{formatAmount(test.endingCash.stressed, test.currency)}</strong>
-              <span className="faint"> {t('stress.baselineThen', { what: formatAmount(test.endingCash.baseline, test.currency) })}</span>
+              <span className="faint">
+                {' '}
+                {t('stress.baselineThen', { what: formatAmount(test.endingCash.baseline, test.currency) })}
+              </span>
             </dd>
             <dd>
               {t('stress.lowestCash')} <strong>{formatAmount(test.lowestCash.stressed, test.currency)}</strong>

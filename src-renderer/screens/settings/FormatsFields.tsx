@@ -20,7 +20,13 @@ export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChan
       <div className="formats-grid">
         <Field label={t('formats.locale')} hint={t('formats.localeHint')}>
           {({ id, describedBy }) => (
-            <select id={id} aria-describedby={describedBy} className="select" value={draft.locale} onChange={(e) => set({ locale: e.target.value })}>
+            <select
+              id={id}
+              aria-describedby={describedBy}
+              className="select"
+              value={draft.locale}
+              onChange={(e) => set({ locale: e.target.value })}
+            >
               {localeChoices(draft.locale).map((l) => (
                 <option key={l} value={l}>
                   {localeName(l, i18n.language)}

@@ -6,8 +6,8 @@ import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useNumberFormat } from '../../stores/number-format';
 import { useToasts } from '../../stores/toasts';
-import { draftOf, type FormatsDraft } from './formats';
 import { FormatsFields } from './FormatsFields';
+import { draftOf, type FormatsDraft } from './formats';
 import { useSaveFormats } from './use-save-formats';
 
 export function FormatsPanel() {

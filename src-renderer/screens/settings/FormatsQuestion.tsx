@@ -8,8 +8,8 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { User } from '../../../src-shared/contract/users';
 import { useToasts } from '../../stores/toasts';
-import { type FormatsDraft, hasChosenFormats, suggestFormats, suggestLocale } from './formats';
 import { FormatsFields } from './FormatsFields';
+import { type FormatsDraft, hasChosenFormats, suggestFormats, suggestLocale } from './formats';
 import { useSaveFormats } from './use-save-formats';
 
 const laterKey = (userId: string) => `finops.formatsLater.${userId}`;
@@ -47,7 +47,9 @@ export function FormatsQuestion({ user }: { user: User }) {
   };
   // Another locale brings its own date format, clock and week start; the number format stays as chosen.
   const change = (next: FormatsDraft) =>
-    setDraft(next.locale === draft.locale ? next : { ...suggestFormats(next.locale, next.timezone), numberFormat: next.numberFormat });
+    setDraft(
+      next.locale === draft.locale ? next : { ...suggestFormats(next.locale, next.timezone), numberFormat: next.numberFormat },
+    );
 
   return (
     <>

@@ -111,7 +111,7 @@ export function localeChoices(current: string): string[] {
 /** A locale's name in the screens' language: "Deutsch (Österreich)" is "German (Austria)" in English. */
 export function localeName(locale: string, displayLanguage: string): string {
   try {
-    return new Intl.DisplayNames([displayLanguage], { type: 'language' }).of(locale) ?? locale;
+    return new Intl.DisplayNames([displayLanguage], { type: 'language', languageDisplay: 'standard' }).of(locale) ?? locale;
   } catch {
     return locale;
   }

@@ -3,7 +3,6 @@
  * one, how many transactions the view holds and the main keys.
  */
 import { useTranslation } from 'react-i18next';
-import { formatNumber } from '../../lib/format';
 import { transactionCount } from './use-review-actions';
 
 export type BulkAction = 'category' | 'tag' | 'note' | 'reviewed' | 'excluded';

@@ -9,9 +9,7 @@ export function SimilarBanner(props: { offer: SimilarOffer; onShow: () => void; 
   return (
     <div className="banner info suggestion" role="status">
       <div className="grow">
-        <strong>
-          {t('similar.banner', { count, from: offer.source.counterpartyName ?? offer.source.name })}
-        </strong>
+        <strong>{t('similar.banner', { count, from: offer.source.counterpartyName ?? offer.source.name })}</strong>
         <small>{t('similar.bannerAsk', { name: offer.categoryName })}</small>
       </div>
       <button type="button" className="btn primary" onClick={props.onShow}>

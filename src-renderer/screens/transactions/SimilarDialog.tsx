@@ -72,9 +72,7 @@ export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void;
           }
         }}
       >
-        <h2 id={titleId}>
-          {t('similar.title', { count, name: offer.categoryName })}
-        </h2>
+        <h2 id={titleId}>{t('similar.title', { count, name: offer.categoryName })}</h2>
         <p className="muted">{t('similar.dryRunText', { from: offer.source.counterpartyName ?? offer.source.name })}</p>
         <DataTable
           label={t('similar.dryRun')}

@@ -13,8 +13,8 @@ import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
-import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { i18n } from '../../i18n';
+import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatAmount, formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 
@@ -168,7 +168,9 @@ function PanelBody({
           <dt>{tr('panel.tax')}</dt>
           <dd>
             {t.taxAmount === null ? '—' : formatAmount(t.taxAmount, t.currency)}
-            {t.taxRate !== null ? ` ${tr('panel.taxAt', { rate: formatNumber(t.taxRate, Number.isInteger(t.taxRate) ? 0 : 2) })}` : ''}
+            {t.taxRate !== null
+              ? ` ${tr('panel.taxAt', { rate: formatNumber(t.taxRate, Number.isInteger(t.taxRate) ? 0 : 2) })}`
+              : ''}
             {t.taxType ? ` (${t.taxType})` : ''}
             {t.taxOverridden ? <span className="faint"> · {tr('panel.taxOverridden')}</span> : null}
           </dd>
@@ -181,7 +183,9 @@ function PanelBody({
           <dt>{tr('panel.internal')}</dt>
           <dd>{yesNo(t.internal)}</dd>
           <dt>{tr('panel.recurring')}</dt>
-          <dd>{t.recurring ? `${tr('panel.yes')}${t.frequency ? `, ${named('frequencies', t.frequency)}` : ''}` : tr('panel.no')}</dd>
+          <dd>
+            {t.recurring ? `${tr('panel.yes')}${t.frequency ? `, ${named('frequencies', t.frequency)}` : ''}` : tr('panel.no')}
+          </dd>
           <dt>{tr('panel.manual')}</dt>
           <dd>{t.manual ? tr('panel.manualYes') : tr('panel.manualNo')}</dd>
           <dt>{tr('panel.assignee')}</dt>

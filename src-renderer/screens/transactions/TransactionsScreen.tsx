@@ -210,9 +210,7 @@ export function TransactionsScreen() {
           {!list.isLoading && rows.length === 0 && !list.error ? (
             <EmptyState
               className="tx-empty"
-              title={
-                filtered ? t('empty.noMatch') : filters.tab === 'to_review' ? t('empty.reviewed') : t('empty.none')
-              }
+              title={filtered ? t('empty.noMatch') : filters.tab === 'to_review' ? t('empty.reviewed') : t('empty.none')}
               action={
                 filtered ? (
                   <button type="button" className="btn" onClick={view.clear}>
@@ -221,11 +219,7 @@ export function TransactionsScreen() {
                 ) : null
               }
             >
-              {filtered
-                ? t('empty.noMatchText')
-                : filters.tab === 'to_review'
-                  ? t('empty.reviewedText')
-                  : t('empty.noneText')}
+              {filtered ? t('empty.noMatchText') : filters.tab === 'to_review' ? t('empty.reviewedText') : t('empty.noneText')}
             </EmptyState>
           ) : null}
         </TransactionGrid>

@@ -38,7 +38,13 @@ export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
       </>
     ),
   },
-  { id: 'account', header: t('columns.account'), className: 'c-account', title: (r) => r.accountName, cell: (r) => r.accountName },
+  {
+    id: 'account',
+    header: t('columns.account'),
+    className: 'c-account',
+    title: (r) => r.accountName,
+    cell: (r) => r.accountName,
+  },
   {
     id: 'category',
     header: t('columns.category'),
@@ -91,9 +97,7 @@ export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
     className: 'c-flags',
     cell: (r) => (
       <>
-        {r.attachments ? (
-          <Flag title={t('receipts', { count: r.attachments })} label={t('flags.receipt')} icon="📎" />
-        ) : null}
+        {r.attachments ? <Flag title={t('receipts', { count: r.attachments })} label={t('flags.receipt')} icon="📎" /> : null}
         {r.note ? <Flag title={r.note} label={t('flags.note')} icon="✎" /> : null}
         {r.splits ? <Flag title={t('splitIn', { count: r.splits })} label={t('flags.split')} icon="⑂" /> : null}
       </>

@@ -134,7 +134,9 @@ export function CategoryPicker(props: {
   );
   return (
     <ListPicker
-      title={props.count === 1 ? t('pickers.categoriseOne') : t('pickers.categoriseMany', { what: transactionCount(props.count) })}
+      title={
+        props.count === 1 ? t('pickers.categoriseOne') : t('pickers.categoriseMany', { what: transactionCount(props.count) })
+      }
       placeholder={t('pickers.typeCategory')}
       options={options}
       onPick={(id) => props.onPick(id === '__none' ? null : id)}
@@ -196,7 +198,9 @@ export function NoteDialog(props: {
           }
         }}
       >
-        <h2 id={titleId}>{props.count === 1 ? t('pickers.note') : t('pickers.noteMany', { what: transactionCount(props.count) })}</h2>
+        <h2 id={titleId}>
+          {props.count === 1 ? t('pickers.note') : t('pickers.noteMany', { what: transactionCount(props.count) })}
+        </h2>
         <label className="field">
           <span className="sr-only">{t('pickers.note')}</span>
           <textarea ref={ref} className="textarea" value={note} onChange={(e) => setNote(e.target.value)} maxLength={10000} />
