@@ -72,9 +72,36 @@ const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function startsWith(english: string, vars?: Record<string, unknown>): RegExp {
   return new RegExp(`^${escape(tr(english, vars))}`);
 }
+/** A pattern for text said already (by `tk`): found anywhere in a longer text. */
+export function literally(said: string): RegExp {
+  return new RegExp(escape(said));
+}
+
 /** A pattern for text that holds the translation anywhere. */
 export function containing(english: string, vars?: Record<string, unknown>): RegExp {
   return new RegExp(escape(tr(english, vars)));
+}
+
+/** A number as the run's users read it: `formatted(12.5, 2)` is "12.50" or "12,50". */
+export function formatted(value: number, digits = 0): string {
+  return new Intl.NumberFormat(LOCALE, { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
+}
+
+/** A day ("2026-11-30") in the run's users' date format. */
+export function userDay(iso: string): string {
+  const [y, m, d] = iso.split('-');
+  return USER_FORMATS.dateFormat === 'dd.MM.yyyy' ? `${d}.${m}.${y}` : iso;
+}
+
+/**
+ * A pattern for the translation with its placeholders as patterns of their own:
+ * `pattern('Notifications, {{shown}} unread', { shown: '(\\d+)' })`.
+ */
+export function pattern(english: string, holes: Record<string, string>, flags?: string): RegExp {
+  const names = Object.keys(holes);
+  const marked = tr(english, Object.fromEntries(names.map((n, i) => [n, `\u0000${i}\u0000`])));
+  const source = escape(marked).replace(/\u0000(\d+)\u0000/g, (_, i: string) => holes[names[Number(i)] ?? ''] ?? '');
+  return new RegExp(source, flags);
 }
 
 /** A browser context in the run's language, at 1280 × 800 unless told otherwise. */

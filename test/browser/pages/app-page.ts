@@ -20,7 +20,10 @@ export class AppPage {
 
   nav(label: string | RegExp): Locator {
     // A string names a built entry exactly ("Settings", not "Team settings not built"); a pattern matches loosely.
-    return this.mainNav.getByRole('link', { name: typeof label === 'string' ? tr(label) : label, exact: typeof label === 'string' });
+    return this.mainNav.getByRole('link', {
+      name: typeof label === 'string' ? tr(label) : label,
+      exact: typeof label === 'string',
+    });
   }
 
   get mainNav(): Locator {
@@ -89,7 +92,10 @@ export class CustomersPage {
   }
 
   async sortBy(column: string): Promise<void> {
-    await this.table.getByRole('columnheader', { name: tr(column) }).getByRole('button').click();
+    await this.table
+      .getByRole('columnheader', { name: tr(column) })
+      .getByRole('button')
+      .click();
   }
 
   async startNew(): Promise<void> {
@@ -119,7 +125,10 @@ export class CustomersPage {
 
   async deleteOpen(): Promise<void> {
     await this.drawer.getByRole('button', { name: tr('Delete'), exact: true }).click();
-    await this.page.getByRole('alertdialog').getByRole('button', { name: tr('Delete customer') }).click();
+    await this.page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: tr('Delete customer') })
+      .click();
   }
 
   /** The name column of the visible rows, top to bottom. */
