@@ -116,6 +116,22 @@ export function ConfirmDialog(props: {
   );
 }
 
+/** Key names as the user's keyboard prints them ("Ctrl" is "Strg" on a German one), from `common:keys`. */
+const KEY_NAMES = new Set(['Ctrl', 'Shift', 'Esc', 'Space', 'PgDn', 'PgUp', 'Home', 'End']);
+
+/** A key or a chord ("Ctrl ↵", "Shift ↓") in the user's words. */
+export function Kbd({ k }: { k: string }) {
+  const { t } = useTranslation();
+  return (
+    <kbd>
+      {k
+        .split(' ')
+        .map((part) => (KEY_NAMES.has(part) ? t(`keys.${part}`) : part))
+        .join(' ')}
+    </kbd>
+  );
+}
+
 export function SearchIcon() {
   return (
     <svg width="14" height="14" viewBox="0 0 16 16" fill="none" aria-hidden="true">

@@ -55,6 +55,11 @@ describe('notifications in the web UI', () => {
     // The two seeded, and whatever the seeded workflow run announced.
     await expect.poll(unread).toBeGreaterThanOrEqual(2);
     const before = await unread();
+    // The count sits beside the bell, not over it.
+    const icon = await bell.locator('svg').boundingBox();
+    const badge = await bell.locator('.bell-count').boundingBox();
+    if (!icon || !badge) throw new Error('no bell or no count');
+    expect(badge.x).toBeGreaterThanOrEqual(icon.x + icon.width);
     await bell.click();
     const panel = page.getByRole('dialog', { name: tr('Notifications') });
     await panel.locator('.notif-title', { hasText: tr('Invoice overdue') }).waitFor();

@@ -9,7 +9,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
-import { ConfirmDialog, ErrorBanner, Field } from '../../components/ui';
+import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
@@ -162,7 +162,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
         <div className="drawer-header">
           <h2>{title}</h2>
           <button type="button" className="btn ghost" onClick={onClose}>
-            {t('common:close')} <kbd>Esc</kbd>
+            {t('common:close')} <Kbd k="Esc" />
           </button>
         </div>
         <form ref={formRef} id="customer-form" className="drawer-body" onSubmit={submit} noValidate>
@@ -268,7 +268,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
         <div className="drawer-footer">
           <button type="submit" form="customer-form" className="btn primary" disabled={busy}>
             {busy ? t('form.saving') : editing ? t('form.saveChanges') : t('form.create')}
-            <kbd>Ctrl ↵</kbd>
+            <Kbd k="Ctrl ↵" />
           </button>
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
             {t('common:cancel')}

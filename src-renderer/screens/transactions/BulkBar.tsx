@@ -3,6 +3,7 @@
  * one, how many transactions the view holds and the main keys.
  */
 import { useTranslation } from 'react-i18next';
+import { Kbd } from '../../components/ui';
 import { transactionCount } from './use-review-actions';
 
 export type BulkAction = 'category' | 'tag' | 'note' | 'reviewed' | 'excluded';
@@ -43,13 +44,13 @@ export function BulkBar(props: {
             </button>
           ))}
           <button type="button" className="btn ghost small" onClick={props.onClear}>
-            {t('bulk.clear')} <kbd>Esc</kbd>
+            {t('bulk.clear')} <Kbd k="Esc" />
           </button>
         </>
       ) : (
         <span className="faint">
           {total === null ? t('bulk.counting') : transactionCount(total)} · <kbd>J</kbd> <kbd>K</kbd> {t('bulk.hintMove')} ·{' '}
-          <kbd>Shift</kbd>+<kbd>↓</kbd> {t('bulk.hintSelect')} · <kbd>C</kbd> {t('bulk.hintCategorise')} · <kbd>R</kbd>{' '}
+          <Kbd k="Shift" />+<kbd>↓</kbd> {t('bulk.hintSelect')} · <kbd>C</kbd> {t('bulk.hintCategorise')} · <kbd>R</kbd>{' '}
           {t('bulk.hintReviewed')} · <kbd>↵</kbd> {t('bulk.hintDetails')}
         </span>
       )}

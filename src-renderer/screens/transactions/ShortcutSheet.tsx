@@ -1,6 +1,7 @@
 /** Every shortcut of the transaction review, in one sheet (opened with ?). */
 import { useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Kbd } from '../../components/ui';
 
 /** Each shortcut's keys and what it does (`shortcutSheet.keys.<id>`). */
 export const SHORTCUTS: { keys: string[]; id: string }[] = [
@@ -51,7 +52,7 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
             <div key={s.id} className="shortcut">
               <dt>
                 {s.keys.map((k) => (
-                  <kbd key={k}>{k}</kbd>
+                  <Kbd key={k} k={k} />
                 ))}
               </dt>
               <dd>{t(`shortcutSheet.keys.${s.id}`)}</dd>
@@ -61,7 +62,7 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
         <p className="faint small">{t('shortcutSheet.note')}</p>
         <div className="dialog-actions">
           <button ref={ref} type="button" className="btn" onClick={onClose}>
-            {t('common:close')} <kbd>Esc</kbd>
+            {t('common:close')} <Kbd k="Esc" />
           </button>
         </div>
       </div>

@@ -10,7 +10,7 @@ import type { TransactionCategory } from '../../../src-shared/contract/categorie
 import { type Transaction, transactionRoutes } from '../../../src-shared/contract/transactions';
 import { toMajor, toMinor } from '../../../src-shared/money';
 import { DataTable } from '../../components/table/DataTable';
-import { ErrorBanner } from '../../components/ui';
+import { ErrorBanner, Kbd } from '../../components/ui';
 import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { i18n } from '../../i18n';
@@ -79,7 +79,7 @@ export function TransactionPanel(props: {
             {t ? t.name : tr('panel.transaction')}
           </h2>
           <button ref={closeRef} type="button" className="btn ghost" onClick={props.onClose}>
-            {tr('common:close')} <kbd>Esc</kbd>
+            {tr('common:close')} <Kbd k="Esc" />
           </button>
         </div>
         <div className="drawer-body">

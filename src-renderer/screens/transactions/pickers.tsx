@@ -5,6 +5,7 @@
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
+import { Kbd } from '../../components/ui';
 import { i18n } from '../../i18n';
 import { transactionCount } from './use-review-actions';
 
@@ -103,7 +104,7 @@ function ListPicker(props: {
         </div>
         {props.extra}
         <p className="faint small">
-          <kbd>↑</kbd> <kbd>↓</kbd> {t('pickers.move')}, <kbd>↵</kbd> {t('pickers.choose')}, <kbd>Esc</kbd> {t('pickers.cancel')}
+          <kbd>↑</kbd> <kbd>↓</kbd> {t('pickers.move')}, <kbd>↵</kbd> {t('pickers.choose')}, <Kbd k="Esc" /> {t('pickers.cancel')}
         </p>
       </div>
     </>
@@ -210,7 +211,7 @@ export function NoteDialog(props: {
             {t('common:cancel')}
           </button>
           <button type="submit" className="btn primary">
-            {t('pickers.saveNote')} <kbd>Ctrl ↵</kbd>
+            {t('pickers.saveNote')} <Kbd k="Ctrl ↵" />
           </button>
         </div>
       </form>

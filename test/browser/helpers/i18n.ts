@@ -53,6 +53,24 @@ function flatten(tree: Tree, prefix: string, out: Map<string, string[]>): void {
 const byEnglish = new Map<string, string[]>();
 for (const [ns, tree] of Object.entries(resources.en ?? {})) flatten(tree as Tree, `${ns}:`, byEnglish);
 
+/** A key in another language than the run's (after a switch in the journey). */
+export function tIn(language: 'en' | 'de', key: string, vars: Record<string, unknown> = {}): string {
+  return i18n.getFixedT(language)(key, vars);
+}
+
+/**
+ * The English texts of the catalogues that German says otherwise (whole strings, no placeholders): any of them shown
+ * on a German screen is English that leaked through.
+ */
+export function englishOnly(): Set<string> {
+  const out = new Set<string>();
+  for (const [english, keys] of byEnglish) {
+    if (english.includes('{{') || !/[A-Za-z]{3}/.test(english)) continue;
+    if (keys.every((k) => i18n.getFixedT('de')(k, { count: 2 }) !== english)) out.add(english);
+  }
+  return out;
+}
+
 /** A key in the run's language. */
 export function tk(key: string, vars: Record<string, unknown> = {}): string {
   return i18n.t(key, vars);

@@ -3,7 +3,7 @@
  * the flows they check and survive restyling. Texts are named in English and said in the run's language (`tr`).
  */
 import type { Locator, Page } from 'playwright-core';
-import { startsWith, tr } from '../helpers/i18n';
+import { startsWith, tIn, tr } from '../helpers/i18n';
 
 export class AppPage {
   readonly errors: string[] = [];
@@ -28,6 +28,11 @@ export class AppPage {
 
   get mainNav(): Locator {
     return this.page.getByRole('navigation', { name: tr('Main') });
+  }
+
+  /** The navigation after the journey switched the screens to another language. */
+  mainNavIn(language: 'en' | 'de'): Locator {
+    return this.page.getByRole('navigation', { name: tIn(language, 'app:mainNav') });
   }
 
   /** Signs in on the sign-in form, as a person would, and waits for the app frame. */

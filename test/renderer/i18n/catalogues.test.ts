@@ -119,3 +119,29 @@ describe('the keys the screens ask for', () => {
     expect(unknown).toEqual([]);
   });
 });
+
+/** Text that is the same in every language: the product's name, versions' names, what a person types. */
+const UNTRANSLATED = new Set(['Finops Desk', 'Electron / Chrome / Node', 'finops user create']);
+
+describe('the screens’ code', () => {
+  it('writes no text of its own: what a person reads comes from the catalogues', () => {
+    const written: string[] = [];
+    for (const file of sources().filter((f) => f.endsWith('.tsx'))) {
+      const text = fs.readFileSync(file, 'utf8');
+      // Text between JSX tags, and texts given as a label, title, header, placeholder or name for assistive technology.
+      const found = [
+        ...[...text.matchAll(/>\s*([^<>{}()=;:`?|&]*[A-Za-z]{3,}[^<>{}()=;:`?|&]*?)\s*(?=<\/?[A-Za-z])/g)].map((m) => m[1]),
+        ...[
+          ...text.matchAll(
+            /\b(?:aria-label|title|placeholder|label|header|inputLabel|confirmLabel|alt)=["']([^"']*[A-Za-z]{2}[^"']*)["']/g,
+          ),
+        ].map((m) => m[1]),
+        ...[...text.matchAll(/\b(?:label|title|header|placeholder|what):\s*'([^']*[A-Za-z]{3}[^']*)'/g)].map((m) => m[1]),
+      ];
+      // Names starting with "_" are internal (chart series that are never shown).
+      for (const t of found)
+        if (t && !t.startsWith('_') && !UNTRANSLATED.has(t.trim())) written.push(`${path.relative(ROOT, file)}: ${t.trim()}`);
+    }
+    expect(written).toEqual([]);
+  });
+});
