@@ -85,19 +85,19 @@ export function tr(english: string, vars: Record<string, unknown> = {}): string 
   return [...said][0] as string;
 }
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** A pattern for text that starts with the translation ("New customer" and its key hint). */
 export function startsWith(english: string, vars?: Record<string, unknown>): RegExp {
-  return new RegExp(`^${escape(tr(english, vars))}`);
+  return new RegExp(`^${escapeRegExp(tr(english, vars))}`);
 }
 /** A pattern for text said already (by `tk`): found anywhere in a longer text. */
 export function literally(said: string): RegExp {
-  return new RegExp(escape(said));
+  return new RegExp(escapeRegExp(said));
 }
 
 /** A pattern for text that holds the translation anywhere. */
 export function containing(english: string, vars?: Record<string, unknown>): RegExp {
-  return new RegExp(escape(tr(english, vars)));
+  return new RegExp(escapeRegExp(tr(english, vars)));
 }
 
 /** A number as the run's users read it: `formatted(12.5, 2)` is "12.50" or "12,50". */
@@ -117,8 +117,8 @@ export function userDay(iso: string): string {
  */
 export function pattern(english: string, holes: Record<string, string>, flags?: string): RegExp {
   const names = Object.keys(holes);
-  const marked = tr(english, Object.fromEntries(names.map((n, i) => [n, `\u0000${i}\u0000`])));
-  const source = escape(marked).replace(/\u0000(\d+)\u0000/g, (_, i: string) => holes[names[Number(i)] ?? ''] ?? '');
+  const marked = tr(english, Object.fromEntries(names.map((n, i) => [n, `\uE000${i}\uE000`])));
+  const source = escapeRegExp(marked).replace(/\uE000(\d+)\uE000/g, (_, i: string) => holes[names[Number(i)] ?? ''] ?? '');
   return new RegExp(source, flags);
 }
 
