@@ -32,7 +32,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
-  ui.seedDemo(undefined, 300);
+  ui.seedDemo();
   context = await browser.newContext(contextOptions());
   page = await context.newPage();
   app = new AppPage(page, ui.url);
