@@ -11,7 +11,7 @@ import { NotificationBell } from './components/NotificationBell';
 import { useChangeStream } from './data/use-change-stream';
 import { useRead } from './data/use-read';
 import { setLanguage, t } from './i18n';
-import { setFormatPreferences } from './lib/format';
+import { DEFAULT_PREFERENCES, setFormatPreferences } from './lib/format';
 import { useRouter } from './lib/router';
 import { platform } from './platform/current';
 import { AboutScreen } from './screens/about/AboutScreen';
@@ -19,6 +19,7 @@ import { CustomersScreen } from './screens/customers/CustomersScreen';
 import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SCREENS } from './screens/registry';
 import { FormatsQuestion } from './screens/settings/FormatsQuestion';
+import { hasChosenFormats } from './screens/settings/formats';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
 import { isConnected, useConnection } from './stores/connection';
@@ -183,12 +184,15 @@ function usePreferences(enabled: boolean): { key: string | undefined; user: User
   const [applied, setApplied] = useState<string | undefined>(undefined);
   useLayoutEffect(() => {
     if (key === undefined || key === applied) return;
+    // A user who never chose has the server's default locale ("en"), which is nobody's choice: the browser's
+    // language and number conventions serve until they answer the question (FormatsQuestion).
+    const locale = user && hasChosenFormats(user) ? user.locale : DEFAULT_PREFERENCES.locale;
     setFormatPreferences(
       user
-        ? { locale: user.locale, dateFormat: user.dateFormat, timezone: user.timezone, timeFormat: user.timeFormat, numberFormat }
+        ? { locale, dateFormat: user.dateFormat, timezone: user.timezone, timeFormat: user.timeFormat, numberFormat }
         : { numberFormat },
     );
-    if (user) void setLanguage(user.locale);
+    void setLanguage(locale);
     setApplied(key);
   }, [key, applied, user, numberFormat]);
   return { key: key === applied ? key : undefined, user };

@@ -3,44 +3,14 @@
  * screens then speak the chosen language and write amounts and dates in the chosen formats; Settings changes them
  * again and every screen follows. Run in English and in German, the journey switches to the other language.
  */
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { userRoutes } from '../../src-shared/contract/users';
-import { contextOptions, LANG, LOCALE, tIn, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
-import { AppPage } from './pages/app-page';
+import { LANG, LOCALE, tIn, tr } from './helpers/i18n';
+import { journeySuite } from './helpers/suite';
 
-let webRoot: string;
-let ui: UiServer;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let app: AppPage;
-
-beforeAll(async () => {
-  webRoot = await buildWebUi();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  ui = await startUiServer(webRoot);
-  ui.seedDemo();
-  context = await browser.newContext(contextOptions());
-  page = await context.newPage();
-  app = new AppPage(page, ui.url);
-  return async () => {
-    await context.close();
-    await ui.close();
-  };
-});
+const journey = journeySuite({}, (ui) => ui.seedDemo());
 
 /** The other language of the journey, and how its locale writes days and amounts. */
 const target =
@@ -64,6 +34,7 @@ const amountIn = (locale: string, amount: number, currency: string) =>
 
 describe('personal formats', () => {
   it('asks at the first sign-in, then amounts, dates and the language follow the choice, and Settings changes them', async () => {
+    const { ui, page, app } = journey;
     const { email, password } = await ui.user('Browser Test Co', 'new.accountant@example.com', { formats: false });
     await app.open('/transactions');
     await app.signIn(email, password);
@@ -117,6 +88,7 @@ describe('personal formats', () => {
   });
 
   it('keeps the defaults for now when asked "Later", and does not ask again in this browser', async () => {
+    const { ui, page, app } = journey;
     const { email, password } = await ui.user('Browser Test Co', 'later@example.com', { formats: false });
     await app.open('/customers');
     await app.signIn(email, password);

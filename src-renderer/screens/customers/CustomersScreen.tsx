@@ -189,6 +189,7 @@ export function CustomersScreen() {
           <div className="card">
             <DataTable
               label={t('title')}
+              className="customers-table"
               columns={COLUMNS}
               rows={list.items}
               rowKey={(c) => c.id}

@@ -10,6 +10,36 @@ import { DATE_FORMATS, type FormatsDraft, localeChoices, localeName, timeZoneCho
 const SAMPLE_DAY = '2026-03-05';
 const SAMPLE_INSTANT = '2026-03-05T17:30:00Z';
 
+/** A labelled select of values, each option said by `say`. */
+function Choice<V extends string | number>(props: {
+  label: string;
+  hint?: string;
+  value: V;
+  values: readonly V[];
+  say: (value: V) => string;
+  onChange: (value: V) => void;
+}) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {({ id, describedBy }) => (
+        <select
+          id={id}
+          aria-describedby={describedBy}
+          className="select"
+          value={String(props.value)}
+          onChange={(e) => props.onChange(props.values.find((v) => String(v) === e.target.value) ?? props.value)}
+        >
+          {props.values.map((v) => (
+            <option key={String(v)} value={String(v)}>
+              {props.say(v)}
+            </option>
+          ))}
+        </select>
+      )}
+    </Field>
+  );
+}
+
 export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChange(next: FormatsDraft): void }) {
   const { t, i18n } = useTranslation('settings');
   const set = (patch: Partial<FormatsDraft>) => onChange({ ...draft, ...patch });
@@ -18,100 +48,57 @@ export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChan
   return (
     <div className="formats">
       <div className="formats-grid">
-        <Field label={t('formats.locale')} hint={t('formats.localeHint')}>
-          {({ id, describedBy }) => (
-            <select
-              id={id}
-              aria-describedby={describedBy}
-              className="select"
-              value={draft.locale}
-              onChange={(e) => set({ locale: e.target.value })}
-            >
-              {localeChoices(draft.locale).map((l) => (
-                <option key={l} value={l}>
-                  {localeName(l, i18n.language)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('formats.numberFormat')} hint={t('formats.numberHint')}>
-          {({ id, describedBy }) => (
-            <select
-              id={id}
-              aria-describedby={describedBy}
-              className="select"
-              value={draft.numberFormat}
-              onChange={(e) => set({ numberFormat: e.target.value as FormatsDraft['numberFormat'] })}
-            >
-              {NUMBER_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {f === 'locale'
-                    ? t('formats.numberOfLocale', { example: sampleOf({ numberFormat: 'locale' }).number(1234.56, 2) })
-                    : sampleOf({ numberFormat: f }).number(1234.56, 2)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('formats.dateFormat')}>
-          {({ id }) => (
-            <select
-              id={id}
-              className="select"
-              value={draft.dateFormat}
-              onChange={(e) => set({ dateFormat: e.target.value as FormatsDraft['dateFormat'] })}
-            >
-              {DATE_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {sampleOf({ dateFormat: f }).date(SAMPLE_DAY)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('formats.timeFormat')}>
-          {({ id }) => (
-            <select
-              id={id}
-              className="select"
-              value={draft.timeFormat}
-              onChange={(e) => set({ timeFormat: Number(e.target.value) === 12 ? 12 : 24 })}
-            >
-              {([24, 12] as const).map((h) => (
-                <option key={h} value={h}>
-                  {t(h === 24 ? 'formats.clock24' : 'formats.clock12', {
-                    example: sampleOf({ timeFormat: h, timezone: 'UTC' }).time(SAMPLE_INSTANT),
-                  })}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('formats.timezone')}>
-          {({ id }) => (
-            <select id={id} className="select" value={draft.timezone} onChange={(e) => set({ timezone: e.target.value })}>
-              {timeZoneChoices(draft.timezone).map((z) => (
-                <option key={z} value={z}>
-                  {z.replace(/_/g, ' ')}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
-        <Field label={t('formats.weekStart')}>
-          {({ id }) => (
-            <select
-              id={id}
-              className="select"
-              value={draft.weekStartsOnMonday ? 'monday' : 'sunday'}
-              onChange={(e) => set({ weekStartsOnMonday: e.target.value === 'monday' })}
-            >
-              <option value="monday">{t('formats.monday')}</option>
-              <option value="sunday">{t('formats.sunday')}</option>
-            </select>
-          )}
-        </Field>
+        <Choice
+          label={t('formats.locale')}
+          hint={t('formats.localeHint')}
+          value={draft.locale}
+          values={localeChoices(draft.locale)}
+          say={(l) => localeName(l, i18n.language)}
+          onChange={(locale) => set({ locale })}
+        />
+        <Choice
+          label={t('formats.numberFormat')}
+          hint={t('formats.numberHint')}
+          value={draft.numberFormat}
+          values={NUMBER_FORMATS}
+          say={(f) => {
+            const example = sampleOf({ numberFormat: f }).number(1234.56, 2);
+            return f === 'locale' ? t('formats.numberOfLocale', { example }) : example;
+          }}
+          onChange={(numberFormat) => set({ numberFormat })}
+        />
+        <Choice
+          label={t('formats.dateFormat')}
+          value={draft.dateFormat}
+          values={DATE_FORMATS}
+          say={(f) => sampleOf({ dateFormat: f }).date(SAMPLE_DAY)}
+          onChange={(dateFormat) => set({ dateFormat })}
+        />
+        <Choice
+          label={t('formats.timeFormat')}
+          value={draft.timeFormat}
+          values={[24, 12] as const}
+          say={(h) =>
+            t(h === 24 ? 'formats.clock24' : 'formats.clock12', {
+              example: sampleOf({ timeFormat: h, timezone: 'UTC' }).time(SAMPLE_INSTANT),
+            })
+          }
+          onChange={(timeFormat) => set({ timeFormat })}
+        />
+        <Choice
+          label={t('formats.timezone')}
+          value={draft.timezone}
+          values={timeZoneChoices(draft.timezone)}
+          say={(z) => z.replace(/_/g, ' ')}
+          onChange={(timezone) => set({ timezone })}
+        />
+        <Choice
+          label={t('formats.weekStart')}
+          value={draft.weekStartsOnMonday ? 'monday' : 'sunday'}
+          values={['monday', 'sunday'] as const}
+          say={(day) => t(`formats.${day}`)}
+          onChange={(day) => set({ weekStartsOnMonday: day === 'monday' })}
+        />
       </div>
       <p className="formats-preview" aria-live="polite">
         <span className="faint">{t('formats.preview')}</span>{' '}
