@@ -149,6 +149,13 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'sync',
+    async open(page, app) {
+      await app.nav('Sync').click();
+      await page.getByRole('region', { name: tr('Connect a remote') }).waitFor();
+    },
+  },
+  {
     name: 'notifications',
     async open(page) {
       await page.getByRole('button', { name: pattern('Notifications, {{shown}} unread', { shown: '\\d+' }) }).click();
