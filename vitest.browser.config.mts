@@ -3,14 +3,19 @@ import { defineConfig } from 'vitest/config';
 /**
  * Browser tests: the web build of the UI served by a real headless server, driven in Debian's Chromium through
  * playwright-core (never a downloaded browser). One file at a time: each starts its own server and browser.
+ * Every journey runs twice: in English (`en`) and once in German (`de`: the browser, the users and so the screens
+ * speak German; test/browser/helpers/i18n.ts). `--project en` runs one of them.
  */
 export default defineConfig({
   test: {
-    include: ['test/browser/**/*.test.ts'],
     environment: 'node',
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
     reporters: process.env.CI_REPORT ? ['default', ['json', { outputFile: 'reports/browser.json' }]] : ['default'],
+    projects: [
+      { extends: true, test: { name: 'en', include: ['test/browser/**/*.test.ts'], env: { FINOPS_UI_LANG: 'en' } } },
+      { extends: true, test: { name: 'de', include: ['test/browser/**/*.test.ts'], env: { FINOPS_UI_LANG: 'de' } } },
+    ],
   },
 });

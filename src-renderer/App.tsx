@@ -1,55 +1,60 @@
 /**
  * The app frame: navigation on the left, a top bar (notifications, who is signed in), the current screen, toasts.
  * The web build shows the sign-in form until someone is signed in (docs/decisions/0110); the desktop app is always
- * connected through its own key.
+ * connected through its own key. The frame applies the user's language and formats, and at the first sign-in asks
+ * which formats to use.
  */
-import { useEffect, useRef } from 'react';
-import { userRoutes } from '../src-shared/contract/users';
+import { useEffect, useLayoutEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { type User, userRoutes } from '../src-shared/contract/users';
 import { NotificationBell } from './components/NotificationBell';
 import { useChangeStream } from './data/use-change-stream';
 import { useRead } from './data/use-read';
-import { setFormatPreferences } from './lib/format';
+import { setLanguage, t } from './i18n';
+import { DEFAULT_PREFERENCES, setFormatPreferences } from './lib/format';
 import { useRouter } from './lib/router';
 import { platform } from './platform/current';
 import { AboutScreen } from './screens/about/AboutScreen';
 import { CustomersScreen } from './screens/customers/CustomersScreen';
 import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SCREENS } from './screens/registry';
+import { FormatsQuestion } from './screens/settings/FormatsQuestion';
+import { hasChosenFormats } from './screens/settings/formats';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
 import { SyncIndicator } from './screens/sync/SyncIndicator';
 import { isConnected, useConnection } from './stores/connection';
+import { useNumberFormat } from './stores/number-format';
 import { useToasts } from './stores/toasts';
 
 interface NavEntry {
   path: string;
-  label: string;
+  titleKey: string;
   built: boolean;
   render: () => React.ReactNode;
 }
 
-const WORK: NavEntry[] = [
-  { path: '/customers', label: 'Customers', built: true, render: () => <CustomersScreen /> },
-  ...SCREENS,
-  {
-    path: '/invoices',
-    label: 'Invoices',
+/** An entry whose screen is not built yet: its title and what it will do, from `app:notBuilt.<id>`. */
+function notBuilt(id: string): NavEntry {
+  const titleKey = `app:nav.${id}`;
+  return {
+    path: `/${id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
+    titleKey,
     built: false,
-    render: () => <NotBuiltYet title="Invoices" what="Drafting, sending and following up invoices." />,
-  },
+    render: () => <NotBuiltYet title={t(titleKey)} what={t(`app:notBuilt.${id}`)} />,
+  };
+}
+
+const WORK: NavEntry[] = [
+  { path: '/customers', titleKey: 'customers:title', built: true, render: () => <CustomersScreen /> },
+  ...SCREENS,
+  notBuilt('invoices'),
 ];
 
 const SYSTEM: NavEntry[] = [
-  { path: '/settings', label: 'Settings', built: true, render: () => <SettingsScreen /> },
-  {
-    path: '/team-settings',
-    label: 'Team settings',
-    built: false,
-    render: () => (
-      <NotBuiltYet title="Team settings" what="Team details, members, categories, rules, bank connections and sync settings." />
-    ),
-  },
-  { path: '/about', label: 'Health and about', built: true, render: () => <AboutScreen /> },
+  { path: '/settings', titleKey: 'settings:title', built: true, render: () => <SettingsScreen /> },
+  notBuilt('teamSettings'),
+  { path: '/about', titleKey: 'about:title', built: true, render: () => <AboutScreen /> },
 ];
 
 function findEntry(path: string): NavEntry {
@@ -58,6 +63,7 @@ function findEntry(path: string): NavEntry {
 }
 
 function NavItem({ entry, current }: { entry: NavEntry; current: boolean }) {
+  const { t } = useTranslation('app');
   const navigate = useRouter((r) => r.navigate);
   return (
     <a
@@ -70,26 +76,28 @@ function NavItem({ entry, current }: { entry: NavEntry; current: boolean }) {
         navigate(entry.path);
       }}
     >
-      <span>{entry.label}</span>
-      {entry.built ? null : <span className="nav-badge">not built</span>}
+      <span>{t(entry.titleKey)}</span>
+      {entry.built ? null : <span className="nav-badge">{t('nav.notBuilt')}</span>}
     </a>
   );
 }
 
 function ConnectionStatus() {
+  const { t } = useTranslation('app');
   const { health, healthError, connection } = useConnection();
   const state = health ? 'ok' : healthError ? 'bad' : 'wait';
-  const text = health ? 'Connected' : healthError ? 'Server unreachable' : 'Connecting…';
+  const text = t(`connection.${state}`);
   return (
     <div className="sidebar-footer" title={connection.baseUrl}>
       <span className={`dot ${state}`} aria-hidden="true" />
       <span>{text}</span>
-      <span className="sidebar-kind">{platform.kind === 'desktop' ? 'Desktop' : 'Web'}</span>
+      <span className="sidebar-kind">{t(`connection.${platform.kind}`)}</span>
     </div>
   );
 }
 
 function UserMenu() {
+  const { t } = useTranslation('app');
   const session = useConnection((s) => s.session);
   const signOut = useConnection((s) => s.signOut);
   const toast = useToasts();
@@ -103,47 +111,48 @@ function UserMenu() {
       <button
         type="button"
         className="btn ghost small"
-        onClick={() => signOut().catch((err) => toast.error(err, 'Could not sign out'))}
+        onClick={() => signOut().catch((err) => toast.error(err, t('signOutFailed')))}
       >
-        Sign out
+        {t('signOut')}
       </button>
     </div>
   );
 }
 
 function Toasts() {
+  const { t } = useTranslation('app');
   const { toasts, dismiss } = useToasts();
   const info = toasts.filter((t) => t.kind === 'info');
   const errors = toasts.filter((t) => t.kind === 'error');
   return (
     <div className="toast-stack">
       <div role="status" aria-live="polite" className="toast-group">
-        {info.map((t) => (
-          <div key={t.id} className="toast">
-            <span>{t.text}</span>
-            {t.action ? (
+        {info.map((toast) => (
+          <div key={toast.id} className="toast">
+            <span>{toast.text}</span>
+            {toast.action ? (
               <button
                 type="button"
                 className="toast-action"
                 onClick={() => {
-                  t.action?.run();
-                  dismiss(t.id);
+                  toast.action?.run();
+                  dismiss(toast.id);
                 }}
               >
-                {t.action.label}
+                {toast.action.label}
               </button>
             ) : null}
           </div>
         ))}
       </div>
       <div role="alert" aria-live="assertive" className="toast-group">
-        {errors.map((t) => (
-          <div key={t.id} className="toast error">
+        {errors.map((toast) => (
+          <div key={toast.id} className="toast error">
             <div>
-              <strong>{t.text}</strong>
-              {t.detail ? <small>{t.detail}</small> : null}
+              <strong>{toast.text}</strong>
+              {toast.detail ? <small>{toast.detail}</small> : null}
             </div>
-            <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismiss(t.id)}>
+            <button type="button" className="toast-close" aria-label={t('dismiss')} onClick={() => dismiss(toast.id)}>
               ×
             </button>
           </div>
@@ -154,35 +163,43 @@ function Toasts() {
 }
 
 /**
- * Applies the signed-in user's formatting preferences (`/v1/users/me`) and returns the key the current screen is
- * mounted under, or undefined while the first answer is awaited. Formatted text is everywhere (memoized rows,
- * chart ticks), so a preference that changes value remounts the screen; nothing else does. The screen waits for
- * the first answer rather than mounting with the browser's defaults and remounting when it comes: a remount throws
- * away what the screen holds, such as an import's preview or a half-filled form (docs/decisions/0111).
+ * Applies the signed-in user's language and formatting preferences (`/v1/users/me`, and the number format of this
+ * browser) and returns the key the current screen is mounted under, or undefined until they are applied.
+ * Formatted text is everywhere (memoized rows, chart ticks), so a preference that changes value remounts the
+ * screen; nothing else does. The screen waits for the first answer rather than mounting with the browser's
+ * defaults and remounting when it comes: a remount throws away what the screen holds, such as an import's preview
+ * or a half-filled form (docs/decisions/0111). They are applied in a layout effect, before the screen mounts and
+ * before anything is painted: a language change re-renders every translated component, which must not happen
+ * while the frame itself renders.
  */
-function usePreferences(enabled: boolean): string | undefined {
+function usePreferences(enabled: boolean): { key: string | undefined; user: User | undefined } {
   const me = useRead(userRoutes.me, undefined, { enabled });
+  const numberFormat = useNumberFormat((s) => s.choice);
   const user = me.data;
   const key = user
-    ? `${user.locale} ${user.dateFormat} ${user.timezone} ${user.timeFormat}`
+    ? `${user.locale} ${user.dateFormat} ${user.timezone} ${user.timeFormat} ${numberFormat}`
     : !enabled || me.failureCount > 0 // not signed in, or unanswered: the defaults, without waiting out retries
-      ? 'defaults'
+      ? `defaults ${numberFormat}`
       : undefined;
-  // Applied while rendering, so the screen mounted under this key renders with them (not one render later).
-  const applied = useRef<string | undefined>(undefined);
-  if (user && key !== applied.current) {
-    setFormatPreferences({
-      locale: user.locale,
-      dateFormat: user.dateFormat,
-      timezone: user.timezone,
-      timeFormat: user.timeFormat,
-    });
-    applied.current = key;
-  }
-  return key;
+  const [applied, setApplied] = useState<string | undefined>(undefined);
+  useLayoutEffect(() => {
+    if (key === undefined || key === applied) return;
+    // A user who never chose has the server's default locale ("en"), which is nobody's choice: the browser's
+    // language and number conventions serve until they answer the question (FormatsQuestion).
+    const locale = user && hasChosenFormats(user) ? user.locale : DEFAULT_PREFERENCES.locale;
+    setFormatPreferences(
+      user
+        ? { locale, dateFormat: user.dateFormat, timezone: user.timezone, timeFormat: user.timeFormat, numberFormat }
+        : { numberFormat },
+    );
+    void setLanguage(locale);
+    setApplied(key);
+  }, [key, applied, user, numberFormat]);
+  return { key: key === applied ? key : undefined, user };
 }
 
 export function App() {
+  const { t } = useTranslation('app');
   const path = useRouter((r) => r.path);
   const load = useConnection((s) => s.load);
   const connected = useConnection(isConnected);
@@ -191,14 +208,14 @@ export function App() {
   const entry = findEntry(path);
   // Every screen's data stays current with the server's changes, whoever makes them.
   useChangeStream(connected, connectionKey);
-  const screenKey = usePreferences(connected);
+  const { key: screenKey, user } = usePreferences(connected);
 
   useEffect(() => {
     void load();
   }, [load]);
   useEffect(() => {
-    if (connected) document.title = `${entry.label} · Finops Desk`;
-  }, [entry, connected]);
+    if (connected) document.title = `${t(entry.titleKey)} · Finops Desk`;
+  }, [entry, connected, t]);
 
   if (platform.auth === 'session' && sessionState !== 'signed-in') {
     return (
@@ -212,20 +229,20 @@ export function App() {
   return (
     <div className="shell">
       <a className="skip-link" href="#main">
-        Skip to content
+        {t('skip')}
       </a>
-      <nav className="sidebar" aria-label="Main">
+      <nav className="sidebar" aria-label={t('mainNav')}>
         <div className="brand">
           <span className="brand-mark" aria-hidden="true">
             F
           </span>
           Finops Desk
         </div>
-        <div className="nav-section">Work</div>
+        <div className="nav-section">{t('nav.work')}</div>
         {WORK.map((e) => (
           <NavItem key={e.path} entry={e} current={e === entry} />
         ))}
-        <div className="nav-section">System</div>
+        <div className="nav-section">{t('nav.system')}</div>
         {SYSTEM.map((e) => (
           <NavItem key={e.path} entry={e} current={e === entry} />
         ))}
@@ -242,6 +259,7 @@ export function App() {
           {screenKey === undefined ? null : entry.render()}
         </main>
       </div>
+      {user && screenKey !== undefined ? <FormatsQuestion user={user} /> : null}
       <Toasts />
     </div>
   );

@@ -3,6 +3,7 @@
  * opens the system's file picker (a visually hidden input named by `inputLabel`).
  */
 import { type DragEvent, type ReactNode, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 
 export function FileDrop(props: {
   /** The hidden file input's accessible name. */
@@ -14,6 +15,7 @@ export function FileDrop(props: {
   /** The invitation beside the button ("Drop a bank file here, or"). */
   children: ReactNode;
 }) {
+  const { t } = useTranslation();
   const [dragging, setDragging] = useState(false);
   const inputRef = useRef<HTMLInputElement>(null);
   const onDrop = (e: DragEvent) => {
@@ -35,7 +37,7 @@ export function FileDrop(props: {
     >
       <span>{props.children}</span>
       <button type="button" className="btn" onClick={() => inputRef.current?.click()} disabled={props.disabled}>
-        Choose a file…
+        {t('chooseFile')}
       </button>
       <input
         ref={inputRef}

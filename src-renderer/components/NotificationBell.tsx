@@ -3,27 +3,20 @@
  * at once. Refreshed by the change stream (entity `notification`) like every list.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Notification, notificationRoutes } from '../../src-shared/contract/notifications';
 import { useCursorList } from '../data/use-cursor-list';
 import { useWrite } from '../data/use-write';
+import { i18n, t } from '../i18n';
 import { formatDateTime } from '../lib/format';
 import { useToasts } from '../stores/toasts';
-
-const TITLES: Record<string, string> = {
-  transactions_created: 'New transactions',
-  transactions_imported: 'Transactions imported',
-  invoice_paid: 'Invoice paid',
-  invoice_overdue: 'Invoice overdue',
-  invoice_sent: 'Invoice sent',
-  workflow_waiting: 'A workflow run waits for approval',
-  workflow_failed: 'A workflow run failed',
-  inbox_new: 'New document in the inbox',
-};
 
 export function notificationTitle(n: Notification): string {
   const m = n.metadata as Record<string, unknown>;
   if (typeof m.title === 'string' && m.title) return m.title;
-  return TITLES[n.type] ?? n.type.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  // A type this version does not know yet is shown by its name.
+  const key = `notifications:types.${n.type}`;
+  return i18n.exists(key) ? t(key) : n.type.replace(/[_-]+/g, ' ').replace(/^./, (c) => c.toUpperCase());
 }
 
 export function notificationDetail(n: Notification): string | null {
@@ -31,7 +24,7 @@ export function notificationDetail(n: Notification): string | null {
   for (const key of ['message', 'description', 'body', 'summary'])
     if (typeof m[key] === 'string' && m[key]) return m[key] as string;
   const bits: string[] = [];
-  if (typeof m.count === 'number') bits.push(`${m.count} item${m.count === 1 ? '' : 's'}`);
+  if (typeof m.count === 'number') bits.push(t('notifications:items', { count: m.count }));
   for (const key of ['invoiceNumber', 'customerName', 'name', 'workflowName'])
     if (typeof m[key] === 'string') bits.push(m[key] as string);
   return bits.length ? bits.join(' · ') : null;
@@ -52,6 +45,7 @@ function BellIcon() {
 }
 
 export function NotificationBell({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('notifications');
   const [open, setOpen] = useState(false);
   const unread = useCursorList(notificationRoutes.list, { status: ['unread'], pageSize: 100 }, { enabled });
   const all = useCursorList(notificationRoutes.list, { status: ['unread', 'read'], pageSize: 30 }, { enabled: enabled && open });
@@ -88,16 +82,16 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
     try {
       await markOne.mutateAsync({ params: { id: n.id }, body: { status: 'read' } });
     } catch (err) {
-      toast.error(err, 'Could not mark the notification as read');
+      toast.error(err, t('markOneFailed'));
     }
   }
 
   async function markAllRead() {
     try {
       await markAll.mutateAsync({ body: { status: 'read' } });
-      toast.show('All notifications marked as read');
+      toast.show(t('allMarked'));
     } catch (err) {
-      toast.error(err, 'Could not mark the notifications as read');
+      toast.error(err, t('markAllFailed'));
     }
   }
 
@@ -106,8 +100,8 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
       <button
         ref={buttonRef}
         type="button"
-        className="btn ghost icon-btn"
-        aria-label={count ? `Notifications, ${countText} unread` : 'Notifications, none unread'}
+        className={`btn ghost icon-btn ${count ? 'has-count' : ''}`}
+        aria-label={count ? t('buttonUnread', { shown: countText }) : t('buttonNone')}
         aria-expanded={open}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
@@ -121,16 +115,16 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
         ) : null}
       </button>
       {open ? (
-        <div ref={panelRef} id={panelId} className="popover bell-panel" role="dialog" aria-label="Notifications">
+        <div ref={panelRef} id={panelId} className="popover bell-panel" role="dialog" aria-label={t('title')}>
           <div className="popover-header">
-            <h2>Notifications</h2>
+            <h2>{t('title')}</h2>
             <button
               type="button"
               className="btn ghost small"
               onClick={() => void markAllRead()}
               disabled={!count || markAll.isPending}
             >
-              Mark all as read
+              {t('markAll')}
             </button>
           </div>
           {all.isLoading ? (
@@ -140,7 +134,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
               ))}
             </ul>
           ) : all.items.length === 0 ? (
-            <p className="popover-empty">You are all caught up. New notifications appear here.</p>
+            <p className="popover-empty">{t('empty')}</p>
           ) : (
             <ul className="notif-list">
               {all.items.map((n) => (
@@ -148,7 +142,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
                   <span className="notif-dot" aria-hidden="true" />
                   <div className="notif-body">
                     <div className="notif-title">
-                      {n.status === 'unread' ? <span className="sr-only">Unread: </span> : null}
+                      {n.status === 'unread' ? <span className="sr-only">{t('unreadPrefix')} </span> : null}
                       {notificationTitle(n)}
                     </div>
                     {notificationDetail(n) ? <div className="notif-detail">{notificationDetail(n)}</div> : null}
@@ -156,7 +150,8 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
                   </div>
                   {n.status === 'unread' ? (
                     <button type="button" className="btn ghost small" onClick={() => void markRead(n)}>
-                      Mark read<span className="sr-only">: {notificationTitle(n)}</span>
+                      {t('markRead')}
+                      <span className="sr-only">: {notificationTitle(n)}</span>
                     </button>
                   ) : null}
                 </li>
@@ -166,7 +161,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
           {all.hasNextPage ? (
             <div className="popover-footer">
               <button type="button" className="btn small" onClick={all.loadMore} disabled={all.isLoadingMore}>
-                {all.isLoadingMore ? 'Loading…' : 'Show older'}
+                {all.isLoadingMore ? t('common:loading') : t('showOlder')}
               </button>
             </div>
           ) : null}

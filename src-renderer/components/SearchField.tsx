@@ -3,6 +3,7 @@
  * lib/use-screen-keys.ts), Esc to empty it, and ↓ (with `enterLeaves`, Enter too) on to the list below.
  */
 import type { RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import { SearchIcon } from './ui';
 
 export function SearchField(props: {
@@ -17,6 +18,7 @@ export function SearchField(props: {
   enterLeaves?: boolean;
 }) {
   const { value, onChange } = props;
+  const { t } = useTranslation();
   return (
     <div className="search">
       <SearchIcon />
@@ -36,7 +38,7 @@ export function SearchField(props: {
           }
         }}
       />
-      {value ? null : <kbd title="Press / to search">/</kbd>}
+      {value ? null : <kbd title={t('pressSlash')}>/</kbd>}
     </div>
   );
 }

@@ -1,5 +1,6 @@
 /** Small building blocks shared by the screens. */
 import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../src-shared/api-client';
 
 export function Field(props: {
@@ -35,30 +36,31 @@ export function Field(props: {
 
 /** An error from the API, said for people, with the request id support needs. */
 export function ErrorBanner({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  const { t } = useTranslation();
   const e = error instanceof ApiClientError ? error : null;
   let title = error instanceof Error ? error.message : String(error);
   let detail: string | undefined = e?.description;
   if (e?.isNetworkError) {
-    title = 'The server cannot be reached.';
-    detail = 'Check that Finops Desk is running and that the server address in Settings is right.';
+    title = t('errors.unreachable');
+    detail = t('errors.unreachableDetail');
   } else if (e?.status === 401) {
-    title = 'The API key was not accepted.';
-    detail = 'It may have been revoked. Enter a valid key in Settings.';
+    title = t('errors.keyRefused');
+    detail = t('errors.keyRefusedDetail');
   } else if (e?.status === 403) {
-    title = 'This API key is not allowed to do that.';
+    title = t('errors.forbidden');
   } else if (e?.status === 429) {
-    title = `Too many requests. Try again in ${e.retryAfterSeconds ?? 'a few'} seconds.`;
+    title = e.retryAfterSeconds ? t('errors.tooMany', { count: e.retryAfterSeconds }) : t('errors.tooManySoon');
   }
   return (
     <div className="banner error" role="alert">
       <div className="grow">
         <strong>{title}</strong>
         {detail ? <small>{detail}</small> : null}
-        {e?.requestId ? <small>Request id: {e.requestId}</small> : null}
+        {e?.requestId ? <small>{t('errors.requestId', { id: e.requestId })}</small> : null}
       </div>
       {onRetry ? (
         <button type="button" className="btn" onClick={onRetry}>
-          Retry
+          {t('retry')}
         </button>
       ) : null}
     </div>
@@ -75,6 +77,7 @@ export function ConfirmDialog(props: {
   onConfirm: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation();
   const cancelRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   useEffect(() => cancelRef.current?.focus(), []);
@@ -97,7 +100,7 @@ export function ConfirmDialog(props: {
         <div className="muted">{props.body}</div>
         <div className="dialog-actions">
           <button type="button" className="btn" ref={cancelRef} onClick={props.onCancel}>
-            Cancel
+            {t('cancel')}
           </button>
           <button
             type="button"
@@ -110,6 +113,22 @@ export function ConfirmDialog(props: {
         </div>
       </div>
     </>
+  );
+}
+
+/** Key names as the user's keyboard prints them ("Ctrl" is "Strg" on a German one), from `common:keys`. */
+const KEY_NAMES = new Set(['Ctrl', 'Shift', 'Esc', 'Space', 'PgDn', 'PgUp', 'Home', 'End']);
+
+/** A key or a chord ("Ctrl ↵", "Shift ↓") in the user's words. */
+export function Kbd({ k }: { k: string }) {
+  const { t } = useTranslation();
+  return (
+    <kbd>
+      {k
+        .split(' ')
+        .map((part) => (KEY_NAMES.has(part) ? t(`keys.${part}`) : part))
+        .join(' ')}
+    </kbd>
   );
 }
 

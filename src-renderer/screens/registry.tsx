@@ -1,6 +1,7 @@
 /**
  * The work screens of this issue in navigation order. A screen whose API has not landed yet shows as "not built"
- * (with no sample figures) until it does.
+ * (with no sample figures) until it does. `titleKey` names the screen in its own namespace ("runway:title"), which
+ * is the navigation label and the window title.
  */
 import type { ReactNode } from 'react';
 import { ImportScreen } from './import/ImportScreen';
@@ -11,15 +12,15 @@ import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
 export interface ScreenEntry {
   path: string;
-  label: string;
+  titleKey: string;
   built: boolean;
   render: () => ReactNode;
 }
 
 export const SCREENS: ScreenEntry[] = [
-  { path: '/transactions', label: 'Transactions', built: true, render: () => <TransactionsScreen /> },
-  { path: '/import', label: 'Import', built: true, render: () => <ImportScreen /> },
-  { path: '/runway', label: 'Runway', built: true, render: () => <RunwayScreen /> },
-  { path: '/workflows', label: 'Workflows', built: true, render: () => <WorkflowsScreen /> },
-  { path: '/sync', label: 'Sync', built: true, render: () => <SyncScreen /> },
+  { path: '/transactions', titleKey: 'transactions:title', built: true, render: () => <TransactionsScreen /> },
+  { path: '/import', titleKey: 'import:title', built: true, render: () => <ImportScreen /> },
+  { path: '/runway', titleKey: 'runway:title', built: true, render: () => <RunwayScreen /> },
+  { path: '/workflows', titleKey: 'workflows:title', built: true, render: () => <WorkflowsScreen /> },
+  { path: '/sync', titleKey: 'sync:title', built: true, render: () => <SyncScreen /> },
 ];

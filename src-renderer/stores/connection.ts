@@ -10,6 +10,7 @@ import { appSessionRoutes, type SessionInfo } from '../../src-shared/contract/ap
 import { healthRoutes } from '../../src-shared/contract/health';
 import type { RouteResponse } from '../../src-shared/contract/route';
 import { queryClient } from '../data/query-client';
+import { t } from '../i18n';
 import { platform } from '../platform/current';
 import type { Connection } from '../platform/platform';
 
@@ -88,7 +89,7 @@ export const useConnection: UseBoundStore<StoreApi<ConnectionState>> = create<Co
   sessionEnded(reason) {
     if (platform.auth !== 'session' || get().sessionState !== 'signed-in') return;
     queryClient.clear();
-    set({ session: null, sessionState: 'signed-out', signedOutReason: reason ?? 'Your session has ended. Sign in again.' });
+    set({ session: null, sessionState: 'signed-out', signedOutReason: reason ?? t('signin:sessionEnded') });
   },
 }));
 

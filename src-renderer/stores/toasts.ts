@@ -5,6 +5,7 @@
  */
 import { create } from 'zustand';
 import { ApiClientError } from '../../src-shared/api-client';
+import { t } from '../i18n';
 
 export interface Toast {
   id: number;
@@ -28,8 +29,10 @@ let next = 1;
 /** The message of an error as a person should read it: the server's message, its description, the request id. */
 export function describeError(err: unknown): { text: string; detail?: string } {
   if (err instanceof ApiClientError) {
-    if (err.isNetworkError) return { text: 'The server cannot be reached.', detail: 'Check that Finops Desk is running.' };
-    const detail = [err.description, err.requestId ? `Request id: ${err.requestId}` : null].filter(Boolean).join(' · ');
+    if (err.isNetworkError) return { text: t('errors.unreachable'), detail: t('errors.checkRunning') };
+    const detail = [err.description, err.requestId ? t('errors.requestId', { id: err.requestId }) : null]
+      .filter(Boolean)
+      .join(' · ');
     return { text: err.message, detail: detail || undefined };
   }
   return { text: err instanceof Error ? err.message : String(err) };

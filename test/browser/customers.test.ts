@@ -12,6 +12,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
+import { contextOptions, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
@@ -35,7 +36,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   key = ui.key();
-  context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  context = await browser.newContext(contextOptions({ viewport: { width: 1440, height: 900 } }));
   app = new AppPage(await context.newPage(), ui.url);
   return async () => {
     await context.close();
@@ -60,7 +61,7 @@ describe('customers in the web UI', () => {
     const response = await app.page.goto(`${ui.url}/customers`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toBe(UI_CONTENT_SECURITY_POLICY);
-    await app.page.getByRole('form', { name: 'Sign in' }).waitFor();
+    await app.signInForm.waitFor();
     const customers = await connect();
     await customers.table.waitFor();
     expect(app.errors.filter((e) => !/401|Failed to load resource/.test(e))).toEqual([]);
@@ -68,7 +69,7 @@ describe('customers in the web UI', () => {
 
   it('creates, lists, searches, edits (with an API validation error) and deletes a customer', async () => {
     const customers = await connect();
-    await app.page.getByRole('heading', { name: 'No customers yet' }).waitFor();
+    await app.page.getByRole('heading', { name: tr('No customers yet') }).waitFor();
     await client().call(customerRoutes.create, {
       body: { name: 'Acme Trading Ltd', email: 'ap@acme.example', countryCode: 'GB' },
     });
@@ -77,7 +78,7 @@ describe('customers in the web UI', () => {
     await customers.startNew();
     await customers.fill({ Name: 'Nordlicht Design GmbH', Email: 'rechnung@nordlicht.example', City: 'Hamburg', Country: 'DE' });
     await customers.save();
-    await app.toast('Created Nordlicht Design GmbH').waitFor();
+    await app.toast('Created {{name}}', { name: 'Nordlicht Design GmbH' }).waitFor();
     await customers.row('Nordlicht Design GmbH').waitFor();
     expect(await customers.row('Nordlicht Design GmbH').innerText()).toContain('rechnung@nordlicht.example');
     expect(await customers.row('Nordlicht Design GmbH').innerText()).toContain('DE');
@@ -91,15 +92,15 @@ describe('customers in the web UI', () => {
     await customers.search('nordl');
     await expect.poll(() => customers.names()).toEqual(['Nordlicht Design GmbH']);
     await customers.search('zzz-nobody');
-    await app.page.getByRole('heading', { name: 'No customers match' }).waitFor();
-    await app.page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await app.page.getByRole('heading', { name: tr('No customers match') }).waitFor();
+    await app.page.getByRole('button', { name: tr('Clear search and filters') }).click();
     await expect.poll(() => customers.names()).toHaveLength(2);
 
     // Edit
     await customers.edit('Nordlicht Design GmbH');
     await customers.fill({ City: 'Berlin', 'Contact person': 'Jana Vogt' });
     await customers.save();
-    await app.toast('Saved Nordlicht Design GmbH').waitFor();
+    await app.toast('Saved {{name}}', { name: 'Nordlicht Design GmbH' }).waitFor();
     await expect.poll(() => customers.row('Nordlicht Design GmbH').innerText()).toContain('Jana Vogt');
 
     // A bad email: the API's 422 names the field; the message shows under it and the drawer stays open
@@ -108,7 +109,7 @@ describe('customers in the web UI', () => {
     await customers.save();
     await customers.fieldError('Email').waitFor();
     expect(await customers.fieldError('Email').innerText()).toMatch(/valid email address/);
-    expect(await customers.drawer.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(await customers.drawer.getByLabel(tr('Email'), { exact: true }).getAttribute('aria-invalid')).toBe('true');
     await app.page.keyboard.press('Escape');
     await customers.drawer.waitFor({ state: 'detached' });
 
@@ -118,7 +119,7 @@ describe('customers in the web UI', () => {
     // Delete, with a confirmation
     await customers.edit('Nordlicht Design GmbH');
     await customers.deleteOpen();
-    await app.toast('Deleted Nordlicht Design GmbH').waitFor();
+    await app.toast('Deleted {{name}}', { name: 'Nordlicht Design GmbH' }).waitFor();
     await expect.poll(() => customers.names()).toEqual(['Acme Trading Ltd']);
     const gone = await client()
       .call(customerRoutes.get, { params: { id: stored.id } })
@@ -135,21 +136,21 @@ describe('customers in the web UI', () => {
     }
     const customers = await connect();
     await expect.poll(() => customers.rows.count()).toBe(50);
-    expect(await app.page.getByText('50 customers shown, more available').isVisible()).toBe(true);
-    await app.page.getByRole('button', { name: 'Load more' }).click();
+    expect(await app.page.getByText(tk('customers:shownMore', { count: 50 })).isVisible()).toBe(true);
+    await app.page.getByRole('button', { name: tr('Load more') }).click();
     await expect.poll(() => customers.rows.count()).toBe(57);
-    expect(await app.page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
+    expect(await app.page.getByRole('button', { name: tr('Load more') }).count()).toBe(0);
 
     await customers.sortBy('Name');
     await expect.poll(async () => (await customers.names()).slice(0, 2)).toEqual(['Customer 01', 'Customer 02']);
-    expect(await customers.table.getByRole('columnheader', { name: 'Name' }).getAttribute('aria-sort')).toBe('ascending');
+    expect(await customers.table.getByRole('columnheader', { name: tr('Name') }).getAttribute('aria-sort')).toBe('ascending');
     await customers.sortBy('Name');
     await expect.poll(async () => (await customers.names())[0]).toBe('Customer 57');
 
     await customers.edit('Customer 57');
     await customers.drawer.getByRole('button', { name: 'Key account' }).click();
     await customers.save();
-    await app.toast('Saved Customer 57').waitFor();
+    await app.toast('Saved {{name}}', { name: 'Customer 57' }).waitFor();
     await expect.poll(() => customers.row('Customer 57').innerText()).toContain('Key account');
     const page = await api.call(customerRoutes.list, { query: { tags: [vip.id] } });
     expect(page.data.map((c) => c.name)).toEqual(['Customer 57']);
@@ -165,12 +166,12 @@ describe('customers in the web UI', () => {
 
     await app.page.locator('body').click({ position: { x: 700, y: 20 } });
     await app.page.keyboard.press('/');
-    expect(await focused()).toBe('Search customers');
+    expect(await focused()).toBe(tr('Search customers'));
     await app.page.keyboard.press('ArrowDown');
     await app.page.keyboard.press('ArrowDown');
     await app.page.keyboard.press('Enter');
     await customers.drawer.waitFor();
-    expect(await customers.drawer.getAttribute('aria-label')).toBe('Edit Keyboard First AB');
+    expect(await customers.drawer.getAttribute('aria-label')).toBe(tr('Edit {{name}}', { name: 'Keyboard First AB' }));
     await app.page.keyboard.press('Escape');
     await customers.drawer.waitFor({ state: 'detached' });
 
@@ -180,7 +181,7 @@ describe('customers in the web UI', () => {
     expect(await focused()).toBe('INPUT');
     await app.page.keyboard.type('Typed Without Mouse SA');
     await app.page.keyboard.press('Control+Enter');
-    await app.toast('Created Typed Without Mouse SA').waitFor();
+    await app.toast('Created {{name}}', { name: 'Typed Without Mouse SA' }).waitFor();
     await customers.row('Typed Without Mouse SA').waitFor();
   });
 
@@ -220,7 +221,7 @@ describe('customers in the web UI', () => {
   it('shows changes made by other clients in the open list, without a reload', async () => {
     const api = client();
     const customers = await connect();
-    await app.page.getByRole('heading', { name: 'No customers yet' }).waitFor();
+    await app.page.getByRole('heading', { name: tr('No customers yet') }).waitFor();
     // Set on this document: still there at the end means the page was never reloaded.
     await app.page.evaluate(() => {
       (window as unknown as { notReloaded: boolean }).notReloaded = true;
@@ -260,13 +261,13 @@ describe('customers in the web UI', () => {
 
   it('lists the features not built yet as such, with no sample figures', async () => {
     await connect();
-    for (const label of ['Invoices', 'Sync', 'Team settings']) {
+    for (const label of ['Invoices', 'Team settings'].map((l) => tr(l))) {
       await app.nav(new RegExp(`^${label}`)).click();
       await app.page.getByRole('heading', { name: label, exact: true }).waitFor();
-      expect(await app.page.getByText('Not built yet', { exact: true }).isVisible()).toBe(true);
+      expect(await app.page.getByText(tr('Not built yet'), { exact: true }).isVisible()).toBe(true);
     }
     await app.nav('Health and about').click();
-    await app.page.getByText('Healthy').waitFor();
+    await app.page.getByText(tr('Healthy')).waitFor();
     expect(await app.page.getByText('version', { exact: false }).first().isVisible()).toBe(true);
   });
 });

@@ -13,6 +13,7 @@ import { findUserByEmail } from '../../src-main/store/users/users';
 import { write } from '../../src-main/store/write';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
+import { contextOptions, formatted, literally, pattern, startsWith, tk, tr, userDay } from './helpers/i18n';
 import { SAMPLE_CSV } from './helpers/screens-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
@@ -44,7 +45,7 @@ beforeEach(async () => {
   accountId = write(ui.server.db, teamId, (w) =>
     w.insert('bank_account', { name: 'Girokonto', type: 'depository', currency: 'EUR', manual: 1 }),
   );
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 900 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();
@@ -66,34 +67,50 @@ const imported = async () =>
     })
   ).data;
 
+/** The toast after importing the sample file, with how many rows came in new. */
+const importedPattern = (created: number) =>
+  pattern('Imported {{name}}: {{created}} new, {{linked}} matched, {{duplicate}} duplicates skipped, {{review}} to review', {
+    name: 'statement-november\\.csv',
+    created: String(created),
+    linked: '.*',
+    duplicate: '.*',
+    review: '.*',
+  });
+
 describe('importing a bank file in the web UI', () => {
   it('previews, imports, shows the batch, sees duplicates the second time, and undoes it', async () => {
-    await page.getByLabel('Bank file', { exact: true }).setInputFiles(file);
-    const preview = page.getByRole('region', { name: 'Preview' });
+    await page.getByLabel(tr('Bank file'), { exact: true }).setInputFiles(file);
+    const preview = page.getByRole('region', { name: tr('Preview') });
     await preview.getByText('statement-november.csv').waitFor({ timeout: 30_000 });
-    const tile = (label: string) => preview.locator('.tile', { hasText: label }).locator('dd');
+    const tile = (label: string) => preview.locator('.tile', { hasText: tr(label) }).locator('dd');
     expect(await tile('Rows').innerText()).toBe('5');
     expect(await tile('New').innerText()).toBe('5');
-    expect(await preview.locator('summary').innerText()).toMatch(/Column mapping: date Buchungstag/);
-    await preview.getByRole('button', { name: /^Import 5 rows/ }).click();
-    await app.toast(/Imported statement-november.csv: 5 new/).waitFor({ timeout: 30_000 });
+    const mapping = 'Column mapping: date {{date}}, amount {{amount}}, decimal “{{decimal}}”, {{format}}';
+    expect(await preview.locator('summary').innerText()).toMatch(
+      pattern(mapping, { date: 'Buchungstag.*', amount: '.*', decimal: '.*', format: '.*' }),
+    );
+    await preview.getByRole('button', { name: new RegExp(`^${tk('import:importRows', { count: 5 })}`) }).click();
+    await app.toast(importedPattern(5)).waitFor({ timeout: 30_000 });
     await expect.poll(async () => (await imported()).length).toBe(5);
     expect((await imported()).map((t) => t.amount).sort((a, b) => a - b)).toEqual([-89.9, -79.9, -49, -12.5, 4800]);
 
-    const batches = page.getByRole('table', { name: 'Import batches' });
+    const batches = page.getByRole('table', { name: tr('Import batches') });
     await batches.getByRole('cell', { name: 'statement-november.csv', exact: true }).waitFor();
 
     // The same file again: everything is a duplicate (and the app says it was imported before).
-    await page.getByLabel('Bank file', { exact: true }).setInputFiles(file);
-    await preview.getByText('This file was imported before').waitFor({ timeout: 30_000 });
+    await page.getByLabel(tr('Bank file'), { exact: true }).setInputFiles(file);
+    await preview.getByText(tr('This file was imported before')).waitFor({ timeout: 30_000 });
     expect(await tile('Duplicates').innerText()).toBe('5');
-    await preview.getByRole('button', { name: 'Cancel' }).click();
+    await preview.getByRole('button', { name: tr('Cancel') }).click();
 
-    await batches.getByRole('button', { name: /^Undo/ }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: 'Undo import' }).click();
-    await app.toast(/Undone: statement-november.csv/).waitFor();
+    await batches.getByRole('button', { name: startsWith('Undo') }).click();
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: tr('Undo import') })
+      .click();
+    await app.toast('Undone: {{name}}', { name: 'statement-november.csv' }).waitFor();
     await expect.poll(async () => (await imported()).length).toBe(0);
-    await batches.getByText(/Undone/).waitFor();
+    await batches.getByText(pattern('Undone {{at}}', { at: '.+' })).waitFor();
   });
 
   it("keeps a preview made before the user's preferences arrived, and shows it in them", async () => {
@@ -113,34 +130,48 @@ describe('importing a bank file in the web UI', () => {
     await late.goto(`${ui.url}/import`);
     // The account list comes only with the screen, after the held preferences.
     await expect.poll(() => late.locator('.import-top select').inputValue(), { timeout: 30_000 }).toBe(accountId);
-    await late.getByLabel('Bank file', { exact: true }).setInputFiles(file);
-    const preview = late.getByRole('region', { name: 'Preview' });
+    await late.getByLabel(tr('Bank file'), { exact: true }).setInputFiles(file);
+    const preview = late.getByRole('region', { name: tr('Preview') });
     await preview.getByText('statement-november.csv').waitFor({ timeout: 30_000 });
     await expect.poll(() => answered, { timeout: 30_000 }).toBe(true);
-    const firstDate = preview.getByRole('table', { name: 'Rows of the file' }).locator('tbody td.date').first();
+    const firstDate = preview
+      .getByRole('table', { name: tr('Rows of the file') })
+      .locator('tbody td.date')
+      .first();
     await expect.poll(() => firstDate.innerText({ timeout: 500 }).catch(() => 'gone'), { timeout: 5_000 }).toBe('03.11.2026');
-    expect(await preview.locator('.tile', { hasText: 'Rows' }).locator('dd').innerText()).toBe('5');
+    expect(
+      await preview
+        .locator('.tile', { hasText: tr('Rows') })
+        .locator('dd')
+        .innerText(),
+    ).toBe('5');
   });
 
   it('reconciles against a statement balance: the difference and its candidate lines', async () => {
-    await page.getByLabel('Bank file', { exact: true }).setInputFiles(file);
-    const preview = page.getByRole('region', { name: 'Preview' });
+    await page.getByLabel(tr('Bank file'), { exact: true }).setInputFiles(file);
+    const preview = page.getByRole('region', { name: tr('Preview') });
     await preview.getByText('statement-november.csv').waitFor({ timeout: 30_000 });
-    await preview.getByRole('button', { name: /^Import 5 rows/ }).click();
-    await app.toast(/Imported/).waitFor({ timeout: 30_000 });
-    const rec = page.getByRole('region', { name: 'Reconcile with a statement' });
-    await rec.getByLabel('Statement date').fill('2026-11-30');
+    await preview.getByRole('button', { name: new RegExp(`^${tk('import:importRows', { count: 5 })}`) }).click();
+    await app.toast(importedPattern(5)).waitFor({ timeout: 30_000 });
+    const rec = page.getByRole('region', { name: tr('Reconcile with a statement') });
+    await rec.getByLabel(tr('Statement date')).fill('2026-11-30');
     // The statement says 12.50 more than the ledger: the coffee is the candidate.
-    await rec.getByLabel(/Closing balance/).fill('4581.20');
-    await rec.getByRole('button', { name: 'Compare' }).click();
-    const diff = rec.locator('.tile', { hasText: 'Difference' }).locator('dd');
+    const balance = rec.getByLabel(pattern('Closing balance ({{currency}})', { currency: '.*' }));
+    await balance.fill('4581.20');
+    await rec.getByRole('button', { name: tr('Compare') }).click();
+    const diff = rec.locator('.tile', { hasText: tr('Difference') }).locator('dd');
     await diff.waitFor();
-    expect(await diff.innerText()).toMatch(/12\.50/);
-    expect(await rec.getByRole('button', { name: /^Reconcile/ }).isDisabled()).toBe(true);
-    await rec.getByLabel(/Closing balance/).fill('4568.70');
-    await rec.getByRole('button', { name: 'Compare' }).click();
-    await expect.poll(() => diff.innerText()).toMatch(/0\.00/);
-    await rec.getByRole('button', { name: /^Reconcile 5 transactions/ }).click();
-    await app.toast(/Reconciled: 5 transactions marked/).waitFor();
+    expect(await diff.innerText()).toContain(formatted(12.5, 2));
+    // The sentence under the figures says them in the user's formats (not "4581.20" and ISO days under German ones).
+    const said = await rec.locator('.reconcile-result > p').innerText();
+    expect(said).toContain(formatted(4581.2, 2));
+    expect(said).toContain(userDay('2026-11-30'));
+    const reconcileButton = rec.getByRole('button', { name: tk('import:reconcile.reconcileCount', { count: 5 }) });
+    expect(await reconcileButton.isDisabled()).toBe(true);
+    await balance.fill('4568.70');
+    await rec.getByRole('button', { name: tr('Compare') }).click();
+    await expect.poll(() => diff.innerText()).toContain(formatted(0, 2));
+    await reconcileButton.click();
+    await app.toast(literally(tk('import:reconcile.done', { count: 5 }))).waitFor();
   });
 });

@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { metricRoutes } from '../../src-shared/contract/metrics';
+import { contextOptions, pattern, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -31,7 +32,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   ui.seedDemo();
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 900 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();
@@ -45,28 +46,35 @@ beforeEach(async () => {
 
 describe('runway and stress tests in the web UI', () => {
   it('shows the runway and both forecasts with their method and backtest', { timeout: 120_000 }, async () => {
-    const card = page.getByRole('region', { name: 'Runway' });
+    const card = page.getByRole('region', { name: tr('Runway') });
     await card.getByTestId('runway-months').waitFor();
-    expect(await card.innerText()).toMatch(/Window .* in EUR/);
-    expect(await card.getByTestId('runway-months').innerText()).toMatch(/^(∞ Infinite|[\d.,]+ months)$/);
+    const basis = 'Window {{from}} – {{to}} · in {{currency}} · cash as of {{asOf}}';
+    expect(await card.innerText()).toMatch(pattern(basis, { from: '.*', to: '.*', currency: 'EUR', asOf: '.*' }));
+    const months = `${tk('runway:card.months', { count: 1 })}|${tk('runway:card.months', { count: 2 })}`;
+    expect(await card.getByTestId('runway-months').innerText()).toMatch(
+      new RegExp(`^(∞ ${tr('Infinite')}|[\\d.,]+ (${months}))$`),
+    );
     for (const title of ['Cash flow forecast', 'Revenue forecast']) {
-      const chart = page.getByRole('region', { name: title });
-      await chart.getByText('Method:').waitFor({ timeout: 60_000 });
-      expect(await chart.innerText()).toMatch(/Backtest|No backtest/);
+      const chart = page.getByRole('region', { name: tr(title) });
+      await chart.getByText(tr('Method:')).waitFor({ timeout: 60_000 });
+      // A backtest, or why there is none (the server says so in its own words).
+      expect(await chart.innerText()).toMatch(
+        new RegExp(`${tr('Backtest')}|No backtest|${tr('No backtest: too few complete months in the window.')}`),
+      );
       expect(await chart.locator('canvas').count()).toBe(1);
     }
   });
 
   it('builds, saves, reopens and compares stress tests, with field errors at the field', { timeout: 180_000 }, async () => {
-    const builder = page.getByRole('region', { name: 'Stress test' });
+    const builder = page.getByRole('region', { name: tr('Stress test') });
     const result = page.locator('.stress-result');
     await result.locator('canvas').waitFor({ timeout: 60_000 });
     const ending = () => result.locator('.stress-facts dd').first().innerText();
 
     // A revenue drop outside its range: the server's message shows under that input.
-    const pct = builder.getByLabel('Revenue change %');
+    const pct = builder.getByLabel(tr('Revenue change %'));
     await pct.fill('-300');
-    const error = builder.locator('.field', { has: page.getByLabel('Revenue change %') }).locator('.error');
+    const error = builder.locator('.field', { has: page.getByLabel(tr('Revenue change %')) }).locator('.error');
     await error.waitFor({ timeout: 30_000 });
     expect(await error.innerText()).toMatch(/-100|−100|greater|at least/i);
     expect(await pct.getAttribute('aria-invalid')).toBe('true');
@@ -74,29 +82,32 @@ describe('runway and stress tests in the web UI', () => {
     await pct.fill('-40');
     await error.waitFor({ state: 'detached', timeout: 30_000 });
     const before = await ending();
-    await builder.getByLabel('Add a driver').selectOption('HiringPlan');
-    await builder.getByLabel('People added').fill('4');
+    await builder.getByLabel(tr('Add a driver')).selectOption('HiringPlan');
+    await builder.getByLabel(tr('People added')).fill('4');
     await expect.poll(ending, { timeout: 30_000 }).not.toBe(before);
-    await page.getByRole('table', { name: 'Impact of each driver' }).getByText('Hiring plan').waitFor();
+    await page
+      .getByRole('table', { name: tr('Impact of each driver') })
+      .getByText(tr('Hiring plan'))
+      .waitFor();
 
-    await builder.getByLabel('Name').fill('Lose a client and hire');
-    await builder.getByRole('button', { name: 'Save stress test' }).click();
-    await app.toast(/Saved “Lose a client and hire”/).waitFor();
+    await builder.getByLabel(tr('Name')).fill('Lose a client and hire');
+    await builder.getByRole('button', { name: tr('Save stress test') }).click();
+    await app.toast('Saved “{{name}}”', { name: 'Lose a client and hire' }).waitFor();
 
-    await builder.getByRole('button', { name: 'Remove Hiring plan' }).click();
-    await builder.getByLabel('Name').fill('Lose a client');
-    await builder.getByRole('button', { name: 'Save stress test' }).click();
-    await app.toast(/Saved “Lose a client”/).waitFor();
+    await builder.getByRole('button', { name: `${tr('Remove')} ${tr('Hiring plan')}` }).click();
+    await builder.getByLabel(tr('Name')).fill('Lose a client');
+    await builder.getByRole('button', { name: tr('Save stress test') }).click();
+    await app.toast('Saved “{{name}}”', { name: 'Lose a client' }).waitFor();
 
-    const saved = page.getByRole('table', { name: 'Saved stress tests' });
+    const saved = page.getByRole('table', { name: tr('Saved stress tests') });
     await saved.getByRole('cell', { name: 'Lose a client and hire', exact: true }).waitFor();
-    await saved.getByRole('button', { name: 'Open Lose a client and hire' }).click();
-    await builder.getByLabel('People added').waitFor();
-    expect(await builder.getByLabel('People added').inputValue()).toBe('4');
+    await saved.getByRole('button', { name: `${tr('Open')} Lose a client and hire` }).click();
+    await builder.getByLabel(tr('People added')).waitFor();
+    expect(await builder.getByLabel(tr('People added')).inputValue()).toBe('4');
 
-    await saved.getByLabel('Compare Lose a client and hire').check();
-    await saved.getByLabel('Compare Lose a client', { exact: true }).check();
-    const comparison = page.getByRole('region', { name: 'Comparison of saved stress tests' });
+    await saved.getByLabel(tr('Compare {{name}}', { name: 'Lose a client and hire' })).check();
+    await saved.getByLabel(tr('Compare {{name}}', { name: 'Lose a client' }), { exact: true }).check();
+    const comparison = page.getByRole('region', { name: tr('Comparison of saved stress tests') });
     await comparison.locator('canvas').waitFor();
     expect(await comparison.locator('.compare-col').count()).toBe(2);
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { contextOptions, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
@@ -28,7 +29,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
-  context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  context = await browser.newContext(contextOptions());
   app = new AppPage(await context.newPage(), ui.url);
   return async () => {
     await context.close();
@@ -41,12 +42,13 @@ describe('signing in to the web UI', () => {
     const { email, password } = await ui.user();
     const page = app.page;
     await app.open('/customers');
-    const form = page.getByRole('form', { name: 'Sign in' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill('not-the-password');
-    await form.getByRole('button', { name: 'Sign in' }).click();
+    const form = app.signInForm;
+    await form.getByLabel(tr('Email')).fill(email);
+    await form.getByLabel(tr('Password')).fill('not-the-password');
+    await form.getByRole('button', { name: tr('Sign in') }).click();
+    // The server's own words (the API speaks English).
     await form.getByRole('alert').getByText('The email or password is not right.').waitFor();
-    expect(await form.getByLabel('Password').inputValue()).toBe('');
+    expect(await form.getByLabel(tr('Password')).inputValue()).toBe('');
 
     await app.signIn(email, password);
     expect(new URL(page.url()).pathname).toBe('/customers');
@@ -76,7 +78,7 @@ describe('signing in to the web UI', () => {
     });
     expect(forged).toBe(403);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: tr('Sign out') }).click();
     await form.waitFor();
     expect(await context.cookies()).toEqual([]);
     await page.reload();
@@ -93,7 +95,7 @@ describe('signing in to the web UI', () => {
       .nav('Transactions')
       .click({ timeout: 2000 })
       .catch(() => {});
-    await app.page.getByRole('form', { name: 'Sign in' }).waitFor();
-    await app.page.getByText('Your session has ended. Sign in again.').waitFor();
+    await app.signInForm.waitFor();
+    await app.page.getByText(tr('Your session has ended. Sign in again.')).waitFor();
   });
 });

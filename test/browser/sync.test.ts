@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { checkAxe } from './helpers/axe';
+import { contextOptions, literally, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -55,71 +56,91 @@ describe('the Sync screen', () => {
     const travel = await remoteApi.call(tagRoutes.create, { body: { name: 'Travel' } });
     const { email, password } = await local.user();
 
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' });
+    const context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }));
     const page = await context.newPage();
     const app = new AppPage(page, local.url);
     try {
       await app.open('/sync');
       await app.signIn(email, password);
-      const connect = page.getByRole('region', { name: 'Connect a remote' });
+      const connect = page.getByRole('region', { name: tr('Connect a remote') });
       await connect.waitFor();
       await checkBothThemes(page, 'sync: connect');
 
       // A wrong address is caught before anything is sent; the test says which team the key reaches.
-      await connect.getByLabel('Remote address').fill(remote.url);
-      await connect.getByLabel('API key of the remote').fill(remoteKey);
-      await connect.getByRole('button', { name: 'Test connection' }).click();
-      await connect.getByText('Enter an http or https address whose path ends in /v1.').waitFor();
-      await connect.getByLabel('Remote address').fill(`${remote.url}/v1`);
-      await connect.getByRole('button', { name: 'Test connection' }).click();
-      await connect.getByText('Connection works: the key belongs to the team “Remote Books” (base currency EUR).').waitFor();
+      await connect.getByLabel(tr('Remote address')).fill(remote.url);
+      await connect.getByLabel(tr('API key of the remote')).fill(remoteKey);
+      await connect.getByRole('button', { name: tr('Test connection') }).click();
+      await connect.getByText(tr('Enter an http or https address whose path ends in /v1.')).waitFor();
+      await connect.getByLabel(tr('Remote address')).fill(`${remote.url}/v1`);
+      await connect.getByRole('button', { name: tr('Test connection') }).click();
+      await connect
+        .getByText(
+          tr('Connection works: the key belongs to the team “{{name}}” (base currency {{currency}}).', {
+            name: 'Remote Books',
+            currency: 'EUR',
+          }),
+        )
+        .waitFor();
 
-      await connect.getByRole('button', { name: 'Connect and sync' }).click();
-      const status = page.getByRole('region', { name: /^Remote:/ });
-      await status.getByText(/received 1, sent 0, 0 conflicts/).waitFor({ timeout: 30_000 });
-      await status.getByText('Up to date').waitFor();
+      await connect.getByRole('button', { name: tr('Connect and sync') }).click();
+      const status = page.getByRole('region', { name: startsWith('Remote: {{name}}', { name: '' }) });
+      await status
+        .getByText(literally(tk('sync:status.summary', { pulled: 1, pushed: 0, count: 0 })))
+        .waitFor({ timeout: 30_000 });
+      await status.getByText(tr('Up to date')).waitFor();
       expect(await status.textContent()).not.toContain(remoteKey);
       expect((await localApi.call(tagRoutes.get, { params: { id: travel.id } })).name).toBe('Travel');
 
       // Both sides rename the tag (the remote first: a scheduled round in between must not hide the conflict).
       await remoteApi.call(tagRoutes.update, { params: { id: travel.id }, body: { name: 'Journeys' } });
       await localApi.call(tagRoutes.update, { params: { id: travel.id }, body: { name: 'Trips' } });
-      await status.getByRole('button', { name: 'Sync now' }).click();
-      const table = page.getByRole('table', { name: 'Sync conflicts' });
+      await status.getByRole('button', { name: tr('Sync now') }).click();
+      const table = page.getByRole('table', { name: tr('Sync conflicts') });
       const row = table.locator('tbody tr[data-conflict-id]');
       await row.first().waitFor({ timeout: 30_000 });
       expect(await row.count()).toBe(1);
       const cells = await row.locator('td').allInnerTexts();
-      expect(cells[0]).toContain('Tag “Trips”');
-      expect(cells[1]).toBe('Name');
+      const record = tk('sync:record.named', { entity: tk('sync:entities.tag'), name: 'Trips' });
+      expect(cells[0]).toContain(record);
+      expect(cells[1]).toBe(tk('sync:fields.name'));
       expect(cells[2]).toBe('Trips');
       expect(cells[3]).toBe('Journeys');
-      expect(cells[4]).toContain('Remote');
+      expect(cells[4]).toContain(tk('sync:conflicts.sides.remote'));
       await page.getByTestId('sync-open-conflicts').getByText('1').waitFor();
       // The frame counts the conflict too.
-      await page.getByRole('banner').getByRole('link', { name: '1 sync conflict' }).waitFor();
+      await page
+        .getByRole('banner')
+        .getByRole('link', { name: tk('sync:indicator.conflicts', { count: 1 }) })
+        .waitFor();
       await checkBothThemes(page, 'sync: status and conflicts');
 
       // One click takes the value here; it is written at once and sent by the next round.
-      await row.getByRole('button', { name: 'Use value here for Tag “Trips”' }).click();
-      await app.toast(/Kept the value here for Tag “Trips”/).waitFor();
-      await page.getByRole('region', { name: 'Conflicts' }).getByRole('heading', { name: 'No conflicts' }).waitFor();
+      await row.getByRole('button', { name: tk('sync:conflicts.takeFor.local', { record }) }).click();
+      await app.toast(literally(tk('sync:conflicts.resolved.local', { record }))).waitFor();
+      await page
+        .getByRole('region', { name: tk('sync:conflicts.title') })
+        .getByRole('heading', { name: tr('No conflicts') })
+        .waitFor();
       expect((await localApi.call(tagRoutes.get, { params: { id: travel.id } })).name).toBe('Trips');
-      await status.getByRole('button', { name: 'Sync now' }).click();
+      await status.getByRole('button', { name: tr('Sync now') }).click();
       await expect
         .poll(async () => (await remoteApi.call(tagRoutes.get, { params: { id: travel.id } })).name, { timeout: 30_000 })
         .toBe('Trips');
-      await page.getByTestId('sync-pending').getByText('nothing').waitFor({ timeout: 30_000 });
+      await page.getByTestId('sync-pending').getByText(tk('sync:status.nothing')).waitFor({ timeout: 30_000 });
 
       // The remote goes away: the next round fails for the network, and the frame says so everywhere.
       await remote.server.close();
-      await status.getByRole('button', { name: 'Sync now' }).click();
-      await status.getByText(/^The remote could not be reached in the last round/).waitFor({ timeout: 30_000 });
+      await status.getByRole('button', { name: tr('Sync now') }).click();
+      await status
+        .getByText(
+          tr('The remote could not be reached in the last round. Changes made here wait and are sent when it answers again.'),
+        )
+        .waitFor({ timeout: 30_000 });
       await app.nav('Customers').click();
-      const flag = page.getByRole('banner').getByRole('link', { name: 'Sync offline' });
+      const flag = page.getByRole('banner').getByRole('link', { name: tr('Sync offline') });
       await flag.waitFor();
       await flag.click();
-      await page.getByRole('heading', { name: 'Sync', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: tk('sync:title'), level: 1 }).waitFor();
       expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
     } finally {
       await context.close();

@@ -11,6 +11,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
+import { containing, contextOptions, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -36,7 +37,7 @@ beforeEach(async () => {
   ui = await startUiServer(webRoot);
   ui.seedDemo();
   key = ui.key();
-  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();
@@ -51,7 +52,11 @@ beforeEach(async () => {
 });
 
 const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
-const grid = () => page.getByRole('grid', { name: 'Transactions' });
+const grid = () => page.getByRole('grid', { name: tr('Transactions') });
+/** A review action's toast, as `transactions:actions.<name>_done` says it. */
+const done = (name: string, vars: Record<string, unknown>) => literally(tk(`transactions:actions.${name}_done`, vars));
+const undone = (name: string, vars: Record<string, unknown>) =>
+  literally(tk('transactions:undone', { what: tk(`transactions:actions.${name}_done`, vars) }));
 const rows = () => grid().locator('[data-transaction-id]');
 const rowAt = (i: number) => rows().nth(i);
 const idAt = async (i: number) => (await rowAt(i).getAttribute('data-transaction-id')) as string;
@@ -60,7 +65,7 @@ const record = (id: string) => client().call(transactionRoutes.get, { params: { 
 describe('transaction review in the web UI', () => {
   it('reviews ten transactions by keyboard only, with undo', async () => {
     // The default view: to review, counted on its tab.
-    const tab = page.getByRole('tab', { name: /To review/ });
+    const tab = page.getByRole('tab', { name: containing('To review') });
     expect(await tab.getAttribute('aria-selected')).toBe('true');
     const ids = await Promise.all(Array.from({ length: 10 }, (_, i) => idAt(i)));
     expect(new Set(ids).size).toBe(10);
@@ -68,7 +73,7 @@ describe('transaction review in the web UI', () => {
     await grid().focus();
     // 1: categorise through the picker (type to filter, Enter).
     await page.keyboard.press('c');
-    const picker = page.getByRole('dialog', { name: /Categorise transaction/ });
+    const picker = page.getByRole('dialog', { name: containing('Categorise transaction') });
     await picker.waitFor();
     // A category the row does not have yet, so the change is real.
     const target =
@@ -77,25 +82,25 @@ describe('transaction review in the web UI', () => {
         : { slug: 'software', name: 'Software & SaaS' };
     await page.keyboard.type(target.name);
     await page.keyboard.press('Enter');
-    await app.toast(`Categorised 1 transaction as ${target.name}`).waitFor();
+    await app.toast(done('categorise', { count: 1, name: target.name })).waitFor();
     await expect.poll(async () => (await record(ids[0]!)).category?.slug).toBe(target.slug);
     expect((await record(ids[0]!)).fieldSources.category?.source).toBe('user');
 
     // 2: a note (n), saved with Ctrl+Enter.
     await page.keyboard.press('j');
     await page.keyboard.press('n');
-    await page.getByRole('dialog', { name: 'Note' }).waitFor();
+    await page.getByRole('dialog', { name: tr('Note') }).waitFor();
     await page.keyboard.type('Checked against the contract');
     await page.keyboard.press('Control+Enter');
-    await app.toast(/Noted 1 transaction/).waitFor();
+    await app.toast(done('note', { count: 1 })).waitFor();
     await expect.poll(async () => (await record(ids[1]!)).note).toBe('Checked against the contract');
 
     // 3–7: select a range with Shift+↓ and mark the five reviewed at once (r).
     await page.keyboard.press('j');
     for (let i = 0; i < 4; i++) await page.keyboard.press('Shift+ArrowDown');
-    await page.getByText('5 selected').waitFor();
+    await page.getByText(tk('transactions:bulk.selected', { count: 5 })).waitFor();
     await page.keyboard.press('r');
-    await app.toast(/Marked 5 transactions as reviewed/).waitFor();
+    await app.toast(done('review', { count: 5 })).waitFor();
     for (const id of ids.slice(2, 7)) await expect.poll(async () => (await record(id)).reviewedAt).not.toBeNull();
 
     // 8–10: clear the selection, select three by x, exclude them (e), then undo (z).
@@ -108,12 +113,12 @@ describe('transaction review in the web UI', () => {
       if ((await row.count()) === 0) continue;
       await row.click({ modifiers: ['Control'] });
     }
-    await page.getByText('3 selected').waitFor();
+    await page.getByText(tk('transactions:bulk.selected', { count: 3 })).waitFor();
     await page.keyboard.press('e');
-    await app.toast(/Excluded 3 transactions/).waitFor();
+    await app.toast(done('exclude', { count: 3 })).waitFor();
     for (const id of eight) await expect.poll(async () => (await record(id)).status).toBe('excluded');
     await page.keyboard.press('z');
-    await app.toast(/Undone: Excluded 3 transactions/).waitFor();
+    await app.toast(undone('exclude', { count: 3 })).waitFor();
     for (const id of eight) await expect.poll(async () => (await record(id)).status).not.toBe('excluded');
 
     // The counts follow the review: fewer to review than before.
@@ -141,23 +146,23 @@ describe('transaction review in the web UI', () => {
     await page.keyboard.press('j');
     await page.keyboard.press('r');
     await app
-      .toast(/Marked 1 transaction as reviewed/)
+      .toast(done('review', { count: 1 }))
       .nth(1)
       .waitFor();
     for (const id of ids.slice(0, 2)) await expect.poll(async () => (await record(id)).reviewedAt).not.toBeNull();
     // A note saved while the refresh after those writes is still on its way.
     await page.keyboard.press('j');
     await page.keyboard.press('n');
-    await page.getByRole('dialog', { name: 'Note' }).waitFor();
+    await page.getByRole('dialog', { name: tr('Note') }).waitFor();
     await page.keyboard.type('Typed during a refresh');
     await page.keyboard.press('Control+Enter');
-    await app.toast(/Noted 1 transaction/).waitFor();
+    await app.toast(done('note', { count: 1 })).waitFor();
     await expect.poll(async () => (await record(ids[2]!)).note).toBe('Typed during a refresh');
     // Undo, pressed at once three times, takes back the three actions, newest first.
     for (let i = 0; i < 3; i++) await page.keyboard.press('z');
-    await app.toast(/Undone: Noted 1 transaction/).waitFor();
+    await app.toast(undone('note', { count: 1 })).waitFor();
     await app
-      .toast(/Undone: Marked 1 transaction as reviewed/)
+      .toast(undone('review', { count: 1 }))
       .nth(1)
       .waitFor();
     await expect.poll(async () => (await record(ids[2]!)).note).toBe(noteBefore);
@@ -166,26 +171,28 @@ describe('transaction review in the web UI', () => {
   });
 
   it('keeps filters in the address and shows the shortcut sheet', async () => {
-    await page.getByRole('tab', { name: /^All/ }).click();
-    await page.getByLabel('Search transactions').fill('rent');
+    await page.getByRole('tab', { name: startsWith('All') }).click();
+    await page.getByLabel(tr('Search transactions')).fill('rent');
     await expect.poll(() => new URL(page.url()).searchParams.get('q')).toBe('rent');
     expect(new URL(page.url()).searchParams.get('state')).toBe('all');
     await page.reload();
     await grid().waitFor();
-    expect(await page.getByLabel('Search transactions').inputValue()).toBe('rent');
+    expect(await page.getByLabel(tr('Search transactions')).inputValue()).toBe('rent');
     const expected = await client().call(appTransactionRoutes.list, { query: { q: 'rent', pageSize: 1000 } });
     expect(expected.data.length).toBeGreaterThan(0);
     // The count above the grid is the list's (rows beyond the view are virtualized, not in the page).
-    await expect.poll(() => page.locator('.bulk-bar').innerText()).toMatch(new RegExp(`^${expected.data.length} transactions?`));
+    await expect
+      .poll(() => page.locator('.bulk-bar').innerText())
+      .toMatch(new RegExp(`^${literally(tk('transactions:count', { count: expected.data.length })).source}`));
     const shown = await rows().locator('.cell-name').allInnerTexts();
     expect(shown.length).toBeGreaterThan(0);
     for (const name of shown.slice(0, 5)) expect(expected.data.map((d) => d.name)).toContain(name);
 
     await grid().focus();
     await page.keyboard.press('?');
-    const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    const sheet = page.getByRole('dialog', { name: tr('Keyboard shortcuts') });
     await sheet.waitFor();
-    expect(await sheet.innerText()).toContain('Mark reviewed');
+    expect(await sheet.innerText()).toContain(tr('Mark reviewed'));
     await page.keyboard.press('Escape');
     await sheet.waitFor({ state: 'detached' });
   });
@@ -198,26 +205,30 @@ describe('transaction review in the web UI', () => {
     const panel = page.getByRole('dialog', { name: before.name });
     await panel.waitFor();
     for (const label of ['Account', 'Counterparty', 'Balance after', 'In base currency', 'Reviewed', 'Reference']) {
-      await panel.getByText(label, { exact: true }).waitFor();
+      await panel.getByText(tr(label), { exact: true }).waitFor();
     }
-    await panel.getByRole('button', { name: /Split into parts/ }).click();
-    const first = panel.getByLabel('Part 1 amount');
+    // Codes are said in words: the method is not `card_purchase`.
+    expect(await panel.locator('dl.facts').innerText()).not.toMatch(/\b[a-z]+_[a-z]+\b/);
+    await panel.getByRole('button', { name: containing('Split into parts') }).click();
+    const first = panel.getByLabel(tr('Part {{n}} amount', { n: 1 }));
     await first.fill('1');
-    await panel.getByText(/left to split/).waitFor();
-    await panel.getByRole('button', { name: 'Save split' }).click();
+    await panel.getByText(pattern('{{left}} left to split of {{amount}}.', { left: '.*', amount: '.*' })).waitFor();
+    await panel.getByRole('button', { name: tr('Save split') }).click();
     await panel
       .getByRole('alert')
-      .getByText(/must add up/)
+      .getByText(pattern('The parts must add up to {{amount}}: {{left}} left.', { amount: '.*', left: '.*' }))
       .waitFor();
     expect((await record(id)).splits).toEqual([]);
     // Make them add up: the second part takes the rest.
     const amount = before.amount;
     await first.fill(String(Math.trunc(amount / 2)));
-    await panel.getByLabel('Part 2 amount').fill(String(Math.round((amount - Math.trunc(amount / 2)) * 100) / 100));
-    await panel.getByText(/The parts add up/).waitFor();
-    await panel.getByRole('button', { name: 'Save split' }).click();
+    await panel
+      .getByLabel(tr('Part {{n}} amount', { n: 2 }))
+      .fill(String(Math.round((amount - Math.trunc(amount / 2)) * 100) / 100));
+    await panel.getByText(pattern('The parts add up to {{amount}}.', { amount: '.*' })).waitFor();
+    await panel.getByRole('button', { name: tr('Save split') }).click();
     await expect.poll(async () => (await record(id)).splits.length).toBe(2);
-    await panel.getByRole('cell', { name: 'splits' }).waitFor();
+    await panel.getByRole('cell', { name: tk('transactions:fields.splits'), exact: true }).waitFor();
     await page.keyboard.press('Escape');
     await panel.waitFor({ state: 'detached' });
   });
@@ -245,20 +256,26 @@ describe('transaction review in the web UI', () => {
     await page.keyboard.press('c');
     await page.keyboard.type('Meals');
     await page.keyboard.press('Enter');
-    const banner = page.getByRole('status').filter({ hasText: 'similar from “Kaffeeroesterei Nord”' });
+    const offer = tk('transactions:similar.banner', { count: 3, from: 'Kaffeeroesterei Nord' });
+    const banner = page.getByRole('status').filter({ hasText: offer });
     await banner.waitFor();
-    expect(await banner.innerText()).toMatch(/^3 similar/);
+    expect(await banner.innerText()).toMatch(new RegExp(`^${literally(offer).source}`));
     // Nothing changed yet: the others are still uncategorised.
     for (const id of ids.slice(1)) expect((await record(id)).category).toBeNull();
 
     await grid().focus();
     await page.keyboard.press('a');
-    const dialog = page.getByRole('dialog', { name: /Categorise 3 similar as Meals/ });
+    const dialog = page.getByRole('dialog', { name: tk('transactions:similar.title', { count: 3, name: 'Meals' }) });
     await dialog.waitFor();
-    expect(await dialog.getByRole('table', { name: 'Dry run' }).locator('tbody tr').count()).toBe(3);
-    await dialog.getByLabel(/Also save a rule/).check();
-    await dialog.getByRole('button', { name: 'Apply to 3' }).click();
-    await app.toast(/Categorised 3 similar as Meals and saved the rule/).waitFor();
+    expect(
+      await dialog
+        .getByRole('table', { name: tr('Dry run') })
+        .locator('tbody tr')
+        .count(),
+    ).toBe(3);
+    await dialog.getByLabel(pattern('Also save a rule “{{name}}” for future transactions', { name: '.*' })).check();
+    await dialog.getByRole('button', { name: tk('transactions:similar.applyCount', { count: 3 }) }).click();
+    await app.toast(literally(tk('transactions:similar.doneWithRule', { count: 3, name: 'Meals' }))).waitFor();
     for (const id of ids) await expect.poll(async () => (await record(id)).category?.slug).toBe('meals');
     const rules = await c.call(ruleRoutes.list);
     expect(rules.data.some((r) => /Kaffeeroesterei Nord/i.test(r.name))).toBe(true);

@@ -1,25 +1,29 @@
 /** Health and About: is the server answering, which versions run, and (desktop) the local server's state. */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { DesktopAppInfo, ServerStatus } from '../../../src-shared/desktop-bridge';
+import { t } from '../../i18n';
+import { formatDateTime } from '../../lib/format';
 import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
 
 function statusText(s: ServerStatus): string {
   switch (s.state) {
     case 'ready':
-      return `Running at ${s.url}`;
+      return t('about:server.ready', { url: s.url });
     case 'starting':
-      return `Starting (attempt ${s.attempt})`;
+      return t('about:server.starting', { attempt: s.attempt });
     case 'restarting':
-      return `Restarting in ${Math.ceil(s.inMs / 1000)} s: ${s.reason}`;
+      return t('about:server.restarting', { seconds: Math.ceil(s.inMs / 1000), reason: s.reason });
     case 'failed':
-      return `Stopped: ${s.reason}`;
+      return t('about:server.failed', { reason: s.reason });
     case 'stopped':
-      return 'Stopped';
+      return t('about:server.stopped');
   }
 }
 
 export function AboutScreen() {
+  const { t } = useTranslation('about');
   const { connection, health, healthError, checkHealth } = useConnection();
   const [info, setInfo] = useState<DesktopAppInfo | null>(null);
   const [server, setServer] = useState<ServerStatus | null>(null);
@@ -37,63 +41,63 @@ export function AboutScreen() {
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>Health and about</h1>
-          <p>The state of the server this window talks to.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
         <button type="button" className="btn" onClick={() => void checkHealth()}>
-          Check again
+          {t('checkAgain')}
         </button>
       </header>
-      <section className="panel" aria-label="Server health">
+      <section className="panel" aria-label={t('health')}>
         <h2>
-          Server{' '}
+          {t('server.title')}{' '}
           {health ? (
             <span className="status-pill ok">
-              <span className="dot ok" /> Healthy
+              <span className="dot ok" /> {t('healthy')}
             </span>
           ) : (
             <span className="status-pill bad">
-              <span className="dot bad" /> Not reachable
+              <span className="dot bad" /> {t('unreachable')}
             </span>
           )}
         </h2>
         <dl className="facts">
-          <dt>Address</dt>
+          <dt>{t('address')}</dt>
           <dd>{connection.baseUrl || '—'}</dd>
-          <dt>Server version</dt>
+          <dt>{t('serverVersion')}</dt>
           <dd>{health?.version ?? '—'}</dd>
-          <dt>Database schema</dt>
-          <dd>{health ? `version ${health.schemaVersion}` : '—'}</dd>
-          <dt>Server time</dt>
-          <dd>{health?.time ?? '—'}</dd>
+          <dt>{t('schema')}</dt>
+          <dd>{health ? t('schemaVersion', { version: health.schemaVersion }) : '—'}</dd>
+          <dt>{t('serverTime')}</dt>
+          <dd>{health?.time ? formatDateTime(health.time) : '—'}</dd>
           {healthError ? (
             <>
-              <dt>Problem</dt>
+              <dt>{t('problem')}</dt>
               <dd>{healthError}</dd>
             </>
           ) : null}
-          <dt>API reference</dt>
+          <dt>{t('apiReference')}</dt>
           <dd>{connection.baseUrl ? <a href={`${connection.baseUrl}/v1/docs`}>{`${connection.baseUrl}/v1/docs`}</a> : '—'}</dd>
         </dl>
       </section>
       {platform.desktop ? (
-        <section className="panel" aria-label="Desktop app">
-          <h2>Desktop app</h2>
+        <section className="panel" aria-label={t('desktop.title')}>
+          <h2>{t('desktop.title')}</h2>
           <dl className="facts">
-            <dt>Local server</dt>
+            <dt>{t('desktop.localServer')}</dt>
             <dd>{server ? statusText(server) : '—'}</dd>
-            <dt>Version</dt>
+            <dt>{t('desktop.version')}</dt>
             <dd>{info?.appVersion ?? '—'}</dd>
             <dt>Electron / Chrome / Node</dt>
             <dd>{info ? `${info.electronVersion} / ${info.chromeVersion} / ${info.nodeVersion}` : '—'}</dd>
-            <dt>Platform</dt>
+            <dt>{t('desktop.platform')}</dt>
             <dd>{info?.platform ?? '—'}</dd>
-            <dt>Data folder</dt>
+            <dt>{t('desktop.dataFolder')}</dt>
             <dd>{info?.dataDir ?? '—'}</dd>
           </dl>
           <div className="panel-actions">
             <button type="button" className="btn" onClick={() => void platform.desktop?.restartServer()}>
-              Restart local server
+              {t('desktop.restart')}
             </button>
           </div>
         </section>

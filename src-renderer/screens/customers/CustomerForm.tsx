@@ -4,11 +4,12 @@
  * Writes go through the data layer, which refreshes the customers list (and any open record) when they succeed.
  */
 import { type FormEvent, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
-import { ConfirmDialog, ErrorBanner, Field } from '../../components/ui';
+import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
@@ -27,11 +28,20 @@ import {
 /** The inputs this form shows: an error about any other goes above the form. */
 const FORM_FIELDS: ReadonlySet<string> = new Set([...TEXT_FIELDS, 'tags']);
 
-const COUNTRY_OPTIONS = [...COUNTRY_CODES]
-  .map((code) => ({ code, name: countryName(code) ?? code }))
-  .sort((a, b) => a.name.localeCompare(b.name));
+/** The countries by their names in the screens' language, in that language's order. */
+function countryOptions(language: string): { code: string; name: string }[] {
+  let names: Intl.DisplayNames | null = null;
+  try {
+    names = new Intl.DisplayNames([language], { type: 'region' });
+  } catch {}
+  return [...COUNTRY_CODES]
+    .map((code) => ({ code, name: names?.of(code) ?? countryName(code) ?? code }))
+    .sort((a, b) => a.name.localeCompare(b.name, language));
+}
 
 export function CustomerForm({ customer, onClose }: { customer: Customer | null; onClose: () => void }) {
+  const { t, i18n } = useTranslation('customers');
+  const COUNTRY_OPTIONS = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const [values, setValues] = useState<FormValues>(() => (customer ? formFromCustomer(customer) : emptyForm()));
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
@@ -69,10 +79,10 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
       if (customer) {
         const patch = toPatchBody(customer, values);
         if (Object.keys(patch).length > 0) await update.mutateAsync({ params: { id: customer.id }, body: patch });
-        toast(Object.keys(patch).length ? `Saved ${values.name.trim()}` : 'No changes to save');
+        toast(Object.keys(patch).length ? t('form.saved', { name: values.name.trim() }) : t('form.noChanges'));
       } else {
         const created = await create.mutateAsync({ body: toCreateBody(values) });
-        toast(`Created ${created.name}`);
+        toast(t('form.created', { name: created.name }));
       }
       onClose();
     } catch (err) {
@@ -94,7 +104,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
     setBusy(true);
     try {
       await remove.mutateAsync({ params: { id: customer.id } });
-      toast(`Deleted ${customer.name}`);
+      toast(t('form.deleted', { name: customer.name }));
       onClose();
     } catch (err) {
       setConfirmDelete(false);
@@ -129,7 +139,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
   );
 
   const formError = errors[FORM_KEY];
-  const title = useMemo(() => (editing ? `Edit ${customer?.name}` : 'New customer'), [editing, customer]);
+  const title = editing ? t('form.editTitle', { name: customer?.name }) : t('new');
 
   return (
     <>
@@ -152,7 +162,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
         <div className="drawer-header">
           <h2>{title}</h2>
           <button type="button" className="btn ghost" onClick={onClose}>
-            Close <kbd>Esc</kbd>
+            {t('common:close')} <Kbd k="Esc" />
           </button>
         </div>
         <form ref={formRef} id="customer-form" className="drawer-body" onSubmit={submit} noValidate>
@@ -163,25 +173,25 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
             </div>
           ) : null}
           <section className="form-section">
-            <h3>Customer</h3>
+            <h3>{t('form.customer')}</h3>
             <div className="grid-2">
-              {input('name', 'Name', { required: true, span: true })}
-              {input('contact', 'Contact person')}
-              {input('phone', 'Phone', { type: 'tel' })}
-              {input('email', 'Email', { type: 'email' })}
-              {input('billingEmail', 'Billing email', { type: 'email', hint: 'Invoices go here when set' })}
-              {input('website', 'Website', { span: true })}
+              {input('name', t('form.name'), { required: true, span: true })}
+              {input('contact', t('form.contact'))}
+              {input('phone', t('form.phone'), { type: 'tel' })}
+              {input('email', t('form.email'), { type: 'email' })}
+              {input('billingEmail', t('form.billingEmail'), { type: 'email', hint: t('form.billingEmailHint') })}
+              {input('website', t('form.website'), { span: true })}
             </div>
           </section>
           <section className="form-section">
-            <h3>Address</h3>
+            <h3>{t('form.address')}</h3>
             <div className="grid-2">
-              {input('addressLine1', 'Address line 1', { span: true })}
-              {input('addressLine2', 'Address line 2', { span: true })}
-              {input('zip', 'Postal code')}
-              {input('city', 'City')}
-              {input('state', 'State / region')}
-              <Field label="Country" error={errors.countryCode}>
+              {input('addressLine1', t('form.addressLine1'), { span: true })}
+              {input('addressLine2', t('form.addressLine2'), { span: true })}
+              {input('zip', t('form.zip'))}
+              {input('city', t('form.city'))}
+              {input('state', t('form.state'))}
+              <Field label={t('form.country')} error={errors.countryCode}>
                 {({ id, describedBy, invalid }) => (
                   <select
                     id={id}
@@ -204,33 +214,33 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
             </div>
           </section>
           <section className="form-section">
-            <h3>Tax and e-invoicing</h3>
+            <h3>{t('form.tax')}</h3>
             <div className="grid-2">
-              {input('vatNumber', 'VAT number')}
-              {input('peppolId', 'Peppol ID', { hint: 'scheme:identifier, e.g. 0208:0123456789' })}
+              {input('vatNumber', t('form.vatNumber'))}
+              {input('peppolId', t('form.peppolId'), { hint: t('form.peppolHint') })}
             </div>
           </section>
           <section className="form-section">
-            <h3>Tags</h3>
+            <h3>{t('form.tags')}</h3>
             {tags === null ? (
-              <p className="faint">Loading tags…</p>
+              <p className="faint">{t('form.loadingTags')}</p>
             ) : tags.length === 0 ? (
-              <p className="faint">No tags yet. Tags are created through the API (POST /v1/tags).</p>
+              <p className="faint">{t('form.noTags')}</p>
             ) : (
               <div className="tag-picker">
-                {tags.map((t) => {
-                  const on = values.tagIds.includes(t.id);
+                {tags.map((tag) => {
+                  const on = values.tagIds.includes(tag.id);
                   return (
                     <button
                       type="button"
-                      key={t.id}
+                      key={tag.id}
                       className="tag-option"
                       aria-pressed={on}
                       onClick={() =>
-                        setValues((v) => ({ ...v, tagIds: on ? v.tagIds.filter((x) => x !== t.id) : [...v.tagIds, t.id] }))
+                        setValues((v) => ({ ...v, tagIds: on ? v.tagIds.filter((x) => x !== tag.id) : [...v.tagIds, tag.id] }))
                       }
                     >
-                      {t.name}
+                      {tag.name}
                     </button>
                   );
                 })}
@@ -239,8 +249,8 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
             {errors.tags ? <span className="error">{errors.tags}</span> : null}
           </section>
           <section className="form-section">
-            <h3>Note</h3>
-            <Field label="Internal note" error={errors.note}>
+            <h3>{t('form.noteSection')}</h3>
+            <Field label={t('form.note')} error={errors.note}>
               {({ id, describedBy, invalid }) => (
                 <textarea
                   id={id}
@@ -257,30 +267,30 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
         </form>
         <div className="drawer-footer">
           <button type="submit" form="customer-form" className="btn primary" disabled={busy}>
-            {busy ? 'Saving…' : editing ? 'Save changes' : 'Create customer'}
-            <kbd>Ctrl ↵</kbd>
+            {busy ? t('form.saving') : editing ? t('form.saveChanges') : t('form.create')}
+            <Kbd k="Ctrl ↵" />
           </button>
           <button type="button" className="btn" onClick={onClose} disabled={busy}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <span className="spacer" />
           {editing ? (
             <button type="button" className="btn danger" onClick={() => setConfirmDelete(true)} disabled={busy}>
-              Delete
+              {t('common:delete')}
             </button>
           ) : null}
         </div>
       </aside>
       {confirmDelete && customer ? (
         <ConfirmDialog
-          title={`Delete ${customer.name}?`}
+          title={t('form.deleteTitle', { name: customer.name })}
           body={
             <p>
-              The customer is removed from your list. Their invoices are kept.
-              {customer.invoiceCount > 0 ? ` (${customer.invoiceCount} invoice${customer.invoiceCount === 1 ? '' : 's'})` : ''}
+              {t('form.deleteText')}
+              {customer.invoiceCount > 0 ? ` ${t('form.deleteInvoices', { count: customer.invoiceCount })}` : ''}
             </p>
           }
-          confirmLabel="Delete customer"
+          confirmLabel={t('form.deleteConfirm')}
           danger
           busy={busy}
           onConfirm={() => void doDelete()}

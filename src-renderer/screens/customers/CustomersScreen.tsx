@@ -2,7 +2,9 @@
  * Customers: search, tab filter, sortable columns, cursor paging ("Load more"), create / edit / delete.
  * Keyboard: `/` focuses search, `n` opens a new customer, ↑/↓ move between rows, Enter opens the focused row.
  */
-import { useRef, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { type Customer, type CustomerSortColumn, type CustomerTab, customerRoutes } from '../../../src-shared/contract/customers';
 import { SearchField } from '../../components/SearchField';
 import type { Column } from '../../components/table/columns';
@@ -11,7 +13,7 @@ import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
-import { formatAmount, formatDate } from '../../lib/format';
+import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { useRouter } from '../../lib/router';
 import { useScreenKeys } from '../../lib/use-screen-keys';
 import { useSearchCommit } from '../../lib/use-search-text';
@@ -19,24 +21,18 @@ import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
 import { CustomerForm } from './CustomerForm';
 
-const TABS: { id: CustomerTab; label: string; title: string }[] = [
-  { id: 'all', label: 'All', title: 'Every customer' },
-  { id: 'first-time', label: 'First-time', title: 'Exactly one issued invoice' },
-  { id: 'repeat', label: 'Repeat', title: 'Two or more issued invoices' },
-  { id: 'recent', label: 'Recent', title: 'Recently added or invoiced' },
-  { id: 'unpaid', label: 'Unpaid', title: 'Has unpaid or overdue invoices' },
-  { id: 'paid', label: 'Paid', title: 'Every issued invoice paid' },
-];
+/** The tabs; each one's label and tooltip are `tabs.<id>.label` and `.title` in the customers namespace. */
+const TABS: CustomerTab[] = ['all', 'first-time', 'repeat', 'recent', 'unpaid', 'paid'];
 
 /** Tags shown in a row; the rest as "+N" (all of them in the tooltip and the form). */
 const MAX_CHIPS = 2;
 
 const dash = <span className="faint">—</span>;
 
-const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
+const columns = (t: TFunction<'customers'>): Column<Customer, CustomerSortColumn>[] => [
   {
     id: 'name',
-    header: 'Name',
+    header: t('columns.name'),
     sort: 'name',
     cell: (c) => (
       <>
@@ -47,10 +43,10 @@ const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
       </>
     ),
   },
-  { id: 'contact', header: 'Contact', cell: (c) => (c.contact ? <div className="cell-text">{c.contact}</div> : dash) },
+  { id: 'contact', header: t('columns.contact'), cell: (c) => (c.contact ? <div className="cell-text">{c.contact}</div> : dash) },
   {
     id: 'country',
-    header: 'Country',
+    header: t('columns.country'),
     sort: 'country',
     cell: (c) =>
       c.countryCode ? (
@@ -64,12 +60,12 @@ const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
   },
   {
     id: 'tags',
-    header: 'Tags',
+    header: t('columns.tags'),
     cell: (c) => (
-      <div className="chips" title={c.tags.map((t) => t.name).join(', ') || undefined}>
-        {c.tags.slice(0, MAX_CHIPS).map((t) => (
-          <span key={t.id} className="chip">
-            {t.name}
+      <div className="chips" title={c.tags.map((tag) => tag.name).join(', ') || undefined}>
+        {c.tags.slice(0, MAX_CHIPS).map((tag) => (
+          <span key={tag.id} className="chip">
+            {tag.name}
           </span>
         ))}
         {c.tags.length > MAX_CHIPS ? <span className="chip more">+{c.tags.length - MAX_CHIPS}</span> : null}
@@ -78,15 +74,15 @@ const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
   },
   {
     id: 'invoices',
-    header: 'Invoices',
+    header: t('columns.invoices'),
     sort: 'invoices',
     numeric: true,
     className: 'num',
-    cell: (c) => c.invoiceCount || <span className="zero">0</span>,
+    cell: (c) => (c.invoiceCount ? formatNumber(c.invoiceCount) : <span className="zero">{formatNumber(0)}</span>),
   },
   {
     id: 'paid',
-    header: 'Paid',
+    header: t('columns.paid'),
     sort: 'total_revenue',
     numeric: true,
     className: (c) => `money ${c.totalRevenue ? '' : 'zero'}`,
@@ -94,7 +90,7 @@ const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
   },
   {
     id: 'outstanding',
-    header: 'Outstanding',
+    header: t('columns.outstanding'),
     sort: 'outstanding',
     numeric: true,
     className: (c) => `money ${c.outstandingAmount ? 'owed' : 'zero'}`,
@@ -102,17 +98,19 @@ const COLUMNS: Column<Customer, CustomerSortColumn>[] = [
   },
   {
     id: 'last-invoice',
-    header: 'Last invoice',
+    header: t('columns.lastInvoice'),
     sort: 'last_invoice',
     className: 'date',
     cell: (c) => formatDate(c.lastInvoiceDate),
   },
-  { id: 'added', header: 'Added', sort: 'created_at', className: 'date', cell: (c) => formatDate(c.createdAt) },
+  { id: 'added', header: t('columns.added'), sort: 'created_at', className: 'date', cell: (c) => formatDate(c.createdAt) },
 ];
 
 type Editing = { mode: 'new' } | { mode: 'edit'; customer: Customer } | null;
 
 export function CustomersScreen() {
+  const { t } = useTranslation('customers');
+  const COLUMNS = useMemo(() => columns(t), [t]);
   const s = useCustomersView();
   const connected = useConnection(isConnected);
   const list = useCursorList(customerRoutes.list, listQuery(s), { enabled: connected });
@@ -136,11 +134,11 @@ export function CustomersScreen() {
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>Customers</h1>
-          <p>Who you invoice: contact details, tax identifiers and what they owe.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
         <button type="button" className="btn primary" onClick={() => setEditing({ mode: 'new' })} disabled={!connected}>
-          New customer <kbd>N</kbd>
+          {t('new')} <kbd>N</kbd>
         </button>
       </header>
 
@@ -148,14 +146,14 @@ export function CustomersScreen() {
         <div className="card">
           <EmptyState
             icon={<PeopleIcon />}
-            title="Connect to your Finops Desk server"
+            title={t('connect.title')}
             action={
               <button type="button" className="btn primary" onClick={() => navigate('/settings')}>
-                Open Settings
+                {t('connect.open')}
               </button>
             }
           >
-            Enter the server address and an API key in Settings to see and manage customers.
+            {t('connect.text')}
           </EmptyState>
         </div>
       ) : (
@@ -163,24 +161,24 @@ export function CustomersScreen() {
           <div className="toolbar">
             <SearchField
               inputRef={searchRef}
-              label="Search customers"
-              placeholder="Search name, email, contact, VAT no.…"
+              label={t('search')}
+              placeholder={t('searchPlaceholder')}
               value={search}
               onChange={setSearch}
               onLeave={() => focusFirstRow(tableRef.current)}
             />
-            <div className="tabs" role="tablist" aria-label="Customer groups">
-              {TABS.map((t) => (
+            <div className="tabs" role="tablist" aria-label={t('groups')}>
+              {TABS.map((tab) => (
                 <button
-                  key={t.id}
+                  key={tab}
                   type="button"
                   role="tab"
                   className="tab"
-                  title={t.title}
-                  aria-selected={s.tab === t.id}
-                  onClick={() => s.setTab(t.id)}
+                  title={t(`tabs.${tab}.title`)}
+                  aria-selected={s.tab === tab}
+                  onClick={() => s.setTab(tab)}
                 >
-                  {t.label}
+                  {t(`tabs.${tab}.label`)}
                 </button>
               ))}
             </div>
@@ -190,7 +188,8 @@ export function CustomersScreen() {
 
           <div className="card">
             <DataTable
-              label="Customers"
+              label={t('title')}
+              className="customers-table"
               columns={COLUMNS}
               rows={list.items}
               rowKey={(c) => c.id}
@@ -205,7 +204,7 @@ export function CustomersScreen() {
               empty={
                 list.error ? null : filtered ? (
                   <EmptyState
-                    title="No customers match"
+                    title={t('empty.noMatch')}
                     action={
                       <button
                         type="button"
@@ -216,33 +215,33 @@ export function CustomersScreen() {
                           else s.setQuery('');
                         }}
                       >
-                        Clear search and filters
+                        {t('empty.clear')}
                       </button>
                     }
                   >
-                    {s.q.trim() ? `Nothing found for “${s.q.trim()}”` : 'No customer is in this group'}
-                    {s.tab !== 'all' ? ` in ${TABS.find((t) => t.id === s.tab)?.label}` : ''}.
+                    {s.q.trim()
+                      ? s.tab !== 'all'
+                        ? t('empty.nothingForIn', { q: s.q.trim(), tab: t(`tabs.${s.tab}.label`) })
+                        : t('empty.nothingFor', { q: s.q.trim() })
+                      : t('empty.noneInGroup', { tab: t(`tabs.${s.tab}.label`) })}
                   </EmptyState>
                 ) : (
                   <EmptyState
                     icon={<PeopleIcon />}
-                    title="No customers yet"
+                    title={t('empty.none')}
                     action={
                       <button type="button" className="btn primary" onClick={() => setEditing({ mode: 'new' })}>
-                        Add your first customer
+                        {t('empty.addFirst')}
                       </button>
                     }
                   >
-                    Add the people and companies you invoice. Their totals appear here as invoices are issued and paid.
+                    {t('empty.noneText')}
                   </EmptyState>
                 )
               }
             />
             {list.items.length > 0 ? (
-              <TableFooter
-                status={`${list.items.length} customer${list.items.length === 1 ? '' : 's'} shown${list.hasNextPage ? ', more available' : ''}`}
-                more={list}
-              />
+              <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
             ) : null}
           </div>
         </>

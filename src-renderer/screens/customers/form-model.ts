@@ -6,6 +6,7 @@
  * Values are trimmed before comparing, so retyping the same text is no change.
  */
 import type { Customer, CustomerCreate, CustomerPatch } from '../../../src-shared/contract/customers';
+import { t } from '../../i18n';
 
 export const TEXT_FIELDS = [
   'name',
@@ -64,5 +65,5 @@ export function toPatchBody(original: Customer, values: FormValues): CustomerPat
 
 /** Checks the browser can make before sending (the server still validates everything). */
 export function localErrors(values: FormValues): Partial<Record<TextField, string>> {
-  return values.name.trim() ? {} : { name: 'Enter the customer’s name' };
+  return values.name.trim() ? {} : { name: t('customers:form.nameRequired') };
 }

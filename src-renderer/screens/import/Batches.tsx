@@ -1,5 +1,6 @@
 /** Every file imported, newest first, with undo (after a confirmation) of what an import created. */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ImportBatch, importRoutes } from '../../../src-shared/contract/import';
@@ -27,6 +28,7 @@ const count = (id: string, header: string, of: (c: ImportBatch['counts']) => num
 });
 
 export function Batches() {
+  const { t } = useTranslation('import');
   const batches = useCursorList(importRoutes.listBatches, { pageSize: 20 });
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const undo = useWrite(importRoutes.undoBatch);
@@ -34,21 +36,26 @@ export function Batches() {
   const [confirm, setConfirm] = useState<UndoAsked | null>(null);
   const accountName = (id: string) => accounts.data?.data.find((a) => a.id === id)?.name ?? '—';
   const columns: Column<ImportBatch>[] = [
-    { id: 'file', header: 'File', cell: (b) => <div className="cell-text wide">{b.fileName ?? b.format}</div> },
-    { id: 'account', header: 'Account', cell: (b) => accountName(b.bankAccountId) },
-    { id: 'imported', header: 'Imported', className: 'date', cell: (b) => formatDateTime(b.createdAt) },
-    count('new', 'New', (c) => c.created),
-    count('matched', 'Matched', (c) => c.linked),
-    count('duplicates', 'Duplicates', (c) => c.duplicate),
-    count('review', 'Review', (c) => c.review),
+    { id: 'file', header: t('batches.file'), cell: (b) => <div className="cell-text wide">{b.fileName ?? b.format}</div> },
+    { id: 'account', header: t('account'), cell: (b) => accountName(b.bankAccountId) },
+    { id: 'imported', header: t('batches.imported'), className: 'date', cell: (b) => formatDateTime(b.createdAt) },
+    count('new', t('batches.new'), (c) => c.created),
+    count('matched', t('batches.matched'), (c) => c.linked),
+    count('duplicates', t('batches.duplicates'), (c) => c.duplicate),
+    count('review', t('batches.review'), (c) => c.review),
     {
       id: 'status',
-      header: 'Status',
-      cell: (b) => (b.status === 'undone' ? <span className="faint">Undone {formatDateTime(b.undoneAt)}</span> : 'Imported'),
+      header: t('batches.status'),
+      cell: (b) =>
+        b.status === 'undone' ? (
+          <span className="faint">{t('batches.undoneAt', { at: formatDateTime(b.undoneAt) })}</span>
+        ) : (
+          t('batches.done')
+        ),
     },
     {
       id: 'actions',
-      header: 'Actions',
+      header: t('common:actions'),
       srOnlyHeader: true,
       className: 'num',
       cell: (b) =>
@@ -56,26 +63,27 @@ export function Batches() {
           <button
             type="button"
             className="btn small"
-            onClick={() => setConfirm({ id: b.id, name: b.fileName ?? 'this import', created: b.counts.created })}
+            onClick={() => setConfirm({ id: b.id, name: b.fileName ?? t('batches.thisImport'), created: b.counts.created })}
           >
-            Undo<span className="sr-only"> {b.fileName}</span>
+            {t('batches.undo')}
+            <span className="sr-only"> {b.fileName}</span>
           </button>
         ) : null,
     },
   ];
   return (
-    <section className="card" aria-label="Imports">
+    <section className="card" aria-label={t('batches.title')}>
       <div className="chart-head padded">
-        <h2>Imports</h2>
-        <span className="faint small">Every file imported, newest first. Undo removes what an import created.</span>
+        <h2>{t('batches.title')}</h2>
+        <span className="faint small">{t('batches.intro')}</span>
       </div>
       {batches.error ? <ErrorBanner error={batches.error} onRetry={batches.refetch} /> : null}
       <DataTable
-        label="Import batches"
+        label={t('batches.label')}
         className="compact"
         wrap
         hideWhenEmpty
-        empty={<p className="faint padded">No file imported yet.</p>}
+        empty={<p className="faint padded">{t('batches.none')}</p>}
         loading={batches.isLoading}
         columns={columns}
         rows={batches.items}
@@ -84,25 +92,20 @@ export function Batches() {
       />
       {confirm ? (
         <ConfirmDialog
-          title={`Undo the import of ${confirm.name}?`}
-          body={
-            <p>
-              The {formatNumber(confirm.created)} transactions it created are removed and the hand-entered ones it matched get
-              their own facts back.
-            </p>
-          }
-          confirmLabel="Undo import"
+          title={t('batches.undoTitle', { name: confirm.name })}
+          body={<p>{t('batches.undoText', { count: confirm.created })}</p>}
+          confirmLabel={t('batches.undoConfirm')}
           danger
           busy={undo.isPending}
           onCancel={() => setConfirm(null)}
           onConfirm={() =>
             undo
               .mutateAsync({ params: { id: confirm.id } })
-              .then(() => toast.show(`Undone: ${confirm.name}`))
+              .then(() => toast.show(t('batches.undone', { name: confirm.name })))
               .catch((err) =>
                 toast.error(
                   err,
-                  err instanceof ApiClientError && err.status === 409 ? 'It cannot be undone' : 'Could not undo the import',
+                  err instanceof ApiClientError && err.status === 409 ? t('batches.cannotUndo') : t('batches.undoFailed'),
                 ),
               )
               .finally(() => setConfirm(null))

@@ -6,6 +6,7 @@
  * candidate lines.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ImportPreview, importRoutes } from '../../../src-shared/contract/import';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
@@ -25,6 +26,7 @@ import { ReviewQueue } from './ReviewQueue';
 type Phase = { step: 'idle' } | { step: 'reading' | 'previewing' | 'committing'; progress: number | null; label: string };
 
 export function ImportScreen() {
+  const { t } = useTranslation('import');
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const [accountId, setAccountId] = useState('');
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
@@ -40,15 +42,16 @@ export function ImportScreen() {
 
   async function take(file: File) {
     if (!account) {
-      setFailure(new Error('Choose the account this file is a statement of first.'));
+      setFailure(new Error(t('chooseAccountFirst')));
       return;
     }
     setFailure(null);
     setPreview(null);
     try {
-      setPhase({ step: 'reading', progress: 0, label: `Reading ${file.name}` });
-      const content = await readBase64(file, (p) => setPhase({ step: 'reading', progress: p, label: `Reading ${file.name}` }));
-      setPhase({ step: 'previewing', progress: null, label: 'Checking every row against your transactions' });
+      const reading = t('phase.reading', { name: file.name });
+      setPhase({ step: 'reading', progress: 0, label: reading });
+      const content = await readBase64(file, (p) => setPhase({ step: 'reading', progress: p, label: reading }));
+      setPhase({ step: 'previewing', progress: null, label: t('phase.checking') });
       setPreview(await upload.mutateAsync({ query: { bankAccountId: account }, body: { fileName: file.name, content } }));
     } catch (err) {
       setFailure(err);
@@ -59,7 +62,7 @@ export function ImportScreen() {
 
   async function previewAgain(mapping: CsvMapping) {
     if (!preview) return;
-    setPhase({ step: 'previewing', progress: null, label: 'Previewing with the new mapping' });
+    setPhase({ step: 'previewing', progress: null, label: t('phase.remapping') });
     setFailure(null);
     try {
       setPreview(await again.mutateAsync({ params: { id: preview.uploadId }, body: { mapping } }));
@@ -72,7 +75,7 @@ export function ImportScreen() {
 
   async function doCommit(options: CommitOptions) {
     if (!preview) return;
-    setPhase({ step: 'committing', progress: null, label: `Importing ${formatNumber(preview.counts.rows)} rows` });
+    setPhase({ step: 'committing', progress: null, label: t('phase.importing', { count: preview.counts.rows }) });
     setFailure(null);
     try {
       const result = await commit.mutateAsync({
@@ -81,7 +84,13 @@ export function ImportScreen() {
       });
       const c = result.batch.counts;
       toast.show(
-        `Imported ${preview.fileName ?? 'the file'}: ${formatNumber(c.created)} new, ${formatNumber(c.linked)} matched, ${formatNumber(c.duplicate)} duplicates skipped, ${formatNumber(c.review)} to review`,
+        t('imported', {
+          name: preview.fileName ?? t('theFile'),
+          created: formatNumber(c.created),
+          linked: formatNumber(c.linked),
+          duplicate: formatNumber(c.duplicate),
+          review: formatNumber(c.review),
+        }),
       );
       setPreview(null);
     } catch (err) {
@@ -95,22 +104,22 @@ export function ImportScreen() {
     <div className="page import-page">
       <header className="page-header">
         <div>
-          <h1>Import</h1>
-          <p>Bank files in, duplicates out: CSV, OFX/QFX, camt.053 and MT940. Nothing is written until you import.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
       </header>
 
-      <section className="card import-card" aria-label="Import a bank file">
+      <section className="card import-card" aria-label={t('fileSection')}>
         <div className="import-top">
           <label className="filter wide">
-            <span>Account</span>
+            <span>{t('account')}</span>
             <select
               className="select"
               value={account}
               onChange={(e) => setAccountId(e.target.value)}
               disabled={phase.step !== 'idle'}
             >
-              {accountList.length === 0 ? <option value="">No bank account yet</option> : null}
+              {accountList.length === 0 ? <option value="">{t('noAccount')}</option> : null}
               {accountList.map((a) => (
                 <option key={a.id} value={a.id}>
                   {a.name} ({a.currency})
@@ -119,21 +128,19 @@ export function ImportScreen() {
             </select>
           </label>
           <FileDrop
-            inputLabel="Bank file"
+            inputLabel={t('bankFile')}
             accept=".csv,.txt,.ofx,.qfx,.xml,.sta,.mt940"
             disabled={phase.step !== 'idle' || !account}
             onFile={(file) => void take(file)}
           >
-            Drop a bank file here, or
+            {t('drop')}
           </FileDrop>
         </div>
         <div className="progress-slot">
           {phase.step !== 'idle' ? (
             <Progress label={phase.label} share={phase.progress} />
           ) : (
-            <span className="faint small">
-              The preview writes nothing: you see every row's outcome first, and an import can be undone.
-            </span>
+            <span className="faint small">{t('previewWritesNothing')}</span>
           )}
         </div>
         {failure ? <ErrorBanner error={failure} /> : null}

@@ -3,6 +3,7 @@
  * counterparty, flipped signs) and previewed again before anything is imported.
  */
 import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
 
 const DATE_FORMAT_CHOICES = [
@@ -25,24 +26,30 @@ export function MappingEditor({
   busy: boolean;
   onApply: (m: CsvMapping) => void;
 }) {
+  const { t } = useTranslation('import');
   const [m, setM] = useState(mapping);
   const id = useId();
-  const col = (c: { index: number; header: string | null } | null) => (c ? `${c.header ?? 'column'} (#${c.index + 1})` : 'none');
+  const col = (c: { index: number; header: string | null } | null) =>
+    c ? `${c.header ?? t('mapping.column')} (#${c.index + 1})` : t('mapping.none');
   const amountColumn = m.amount.kind === 'split' ? m.amount.debit : m.amount.column;
   return (
     <details className="mapping" open={false}>
       <summary>
-        Column mapping: date {col(m.date)}, amount {col(amountColumn)}
-        {m.amount.kind !== 'signed' ? ` (${m.amount.kind})` : ''}, decimal “{m.decimal}”, {m.dateFormat}
+        {t('mapping.summary', {
+          date: col(m.date),
+          amount: `${col(amountColumn)}${m.amount.kind !== 'signed' ? ` (${t(`mapping.kinds.${m.amount.kind}`)})` : ''}`,
+          decimal: m.decimal,
+          format: m.dateFormat,
+        })}
       </summary>
       <div className="mapping-grid">
         <ColumnNumber
-          label="Date column number"
+          label={t('mapping.dateColumn')}
           column={m.date}
           onChange={(index) => index !== null && setM({ ...m, date: { index, header: null } })}
         />
         <label className="field" htmlFor={`${id}-fmt`}>
-          <span className="label">Date format</span>
+          <span className="label">{t('mapping.dateFormat')}</span>
           <select
             id={`${id}-fmt`}
             className="select"
@@ -58,13 +65,13 @@ export function MappingEditor({
         </label>
         {m.amount.kind === 'signed' ? (
           <ColumnNumber
-            label="Amount column number"
+            label={t('mapping.amountColumn')}
             column={m.amount.column}
             onChange={(index) => index !== null && setM({ ...m, amount: { kind: 'signed', column: { index, header: null } } })}
           />
         ) : null}
         <label className="field" htmlFor={`${id}-dec`}>
-          <span className="label">Decimal mark</span>
+          <span className="label">{t('mapping.decimal')}</span>
           <select
             id={`${id}-dec`}
             className="select"
@@ -76,17 +83,18 @@ export function MappingEditor({
           </select>
         </label>
         <ColumnNumber
-          label="Counterparty column number"
+          label={t('mapping.counterpartyColumn')}
           column={m.counterparty}
           onChange={(index) => setM({ ...m, counterparty: index === null ? null : { index, header: null } })}
         />
         <label className="check">
-          <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} /> Flip every sign
+          <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} />{' '}
+          {t('mapping.invert')}
         </label>
       </div>
       <div className="panel-actions">
         <button type="button" className="btn" disabled={busy} onClick={() => onApply(m)}>
-          Preview with this mapping
+          {t('mapping.apply')}
         </button>
       </div>
     </details>

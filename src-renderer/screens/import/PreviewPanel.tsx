@@ -3,7 +3,9 @@
  * balance check, the column mapping (adjustable), every row that is not simply new with its reason, and the import
  * button, held back until a balance mismatch or a re-import is accepted.
  */
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ImportPreview } from '../../../src-shared/contract/import';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
 import type { Column } from '../../components/table/columns';
@@ -17,43 +19,39 @@ export interface CommitOptions {
   allowReimport?: boolean;
 }
 
-const OUTCOME_LABELS: Record<string, string> = {
-  new: 'New',
-  duplicate: 'Duplicate',
-  link: 'Matches a hand-entered one',
-  review: 'Held for review',
-  rejected: 'Rejected',
-  created: 'Created',
-  linked: 'Linked',
-};
-
 type PreviewRow = ImportPreview['rows'][number];
+type T = TFunction<'import'>;
 
-/** Why a row gets its outcome: the server's reason, how it matched, or its match score. */
-function reasonOf(r: PreviewRow): string {
-  if (r.reason !== null) return r.reason;
-  if (r.match) return `matched by ${r.match.replace('_', ' ')}`;
-  return r.score !== null ? `score ${formatNumber(r.score, 2)}` : '';
+/** A code the server names a thing by (`link`, `exact_id`) in words, from `import:<group>.<code>`. */
+function named(t: T, group: string, code: string): string {
+  return t(`${group}.${code}`, { defaultValue: code.replace(/_/g, ' ') });
 }
 
-function rowColumns(currency: string): Column<PreviewRow>[] {
+/** Why a row gets its outcome: the server's reason (in its words), how it matched, or its match score. */
+function reasonOf(r: PreviewRow, t: T) {
+  if (r.reason !== null) return <span lang="en">{r.reason}</span>;
+  if (r.match) return t('matchedBy', { how: named(t, 'matches', r.match) });
+  return r.score !== null ? t('score', { score: formatNumber(r.score, 2) }) : '';
+}
+
+function rowColumns(currency: string, t: T): Column<PreviewRow>[] {
   return [
-    { id: 'line', header: 'Line', className: 'num', cell: (r) => r.line },
-    { id: 'date', header: 'Date', className: 'date', cell: (r) => (r.date ? formatDate(r.date) : '—') },
-    { id: 'name', header: 'Name', cell: (r) => <div className="cell-text wide">{r.name ?? r.description ?? '—'}</div> },
+    { id: 'line', header: t('rows.line'), className: 'num', cell: (r) => formatNumber(r.line) },
+    { id: 'date', header: t('rows.date'), className: 'date', cell: (r) => (r.date ? formatDate(r.date) : '—') },
+    { id: 'name', header: t('rows.name'), cell: (r) => <div className="cell-text wide">{r.name ?? r.description ?? '—'}</div> },
     {
       id: 'amount',
-      header: 'Amount',
+      header: t('rows.amount'),
       numeric: true,
       className: 'money',
       cell: (r) => (r.amount === null ? '—' : formatAmount(r.amount, currency)),
     },
     {
       id: 'outcome',
-      header: 'Outcome',
-      cell: (r) => <span className={`outcome ${r.outcome}`}>{OUTCOME_LABELS[r.outcome] ?? r.outcome}</span>,
+      header: t('rows.outcome'),
+      cell: (r) => <span className={`outcome ${r.outcome}`}>{named(t, 'outcomes', r.outcome)}</span>,
     },
-    { id: 'why', header: 'Why', className: 'reason', cell: reasonOf },
+    { id: 'why', header: t('rows.why'), className: 'reason', cell: (r) => reasonOf(r, t) },
   ];
 }
 
@@ -65,6 +63,7 @@ export function PreviewPanel(props: {
   onCommit: (o: CommitOptions) => void;
   onCancel: () => void;
 }) {
+  const { t } = useTranslation('import');
   const { preview: p } = props;
   const [saveAs, setSaveAs] = useState('');
   const [acceptMismatch, setAcceptMismatch] = useState(false);
@@ -73,17 +72,17 @@ export function PreviewPanel(props: {
   const shownRows = [...problemRows, ...p.rows.filter((r) => r.outcome === 'new')].slice(0, 200);
   const blocked = (p.balance.status === 'mismatch' && !acceptMismatch) || (p.alreadyImported !== null && !reimport);
   const tiles: [string, number, string][] = [
-    ['Rows', p.counts.rows, ''],
-    ['New', p.counts.new, 'ok'],
-    ['Duplicates', p.counts.duplicate, ''],
-    ['Match hand-entered', p.counts.link, 'info'],
-    ['Held for review', p.counts.review, 'warn'],
-    ['Rejected', p.counts.rejected, p.counts.rejected ? 'bad' : ''],
+    [t('tiles.rows'), p.counts.rows, ''],
+    [t('tiles.new'), p.counts.new, 'ok'],
+    [t('tiles.duplicates'), p.counts.duplicate, ''],
+    [t('tiles.link'), p.counts.link, 'info'],
+    [t('tiles.review'), p.counts.review, 'warn'],
+    [t('tiles.rejected'), p.counts.rejected, p.counts.rejected ? 'bad' : ''],
   ];
   return (
-    <section className="preview" aria-label="Preview">
+    <section className="preview" aria-label={t('preview')}>
       <h2>
-        {p.fileName ?? 'Bank file'}{' '}
+        {p.fileName ?? t('bankFile')}{' '}
         <span className="faint small">
           · {p.format.toUpperCase()} · {p.encoding}
         </span>
@@ -99,9 +98,9 @@ export function PreviewPanel(props: {
       {p.alreadyImported ? (
         <div className="banner warn" role="status">
           <div className="grow">
-            <strong>This file was imported before</strong> ({formatDateTime(p.alreadyImported.createdAt)}).
+            <strong>{t('importedBefore')}</strong> ({formatDateTime(p.alreadyImported.createdAt)}).
             <label className="check">
-              <input type="checkbox" checked={reimport} onChange={(e) => setReimport(e.target.checked)} /> Import it again anyway
+              <input type="checkbox" checked={reimport} onChange={(e) => setReimport(e.target.checked)} /> {t('importAgain')}
             </label>
           </div>
         </div>
@@ -112,27 +111,29 @@ export function PreviewPanel(props: {
       >
         <div className="grow">
           <strong>
-            Balance check:{' '}
+            {t('balance.title')}{' '}
             {p.balance.status === 'ok'
-              ? 'the file’s balances add up'
+              ? t('balance.ok')
               : p.balance.status === 'mismatch'
-                ? 'the balances do not add up'
-                : 'not checked'}
+                ? t('balance.mismatch')
+                : t('balance.unchecked')}
           </strong>
           <small>
-            {p.balance.message}
-            {p.balance.difference !== null ? ` Difference ${formatAmount(p.balance.difference, props.currency)}.` : ''}
+            {p.balance.message ? <span lang="en">{p.balance.message}</span> : null}
+            {p.balance.difference !== null
+              ? ` ${t('balance.difference', { amount: formatAmount(p.balance.difference, props.currency) })}`
+              : ''}
           </small>
           {p.balance.status === 'mismatch' ? (
             <label className="check">
-              <input type="checkbox" checked={acceptMismatch} onChange={(e) => setAcceptMismatch(e.target.checked)} /> Import
-              anyway (the batch keeps a warning)
+              <input type="checkbox" checked={acceptMismatch} onChange={(e) => setAcceptMismatch(e.target.checked)} />{' '}
+              {t('balance.importAnyway')}
             </label>
           ) : null}
         </div>
       </div>
       {[...p.notes, ...p.warnings].length ? (
-        <ul className="warnings">
+        <ul className="warnings" lang="en">
           {[...p.notes, ...p.warnings].map((n) => (
             <li key={n}>{n}</li>
           ))}
@@ -140,30 +141,27 @@ export function PreviewPanel(props: {
       ) : null}
       {p.mapping ? <MappingEditor mapping={p.mapping} busy={props.busy} onApply={props.onRemap} /> : null}
       <DataTable
-        label="Rows of the file"
+        label={t('rows.label')}
         className="compact"
         wrap="preview-rows"
-        columns={rowColumns(props.currency)}
+        columns={rowColumns(props.currency, t)}
         rows={shownRows}
         rowKey={(r) => r.index}
         rowProps={(r) => (r.outcome === 'rejected' ? { className: 'row-bad' } : {})}
       />
       {p.rows.length < p.counts.rows ? (
-        <p className="faint small">
-          Showing {formatNumber(shownRows.length)} of {formatNumber(p.counts.rows)} rows: every row that is not simply new, then
-          the first new ones.
-        </p>
+        <p className="faint small">{t('rows.showing', { shown: formatNumber(shownRows.length), count: p.counts.rows })}</p>
       ) : null}
       <div className="panel-actions commit-row">
         {p.mapping ? (
           <label className="field">
-            <span className="label">Save this mapping as (optional)</span>
+            <span className="label">{t('saveMapping')}</span>
             <input className="input" value={saveAs} onChange={(e) => setSaveAs(e.target.value)} maxLength={100} />
           </label>
         ) : null}
         <span className="spacer" />
         <button type="button" className="btn" onClick={props.onCancel} disabled={props.busy}>
-          Cancel
+          {t('common:cancel')}
         </button>
         <button
           type="button"
@@ -177,7 +175,7 @@ export function PreviewPanel(props: {
             })
           }
         >
-          Import {formatNumber(p.counts.new + p.counts.link + p.counts.review)} rows
+          {t('importRows', { count: p.counts.new + p.counts.link + p.counts.review })}
         </button>
       </div>
     </section>

@@ -4,6 +4,7 @@
  * When they agree, reconciling marks the cleared transactions up to that day.
  */
 import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
@@ -14,12 +15,14 @@ import { api } from '../../lib/api';
 import { fieldErrorsFrom } from '../../lib/field-errors';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { candidateReason, reconcileMessage } from './reconcile-text';
 
 type Preview = Awaited<ReturnType<typeof previewCall>>;
 const previewCall = (body: { bankAccountId: string; statementDate: string; closingBalance: number }) =>
   api.call(reconciliationRoutes.preview, { body });
 
 export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
+  const { t } = useTranslation('import');
   const [accountId, setAccountId] = useState('');
   const [date, setDate] = useState('');
   const [balance, setBalance] = useState('');
@@ -38,9 +41,9 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
   async function check(e: FormEvent) {
     e.preventDefault();
     const local: Record<string, string> = {};
-    if (!date) local.statementDate = 'Enter the statement’s closing date';
+    if (!date) local.statementDate = t('reconcile.enterDate');
     if (balance.trim() === '' || !Number.isFinite(Number(balance.replace(',', '.'))))
-      local.closingBalance = 'Enter the closing balance';
+      local.closingBalance = t('reconcile.enterBalance');
     setErrors(local);
     if (Object.keys(local).length) return;
     setBusy(true);
@@ -59,24 +62,24 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
     setBusy(true);
     try {
       const r = await create.mutateAsync({ body: body() });
-      toast.show(`Reconciled: ${formatNumber(r.reconciliation.transactionCount)} transactions marked`);
+      toast.show(t('reconcile.done', { count: r.reconciliation.transactionCount }));
       setPreview(r.preview);
     } catch (err) {
-      toast.error(err, 'Could not reconcile');
+      toast.error(err, t('reconcile.failed'));
     } finally {
       setBusy(false);
     }
   }
 
   return (
-    <section className="card reconcile" aria-label="Reconcile with a statement">
+    <section className="card reconcile" aria-label={t('reconcile.title')}>
       <div className="chart-head padded">
-        <h2>Reconcile with a statement</h2>
-        <span className="faint small">Does the bank’s closing balance agree with your cleared transactions?</span>
+        <h2>{t('reconcile.title')}</h2>
+        <span className="faint small">{t('reconcile.intro')}</span>
       </div>
       <form className="reconcile-form" onSubmit={check} noValidate>
         <div className="field account-choice">
-          <label htmlFor={`${id}-acc`}>Account</label>
+          <label htmlFor={`${id}-acc`}>{t('account')}</label>
           <select id={`${id}-acc`} className="select" value={account} onChange={(e) => setAccountId(e.target.value)}>
             {accounts.map((a) => (
               <option key={a.id} value={a.id}>
@@ -86,7 +89,7 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
           </select>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-date`}>Statement date</label>
+          <label htmlFor={`${id}-date`}>{t('reconcile.date')}</label>
           <input
             id={`${id}-date`}
             className="input"
@@ -98,7 +101,7 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
           {errors.statementDate ? <span className="error">{errors.statementDate}</span> : null}
         </div>
         <div className="field">
-          <label htmlFor={`${id}-bal`}>Closing balance ({currency})</label>
+          <label htmlFor={`${id}-bal`}>{t('reconcile.balance', { currency })}</label>
           <input
             id={`${id}-bal`}
             className="input"
@@ -110,7 +113,7 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
           {errors.closingBalance ? <span className="error">{errors.closingBalance}</span> : null}
         </div>
         <button type="submit" className="btn" disabled={busy || !account}>
-          Compare
+          {t('reconcile.compare')}
         </button>
       </form>
       {failure ? <ErrorBanner error={failure} /> : null}
@@ -118,40 +121,40 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
         <div className="reconcile-result" role="status">
           <dl className="tiles">
             <div className="tile">
-              <dt>Statement</dt>
+              <dt>{t('reconcile.statement')}</dt>
               <dd>{formatAmount(preview.statementBalance, preview.currency)}</dd>
             </div>
             <div className="tile">
-              <dt>Cleared in Finops</dt>
+              <dt>{t('reconcile.cleared')}</dt>
               <dd>{formatAmount(preview.clearedBalance, preview.currency)}</dd>
             </div>
             <div className={`tile ${preview.balanced ? 'ok' : 'bad'}`}>
-              <dt>Difference</dt>
+              <dt>{t('reconcile.difference')}</dt>
               <dd>{formatAmount(preview.difference, preview.currency)}</dd>
             </div>
             <div className="tile">
-              <dt>To mark reconciled</dt>
+              <dt>{t('reconcile.toMark')}</dt>
               <dd>{formatNumber(preview.toMark)}</dd>
             </div>
           </dl>
-          <p>{preview.message}</p>
+          <p>{reconcileMessage(preview)}</p>
           <DataTable
-            label="Lines that could explain the difference"
+            label={t('reconcile.candidates')}
             className="compact"
             hideWhenEmpty
             rows={preview.candidates}
             rowKey={(c) => c.transactionId}
             columns={[
-              { id: 'date', header: 'Date', className: 'date', cell: (c) => formatDate(c.date.slice(0, 10)) },
-              { id: 'name', header: 'Transaction', cell: (c) => c.name },
+              { id: 'date', header: t('rows.date'), className: 'date', cell: (c) => formatDate(c.date.slice(0, 10)) },
+              { id: 'name', header: t('reconcile.transaction'), cell: (c) => c.name },
               {
                 id: 'amount',
-                header: 'Amount',
+                header: t('rows.amount'),
                 numeric: true,
                 className: 'money',
                 cell: (c) => formatAmount(c.amount, preview.currency),
               },
-              { id: 'reason', header: 'Why it may explain it', cell: (c) => c.reason },
+              { id: 'reason', header: t('reconcile.why'), cell: (c) => candidateReason(c, preview) },
             ]}
           />
           <div className="panel-actions">
@@ -161,9 +164,9 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
               disabled={!preview.balanced || busy || preview.toMark === 0}
               onClick={() => void reconcile()}
             >
-              Reconcile {formatNumber(preview.toMark)} transactions
+              {t('reconcile.reconcileCount', { count: preview.toMark })}
             </button>
-            {!preview.balanced ? <span className="faint small">Reconciling needs the difference to be zero.</span> : null}
+            {!preview.balanced ? <span className="faint small">{t('reconcile.needsZero')}</span> : null}
           </div>
         </div>
       ) : null}

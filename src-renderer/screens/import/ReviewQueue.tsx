@@ -1,4 +1,5 @@
 /** The review queue: bank rows whose match with a hand-entered transaction was uncertain, linked or created by hand. */
+import { useTranslation } from 'react-i18next';
 import { importRoutes } from '../../../src-shared/contract/import';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
@@ -8,19 +9,20 @@ import { useToasts } from '../../stores/toasts';
 import { CandidateName } from './CandidateName';
 
 export function ReviewQueue() {
+  const { t } = useTranslation('import');
   const queue = useCursorList(importRoutes.listReview, { status: 'open', pageSize: 50 });
   const link = useWrite(importRoutes.linkReview);
   const create = useWrite(importRoutes.createReview);
   const toast = useToasts();
   return (
-    <section className="card" aria-label="Review queue">
+    <section className="card" aria-label={t('queue.title')}>
       <div className="chart-head padded">
-        <h2>Review queue</h2>
-        <span className="faint small">Bank rows whose match with a hand-entered transaction was uncertain.</span>
+        <h2>{t('queue.title')}</h2>
+        <span className="faint small">{t('queue.intro')}</span>
       </div>
       {queue.error ? <ErrorBanner error={queue.error} onRetry={queue.refetch} /> : null}
       {queue.items.length === 0 && !queue.isLoading ? (
-        <p className="faint padded">Nothing to review. Uncertain matches from imports wait here.</p>
+        <p className="faint padded">{t('queue.none')}</p>
       ) : (
         <ul className="review-list">
           {queue.items.map((item) => (
@@ -28,7 +30,8 @@ export function ReviewQueue() {
               <div className="grow">
                 <strong>{item.name}</strong> · {formatDate(item.date)} · {formatAmount(item.amount, item.currency)}
                 <div className="cell-sub">
-                  Line {item.line} of the file{item.description ? ` · ${item.description}` : ''}
+                  {t('queue.line', { line: formatNumber(item.line) })}
+                  {item.description ? ` · ${item.description}` : ''}
                 </div>
               </div>
               <div className="review-actions">
@@ -40,11 +43,11 @@ export function ReviewQueue() {
                     onClick={() =>
                       link
                         .mutateAsync({ params: { id: item.id }, body: { transactionId: c.transactionId } })
-                        .then(() => toast.show('Linked to the hand-entered transaction'))
-                        .catch((err) => toast.error(err, 'Could not link'))
+                        .then(() => toast.show(t('queue.linked')))
+                        .catch((err) => toast.error(err, t('queue.linkFailed')))
                     }
                   >
-                    Link to <CandidateName id={c.transactionId} /> ({formatNumber(c.score * 100)} %)
+                    {t('queue.linkTo')} <CandidateName id={c.transactionId} /> ({formatNumber(c.score * 100)} %)
                   </button>
                 ))}
                 <button
@@ -53,11 +56,11 @@ export function ReviewQueue() {
                   onClick={() =>
                     create
                       .mutateAsync({ params: { id: item.id } })
-                      .then(() => toast.show('Created as a transaction of its own'))
-                      .catch((err) => toast.error(err, 'Could not create'))
+                      .then(() => toast.show(t('queue.created')))
+                      .catch((err) => toast.error(err, t('queue.createFailed')))
                   }
                 >
-                  Create as new
+                  {t('queue.createNew')}
                 </button>
               </div>
             </li>

@@ -1,5 +1,8 @@
 /** A screen listed in the navigation whose feature is not built yet. It says so plainly; it shows no sample data. */
+import { useTranslation } from 'react-i18next';
+
 export function NotBuiltYet({ title, what }: { title: string; what: string }) {
+  const { t } = useTranslation();
   return (
     <div className="page">
       <header className="page-header">
@@ -7,10 +10,10 @@ export function NotBuiltYet({ title, what }: { title: string; what: string }) {
           <h1>{title}</h1>
         </div>
       </header>
-      <section className="panel placeholder" aria-label={`${title} (not built yet)`}>
-        <span className="tagline">Not built yet</span>
+      <section className="panel placeholder" aria-label={t('notBuiltLabel', { title })}>
+        <span className="tagline">{t('notBuilt')}</span>
         <p>{what}</p>
-        <p className="faint">This screen has no data behind it yet; nothing here is a preview of real figures.</p>
+        <p className="faint">{t('notBuiltNoData')}</p>
       </section>
     </div>
   );

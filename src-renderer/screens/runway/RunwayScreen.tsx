@@ -5,6 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ForecastResult, metricRoutes } from '../../../src-shared/contract/metrics';
@@ -12,7 +13,7 @@ import { reportRoutes } from '../../../src-shared/contract/reports';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { api } from '../../lib/api';
-import { formatAmount, formatDate, formatDateTime, formatNumber } from '../../lib/format';
+import { formatAmount, formatDate, formatDateTime, formatMonth, formatNumber } from '../../lib/format';
 import { ForecastChart } from './charts';
 import { StressTests } from './StressTests';
 
@@ -52,6 +53,7 @@ function useForecast(kind: 'cash_flow' | 'revenue', inputs: Inputs) {
 }
 
 export function RunwayScreen() {
+  const { t } = useTranslation('runway');
   const [inputs, setInputs] = useState<Inputs>(() => ({ ...defaultWindow(), currency: '', horizonMonths: 12 }));
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const runway = useRead(reportRoutes.runway, {
@@ -68,14 +70,14 @@ export function RunwayScreen() {
     <div className="page runway-page">
       <header className="page-header">
         <div>
-          <h1>Runway</h1>
-          <p>How long the cash lasts, what the next months may bring, and what happens if things go wrong.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
       </header>
 
-      <form className="toolbar inputs-bar" aria-label="Window and currency" onSubmit={(e) => e.preventDefault()}>
+      <form className="toolbar inputs-bar" aria-label={t('inputs.label')} onSubmit={(e) => e.preventDefault()}>
         <label className="filter">
-          <span>Window from</span>
+          <span>{t('inputs.from')}</span>
           <input
             className="input"
             type="date"
@@ -84,13 +86,13 @@ export function RunwayScreen() {
           />
         </label>
         <label className="filter">
-          <span>Window to</span>
+          <span>{t('inputs.to')}</span>
           <input className="input" type="date" value={inputs.to} onChange={(e) => setInputs({ ...inputs, to: e.target.value })} />
         </label>
         <label className="filter wide">
-          <span>Currency</span>
+          <span>{t('inputs.currency')}</span>
           <select className="select" value={inputs.currency} onChange={(e) => setInputs({ ...inputs, currency: e.target.value })}>
-            <option value="">Team base currency</option>
+            <option value="">{t('inputs.baseCurrency')}</option>
             {currencies.map((c) => (
               <option key={c} value={c}>
                 {c}
@@ -99,7 +101,7 @@ export function RunwayScreen() {
           </select>
         </label>
         <label className="filter">
-          <span>Forecast months</span>
+          <span>{t('inputs.horizon')}</span>
           <select
             className="select"
             value={inputs.horizonMonths}
@@ -107,20 +109,20 @@ export function RunwayScreen() {
           >
             {[3, 6, 12, 18, 24].map((n) => (
               <option key={n} value={n}>
-                {n} months
+                {t('months', { count: n })}
               </option>
             ))}
           </select>
         </label>
-        {!valid ? <span className="error">The window must start before it ends.</span> : null}
+        {!valid ? <span className="error">{t('inputs.invalid')}</span> : null}
       </form>
 
       {runway.error ? <ErrorBanner error={runway.error} onRetry={() => void runway.refetch()} /> : null}
       <RunwayCard data={runway.data} />
 
       <div className="chart-grid">
-        <ForecastCard kind="cash_flow" title="Cash flow forecast" inputs={inputs} enabled={Boolean(valid)} />
-        <ForecastCard kind="revenue" title="Revenue forecast" inputs={inputs} enabled={Boolean(valid)} />
+        <ForecastCard kind="cash_flow" title={t('forecast.cashFlow')} inputs={inputs} enabled={Boolean(valid)} />
+        <ForecastCard kind="revenue" title={t('forecast.revenue')} inputs={inputs} enabled={Boolean(valid)} />
       </div>
 
       <StressTests inputs={inputs} />
@@ -129,9 +131,10 @@ export function RunwayScreen() {
 }
 
 function RunwayCard({ data }: { data: ReturnType<typeof useRead<typeof reportRoutes.runway>>['data'] }) {
+  const { t } = useTranslation('runway');
   if (!data) {
     return (
-      <section className="card runway-card" aria-label="Runway" aria-busy="true">
+      <section className="card runway-card" aria-label={t('title')} aria-busy="true">
         <div className="runway-main">
           <span className="bone wide-bone" />
           <span className="bone" />
@@ -141,54 +144,52 @@ function RunwayCard({ data }: { data: ReturnType<typeof useRead<typeof reportRou
   }
   const currency = data.currency;
   return (
-    <section className="card runway-card" aria-label="Runway">
+    <section className="card runway-card" aria-label={t('title')}>
       <div className="runway-main">
-        <div className="runway-label">Runway</div>
+        <div className="runway-label">{t('title')}</div>
         <div className="runway-figure" data-testid="runway-months">
           {data.infinite ? (
             <>
-              <span aria-hidden="true">∞</span> <span className="runway-unit">Infinite</span>
+              <span aria-hidden="true">∞</span> <span className="runway-unit">{t('card.infinite')}</span>
             </>
           ) : (
             <>
-              {formatNumber(data.months, 1)} <span className="runway-unit">months</span>
+              {formatNumber(data.months, 1)} <span className="runway-unit">{t('card.months', { count: data.months })}</span>
             </>
           )}
         </div>
         <div className="runway-sub">
-          {data.infinite
-            ? 'The window made money: at this rate the cash does not run out.'
-            : `Cash runs out around ${formatDate(data.runsOutOn)} at this burn.`}
+          {data.infinite ? t('card.infiniteText') : t('card.runsOut', { day: formatDate(data.runsOutOn) })}
         </div>
         <div className="runway-basis">
-          Window {formatDate(data.from)} – {formatDate(data.to)} · in {currency} · cash as of {formatDate(data.asOf)}
+          {t('card.basis', { from: formatDate(data.from), to: formatDate(data.to), currency, asOf: formatDate(data.asOf) })}
         </div>
       </div>
       <dl className="runway-facts">
         <div>
-          <dt>Cash</dt>
+          <dt>{t('card.cash')}</dt>
           <dd>{formatAmount(data.cash, currency)}</dd>
         </div>
         <div>
-          <dt>Average monthly burn</dt>
+          <dt>{t('card.burn')}</dt>
           <dd className={data.averageMonthlyBurn > 0 ? 'burn' : 'earn'}>{formatAmount(data.averageMonthlyBurn, currency)}</dd>
         </div>
         <div>
-          <dt>Money in per month</dt>
+          <dt>{t('card.inflow')}</dt>
           <dd>{formatAmount(data.averageMonthlyInflow, currency)}</dd>
         </div>
         <div>
-          <dt>Money out per month</dt>
+          <dt>{t('card.outflow')}</dt>
           <dd>{formatAmount(data.averageMonthlyOutflow, currency)}</dd>
         </div>
         <div>
-          <dt>Median gross burn (3 months)</dt>
+          <dt>{t('card.medianBurn')}</dt>
           <dd>{formatAmount(data.medianBurn, currency)}</dd>
         </div>
       </dl>
       <p className="faint small runway-method">
-        {data.method.description}
-        {data.missingRates ? ` ${data.missingRates} items were left out for want of an exchange rate.` : ''}
+        <span lang="en">{data.method.description}</span>
+        {data.missingRates ? ` ${t('card.missingRates', { count: data.missingRates })}` : ''}
       </p>
     </section>
   );
@@ -205,6 +206,7 @@ function ForecastCard({
   inputs: Inputs;
   enabled: boolean;
 }) {
+  const { t } = useTranslation('runway');
   const forecast = useForecast(kind, inputs);
   const f = enabled ? forecast.data : undefined;
   const bt = f?.method.backtest;
@@ -212,32 +214,40 @@ function ForecastCard({
     <section className="card chart-card" aria-label={title}>
       <div className="chart-head">
         <h2>{title}</h2>
-        {f ? <span className="faint small">per month, {f.currency}</span> : null}
+        {f ? <span className="faint small">{t('forecast.perMonth', { currency: f.currency })}</span> : null}
       </div>
       {forecast.error ? <ErrorBanner error={forecast.error} onRetry={() => void forecast.refetch()} /> : null}
       {f ? (
         <>
           <ForecastChart result={f} label={title} />
           <p className="method">
-            <strong>Method:</strong> {f.method.name}.{' '}
+            <strong>{t('forecast.method')}</strong> <span lang="en">{f.method.name}</span>.{' '}
             {bt ? (
               <>
-                <strong>Backtest</strong> on {bt.from} – {bt.to}: MASE {formatNumber(bt.mase, 2)} against{' '}
-                {formatNumber(bt.seasonalNaiveMase, 2)} for seasonal naive ({bt.relativeMase < 1 ? 'better' : 'not better'});{' '}
-                {formatNumber(bt.coverage80 * 100)} % of months inside the 80 % band, {formatNumber(bt.coverage95 * 100)} % inside
-                the 95 % band.
+                <strong>{t('forecast.backtest')}</strong>{' '}
+                {t('forecast.backtestText', {
+                  from: formatMonth(bt.from, 'long'),
+                  to: formatMonth(bt.to, 'long'),
+                  mase: formatNumber(bt.mase, 2),
+                  naive: formatNumber(bt.seasonalNaiveMase, 2),
+                  verdict: bt.relativeMase < 1 ? t('forecast.better') : t('forecast.notBetter'),
+                  in80: formatNumber(bt.coverage80 * 100),
+                  in95: formatNumber(bt.coverage95 * 100),
+                })}
               </>
+            ) : f.method.backtestNote ? (
+              <span lang="en">{f.method.backtestNote}</span>
             ) : (
-              (f.method.backtestNote ?? 'No backtest: too few complete months in the window.')
+              t('forecast.noBacktest')
             )}
           </p>
           <p className="faint small">
-            Computed {formatDateTime(f.createdAt)} from {f.trainingMonths.count} complete months.
+            {t('forecast.computed', { at: formatDateTime(f.createdAt), count: f.trainingMonths.count })}
           </p>
         </>
       ) : !forecast.error ? (
         <div className="chart-box chart-skeleton" aria-busy="true">
-          <span className="faint">Computing the forecast…</span>
+          <span className="faint">{t('forecast.computing')}</span>
         </div>
       ) : null}
     </section>

@@ -4,6 +4,7 @@
  * stressed cash, each driver's impact; save; saved tests reopened into the builder; two or more compared side by side.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { appMetricRoutes } from '../../../src-shared/contract/app-metrics';
 import { metricRoutes, type StressTest } from '../../../src-shared/contract/metrics';
@@ -12,25 +13,26 @@ import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
+import { t as translate } from '../../i18n';
 import { api } from '../../lib/api';
-import { formatAmount, formatDateTime, formatNumber } from '../../lib/format';
+import { formatAmount, formatDateTime, formatMonth, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { CashChart } from './charts';
-import {
-  DRIVER_KINDS,
-  type DriverDraft,
-  type DriverKind,
-  driverErrors,
-  fromSent,
-  KIND_LABELS,
-  newDriver,
-  toDrivers,
-} from './drivers';
+import { DRIVER_KINDS, type DriverDraft, type DriverKind, driverErrors, fromSent, newDriver, toDrivers } from './drivers';
 import type { Inputs } from './RunwayScreen';
 
 type Preview = Omit<StressTest, 'id' | 'createdAt'>;
 
+/** A driver kind in words ("Revenue shock"). */
+const kindName = (kind: string) => translate(`runway:drivers.kinds.${kind}`);
+/** A saved test's name, or a word for one without. */
+const nameOf = (test: { name: string | null }) => test.name ?? translate('runway:stress.untitled');
+/** When the cash runs out: a month, or not within the horizon. */
+const runsOut = (month: string | null) =>
+  month ? translate('runway:stress.runsOutIn', { month: formatMonth(month, 'long') }) : translate('runway:stress.lasts');
+
 export function StressTests({ inputs }: { inputs: Inputs }) {
+  const { t } = useTranslation('runway');
   const [drivers, setDrivers] = useState<DriverDraft[]>(() => [newDriver('RevenueShock')]);
   const [horizon, setHorizon] = useState(12);
   const [name, setName] = useState('');
@@ -60,7 +62,7 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
   useEffect(() => {
     const mine = ++seq.current;
     const controller = new AbortController();
-    const t = setTimeout(async () => {
+    const timer = setTimeout(async () => {
       setUpdating(true);
       try {
         const result = await api.call(appMetricRoutes.previewStressTest, { body, signal: controller.signal });
@@ -80,7 +82,7 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
       }
     }, 500);
     return () => {
-      clearTimeout(t);
+      clearTimeout(timer);
       controller.abort();
     };
   }, [body]);
@@ -91,7 +93,7 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
         body: { ...body, name: name.trim() || undefined },
         idempotencyKey: crypto.randomUUID(),
       });
-      toast.show(`Saved “${result.name ?? 'Stress test'}”`);
+      toast.show(t('stress.saved', { name: result.name ?? t('stress.title') }));
       setName('');
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 422) {
@@ -99,19 +101,19 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
         setErrors(fields);
         setFormError(rest);
       }
-      toast.error(err, 'Could not save the stress test');
+      toast.error(err, t('stress.saveFailed'));
     }
   }
 
   async function reopen(id: string) {
     try {
-      const t = await api.call(metricRoutes.getStressTest, { params: { id } });
-      setDrivers(t.drivers.map(fromSent));
-      setHorizon(t.horizonMonths);
-      setName(t.name ?? '');
-      toast.show(`Opened “${t.name ?? 'Stress test'}” in the builder`);
+      const test = await api.call(metricRoutes.getStressTest, { params: { id } });
+      setDrivers(test.drivers.map(fromSent));
+      setHorizon(test.horizonMonths);
+      setName(test.name ?? '');
+      toast.show(t('stress.opened', { name: test.name ?? t('stress.title') }));
     } catch (err) {
-      toast.error(err, 'Could not open the stress test');
+      toast.error(err, t('stress.openFailed'));
     }
   }
 
@@ -121,24 +123,24 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
   return (
     <section className="stress" aria-labelledby="stress-title">
       <div className="section-head">
-        <h2 id="stress-title">Stress test</h2>
-        <p className="muted">Bend the cash-flow forecast with what could happen, and see when the cash would run out.</p>
+        <h2 id="stress-title">{t('stress.title')}</h2>
+        <p className="muted">{t('stress.intro')}</p>
       </div>
       <div className="stress-grid">
         <div className="card stress-builder">
           <div className="builder-top">
             <label className="filter">
-              <span>Months ahead</span>
+              <span>{t('stress.horizon')}</span>
               <select className="select" value={horizon} onChange={(e) => setHorizon(Number(e.target.value))}>
                 {[6, 12, 18, 24].map((n) => (
                   <option key={n} value={n}>
-                    {n} months
+                    {t('months', { count: n })}
                   </option>
                 ))}
               </select>
             </label>
             <label className="filter grow" htmlFor={addId}>
-              <span>Add a driver</span>
+              <span>{t('stress.addDriver')}</span>
               <select
                 id={addId}
                 className="select"
@@ -147,10 +149,10 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
                   if (e.target.value) setDrivers((ds) => [...ds, newDriver(e.target.value as DriverKind)]);
                 }}
               >
-                <option value="">Choose what happens…</option>
+                <option value="">{t('stress.chooseDriver')}</option>
                 {DRIVER_KINDS.map((k) => (
                   <option key={k} value={k}>
-                    {KIND_LABELS[k]}
+                    {kindName(k)}
                   </option>
                 ))}
               </select>
@@ -161,7 +163,7 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
               {formError}
             </div>
           ) : null}
-          {drivers.length === 0 ? <p className="faint">No driver: the stressed path is the baseline.</p> : null}
+          {drivers.length === 0 ? <p className="faint">{t('stress.noDriver')}</p> : null}
           {drivers.map((d, i) => (
             <DriverEditor
               key={d.key}
@@ -174,30 +176,30 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
           ))}
           <div className="save-row">
             <label className="field grow">
-              <span className="label">Name</span>
+              <span className="label">{t('stress.name')}</span>
               <input
                 className="input"
                 value={name}
                 onChange={(e) => setName(e.target.value)}
-                placeholder="e.g. Lose our biggest client"
+                placeholder={t('stress.namePlaceholder')}
                 maxLength={200}
               />
             </label>
             <button type="button" className="btn primary" onClick={() => void onSave()} disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : 'Save stress test'}
+              {save.isPending ? t('stress.saving') : t('stress.save')}
             </button>
           </div>
         </div>
         <div className="card stress-result" aria-live="polite" aria-busy={updating}>
           <div className="chart-head">
-            <h3>Baseline and stressed cash</h3>
-            <span className={`faint small updating ${updating ? 'on' : ''}`}>Updating…</span>
+            <h3>{t('stress.resultTitle')}</h3>
+            <span className={`faint small updating ${updating ? 'on' : ''}`}>{t('stress.updating')}</span>
           </div>
           {preview ? (
             <PreviewView preview={preview} />
           ) : (
             <div className="chart-box chart-skeleton">
-              <span className="faint">Computing…</span>
+              <span className="faint">{t('stress.computing')}</span>
             </div>
           )}
         </div>
@@ -215,6 +217,7 @@ function DriverEditor(props: {
   onChange: (patch: Record<string, string>) => void;
   onRemove: () => void;
 }) {
+  const { t } = useTranslation('runway');
   const { draft, index } = props;
   const field = (name: string, label: string, opts: { type?: string; hint?: string; step?: string } = {}) => {
     const error = props.errors[`${index}.${name}`];
@@ -248,31 +251,34 @@ function DriverEditor(props: {
     switch (draft.kind) {
       case 'RevenueShock':
         return [
-          field('pct', 'Revenue change %', { hint: '−100 to 1000; −30 is a 30 % drop' }),
-          field('months', 'For months', { step: '1' }),
-          field('startOffset', 'Starting after months', { step: '1', hint: '0: the first month' }),
+          field('pct', t('drivers.revenuePct'), { hint: t('drivers.revenuePctHint') }),
+          field('months', t('drivers.forMonths'), { step: '1' }),
+          field('startOffset', t('drivers.startAfter'), { step: '1', hint: t('drivers.startAfterHint') }),
         ];
       case 'CollectionDelay':
-        return [field('days', 'Customers pay days later', { step: '1', hint: '0 to 180' })];
+        return [field('days', t('drivers.days'), { step: '1', hint: t('drivers.daysHint') })];
       case 'ExpenseSurge':
         return [
-          field('pct', 'Costs rise %', { hint: '0 to 1000' }),
-          field('months', 'For months', { step: '1', hint: 'empty: to the end' }),
-          field('startMonthOffset', 'Starting after months', { step: '1' }),
+          field('pct', t('drivers.costsPct'), { hint: t('drivers.costsPctHint') }),
+          field('months', t('drivers.forMonths'), { step: '1', hint: t('drivers.forMonthsHint') }),
+          field('startMonthOffset', t('drivers.startAfter'), { step: '1' }),
         ];
       case 'OneTimeExpense':
-        return [field('amount', 'Amount'), field('date', 'On', { type: 'date', hint: 'inside the months ahead' })];
+        return [
+          field('amount', t('drivers.amount')),
+          field('date', t('drivers.on'), { type: 'date', hint: t('drivers.onHint') }),
+        ];
       case 'HiringPlan':
         return [
-          field('headcountDelta', 'People added', { step: '1', hint: 'negative: leaving' }),
-          field('monthlyCostPerHead', 'Monthly cost per person'),
-          field('startMonthOffset', 'Starting after months', { step: '1' }),
-          field('rampMonths', 'Reached over months', { step: '1' }),
+          field('headcountDelta', t('drivers.people'), { step: '1', hint: t('drivers.peopleHint') }),
+          field('monthlyCostPerHead', t('drivers.costPerHead')),
+          field('startMonthOffset', t('drivers.startAfter'), { step: '1' }),
+          field('rampMonths', t('drivers.ramp'), { step: '1' }),
         ];
       case 'FxShock':
         return [
           <div className="field" key="base">
-            <label htmlFor={`drv-${draft.key}-base`}>Foreign currency</label>
+            <label htmlFor={`drv-${draft.key}-base`}>{t('drivers.fxBase')}</label>
             <input
               id={`drv-${draft.key}-base`}
               className="input"
@@ -287,73 +293,80 @@ function DriverEditor(props: {
               </span>
             ) : null}
           </div>,
-          field('pct', 'Its value changes %', { hint: '−99.99 to 1000' }),
+          field('pct', t('drivers.fxPct'), { hint: t('drivers.fxPctHint') }),
         ];
     }
   })();
   return (
     <fieldset className="driver">
       <legend>
-        {index + 1}. {KIND_LABELS[draft.kind]}
+        {index + 1}. {kindName(draft.kind)}
       </legend>
       <div className="driver-fields">{fields}</div>
       <button type="button" className="btn ghost small driver-remove" onClick={props.onRemove}>
-        Remove<span className="sr-only"> {KIND_LABELS[draft.kind]}</span>
+        {t('drivers.remove')}
+        <span className="sr-only"> {kindName(draft.kind)}</span>
       </button>
     </fieldset>
   );
 }
 
 function PreviewView({ preview }: { preview: Preview }) {
+  const { t } = useTranslation('runway');
   const months = preview.stressed.months.map((m) => m.month);
   const c = preview.currency;
-  const runsOut = (p: Preview['stressed']) => (p.runsOutIn ? `runs out in ${p.runsOutIn}` : 'lasts the horizon');
   return (
     <>
       <CashChart
         months={months}
         currency={c}
-        label={`Closing cash: baseline ends at ${formatAmount(preview.baseline.endingCash, c)}, stressed at ${formatAmount(preview.stressed.endingCash, c)}`}
+        label={t('stress.chartLabel', {
+          baseline: formatAmount(preview.baseline.endingCash, c),
+          stressed: formatAmount(preview.stressed.endingCash, c),
+        })}
         lines={[
-          { label: 'Baseline', values: preview.baseline.months.map((m) => m.cash), dashed: true },
-          { label: 'Stressed', values: preview.stressed.months.map((m) => m.cash) },
+          { label: t('stress.baseline'), values: preview.baseline.months.map((m) => m.cash), dashed: true },
+          { label: t('stress.stressed'), values: preview.stressed.months.map((m) => m.cash) },
         ]}
       />
       <dl className="stress-facts">
         <div>
-          <dt>Ending cash</dt>
+          <dt>{t('stress.endingCash')}</dt>
           <dd>
             {formatAmount(preview.stressed.endingCash, c)}{' '}
-            <span className="faint">vs {formatAmount(preview.baseline.endingCash, c)}</span>
+            <span className="faint">{t('stress.versus', { amount: formatAmount(preview.baseline.endingCash, c) })}</span>
           </dd>
         </div>
         <div>
-          <dt>Lowest cash</dt>
+          <dt>{t('stress.lowestCash')}</dt>
           <dd>
             {formatAmount(preview.stressed.lowestCash.amount, c)}{' '}
-            <span className="faint">in {preview.stressed.lowestCash.month}</span>
+            <span className="faint">
+              {t('stress.inMonth', { month: formatMonth(preview.stressed.lowestCash.month, 'long') })}
+            </span>
           </dd>
         </div>
         <div>
-          <dt>Cash</dt>
+          <dt>{t('stress.cash')}</dt>
           <dd className={preview.stressed.runsOutIn ? 'burn' : ''}>
-            {runsOut(preview.stressed)} <span className="faint">(baseline {runsOut(preview.baseline)})</span>
+            {runsOut(preview.stressed.runsOutIn)}{' '}
+            <span className="faint">{t('stress.baselineThen', { what: runsOut(preview.baseline.runsOutIn) })}</span>
           </dd>
         </div>
       </dl>
       <DataTable
-        label="Impact of each driver"
+        label={t('stress.impacts')}
         className="compact"
         hideWhenEmpty
         rows={preview.impacts}
         rowKey={(i) => i.index}
         columns={[
-          { id: 'driver', header: 'Driver', cell: (i) => `${i.index + 1}. ${KIND_LABELS[i.kind as DriverKind] ?? i.kind}` },
-          { id: 'in', header: 'Money in', numeric: true, className: 'money', cell: (i) => formatAmount(i.inflow, c) },
-          { id: 'out', header: 'Money out', numeric: true, className: 'money', cell: (i) => formatAmount(i.outflow, c) },
+          { id: 'driver', header: t('stress.driver'), cell: (i) => `${i.index + 1}. ${kindName(i.kind)}` },
+          { id: 'in', header: t('stress.moneyIn'), numeric: true, className: 'money', cell: (i) => formatAmount(i.inflow, c) },
+          { id: 'out', header: t('stress.moneyOut'), numeric: true, className: 'money', cell: (i) => formatAmount(i.outflow, c) },
           {
             id: 'ending',
-            header: 'Ending cash',
+            header: t('stress.endingCash'),
             numeric: true,
             className: (i) => `money ${i.endingCash < 0 ? 'burn' : ''}`,
             cell: (i) => formatAmount(i.endingCash, c),
@@ -361,7 +374,7 @@ function PreviewView({ preview }: { preview: Preview }) {
         ]}
       />
       {preview.warnings.length ? (
-        <ul className="warnings">
+        <ul className="warnings" lang="en">
           {preview.warnings.map((w) => (
             <li key={w}>{w}</li>
           ))}
@@ -371,64 +384,72 @@ function PreviewView({ preview }: { preview: Preview }) {
   );
 }
 
-const nameOf = (t: { name: string | null }) => t.name ?? 'Untitled';
-
 function SavedTests(props: {
   saved: ReturnType<typeof useCursorList<typeof metricRoutes.listStressTests>>;
   compare: string[];
   setCompare: (ids: string[]) => void;
   onOpen: (id: string) => void;
 }) {
+  const { t } = useTranslation('runway');
   const { saved, compare, setCompare } = props;
   return (
     <div className="card">
       <div className="chart-head padded">
-        <h3>Saved stress tests</h3>
-        <span className="faint small">Tick two or more to compare them side by side.</span>
+        <h3>{t('saved.title')}</h3>
+        <span className="faint small">{t('saved.intro')}</span>
       </div>
       {saved.error ? <ErrorBanner error={saved.error} onRetry={saved.refetch} /> : null}
       <DataTable
-        label="Saved stress tests"
+        label={t('saved.title')}
         className="compact"
         wrap
         hideWhenEmpty
-        empty={<p className="faint padded">No saved stress test yet. Build one above and save it.</p>}
+        empty={<p className="faint padded">{t('saved.none')}</p>}
         loading={saved.isLoading}
         rows={saved.items}
-        rowKey={(t) => t.id}
-        rowProps={(t) => ({ 'data-stress-id': t.id })}
+        rowKey={(test) => test.id}
+        rowProps={(test) => ({ 'data-stress-id': test.id })}
         columns={[
           {
             id: 'compare',
-            header: 'Compare',
-            cell: (t) => (
+            header: t('saved.compare'),
+            cell: (test) => (
               <input
                 type="checkbox"
-                aria-label={`Compare ${nameOf(t)}`}
-                checked={compare.includes(t.id)}
-                onChange={(e) => setCompare(e.target.checked ? [...compare, t.id].slice(-10) : compare.filter((x) => x !== t.id))}
+                aria-label={t('saved.compareOne', { name: nameOf(test) })}
+                checked={compare.includes(test.id)}
+                onChange={(e) =>
+                  setCompare(e.target.checked ? [...compare, test.id].slice(-10) : compare.filter((x) => x !== test.id))
+                }
               />
             ),
           },
-          { id: 'name', header: 'Name', cell: (t) => <div className="cell-text wide">{nameOf(t)}</div> },
-          { id: 'saved', header: 'Saved', className: 'date', cell: (t) => formatDateTime(t.createdAt) },
-          { id: 'drivers', header: 'Drivers', numeric: true, className: 'num', cell: (t) => t.drivers },
+          { id: 'name', header: t('stress.name'), cell: (test) => <div className="cell-text wide">{nameOf(test)}</div> },
+          { id: 'saved', header: t('saved.saved'), className: 'date', cell: (test) => formatDateTime(test.createdAt) },
+          {
+            id: 'drivers',
+            header: t('saved.drivers'),
+            numeric: true,
+            className: 'num',
+            cell: (test) => formatNumber(test.drivers),
+          },
           {
             id: 'ending',
-            header: 'Ending cash',
+            header: t('stress.endingCash'),
             numeric: true,
             className: 'money',
-            cell: (t) => formatAmount(t.endingCash.stressed, t.currency),
+            cell: (test) => formatAmount(test.endingCash.stressed, test.currency),
           },
-          { id: 'runs-out', header: 'Runs out', cell: (t) => t.runsOutIn.stressed ?? 'lasts' },
+          { id: 'runs-out', header: t('saved.runsOut'), cell: (test) => runsOut(test.runsOutIn.stressed) },
           {
             id: 'actions',
-            header: 'Actions',
+            header: t('common:actions'),
             srOnlyHeader: true,
             className: 'num',
-            cell: (t) => (
-              <button type="button" className="btn small" onClick={() => props.onOpen(t.id)}>
-                Open<span className="sr-only"> {nameOf(t)}</span>
+            cell: (test) => (
+              <button type="button" className="btn small" onClick={() => props.onOpen(test.id)}>
+                {t('saved.open')}
+                <span className="sr-only"> {nameOf(test)}</span>
               </button>
             ),
           },
@@ -439,39 +460,44 @@ function SavedTests(props: {
 }
 
 function Comparison({ ids }: { ids: string[] }) {
+  const { t } = useTranslation('runway');
   const result = useRead(metricRoutes.compareStressTests, { query: { ids } });
   const r = result.data;
   if (result.error) return <ErrorBanner error={result.error} onRetry={() => void result.refetch()} />;
   if (!r) return <div className="card chart-box chart-skeleton" aria-busy="true" />;
   const currency = r.tests[0]?.currency ?? 'EUR';
   return (
-    <section className="card comparison" aria-label="Comparison of saved stress tests">
+    <section className="card comparison" aria-label={t('compare.label')}>
       <div className="chart-head padded">
-        <h3>Side by side</h3>
-        {!r.sameCurrency ? (
-          <span className="error">These tests are in different currencies: their figures do not compare.</span>
-        ) : null}
+        <h3>{t('compare.title')}</h3>
+        {!r.sameCurrency ? <span className="error">{t('compare.currencies')}</span> : null}
       </div>
       <CashChart
         months={r.months.map((m) => m.month)}
         currency={currency}
-        label={`Closing cash of ${r.tests.length} stress tests`}
-        lines={r.tests.map((t, i) => ({ label: t.name ?? `Test ${i + 1}`, values: r.months.map((m) => m.cash[i] ?? null) }))}
+        label={t('compare.chartLabel', { count: r.tests.length })}
+        lines={r.tests.map((test, i) => ({
+          label: test.name ?? t('compare.test', { n: i + 1 }),
+          values: r.months.map((m) => m.cash[i] ?? null),
+        }))}
       />
       <div className="compare-cols">
-        {r.tests.map((t) => (
-          <dl key={t.id} className="compare-col">
-            <dt className="compare-name">{nameOf(t)}</dt>
+        {r.tests.map((test) => (
+          <dl key={test.id} className="compare-col">
+            <dt className="compare-name">{nameOf(test)}</dt>
             <dd>
-              Ending cash <strong>{formatAmount(t.endingCash.stressed, t.currency)}</strong>
-              <span className="faint"> (baseline {formatAmount(t.endingCash.baseline, t.currency)})</span>
+              {t('stress.endingCash')} <strong>{formatAmount(test.endingCash.stressed, test.currency)}</strong>
+              <span className="faint">
+                {' '}
+                {t('stress.baselineThen', { what: formatAmount(test.endingCash.baseline, test.currency) })}
+              </span>
             </dd>
             <dd>
-              Lowest cash <strong>{formatAmount(t.lowestCash.stressed, t.currency)}</strong>
+              {t('stress.lowestCash')} <strong>{formatAmount(test.lowestCash.stressed, test.currency)}</strong>
             </dd>
-            <dd>Runs out {t.runsOutIn.stressed ?? 'not within the horizon'}</dd>
+            <dd>{runsOut(test.runsOutIn.stressed)}</dd>
             <dd className="faint">
-              {t.drivers} driver{t.drivers === 1 ? '' : 's'} · {formatNumber(t.horizonMonths)} months · {t.currency}
+              {t('compare.drivers', { count: test.drivers })} · {t('months', { count: test.horizonMonths })} · {test.currency}
             </dd>
           </dl>
         ))}

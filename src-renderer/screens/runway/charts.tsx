@@ -19,8 +19,9 @@ import {
   Tooltip,
 } from 'chart.js';
 import { Chart } from 'react-chartjs-2';
+import { useTranslation } from 'react-i18next';
 import type { ForecastResult } from '../../../src-shared/contract/metrics';
-import { formatAmount } from '../../lib/format';
+import { formatAmount, formatCompactAmount, formatMonth } from '../../lib/format';
 import { useTheme } from '../../stores/theme';
 
 ChartJS.register(
@@ -77,7 +78,8 @@ function baseOptions(theme: 'light' | 'dark', currency: string): ChartOptions<'b
     scales: {
       x: { ticks: { color: c.text, maxRotation: 0, autoSkipPadding: 12 }, grid: { display: false } },
       y: {
-        ticks: { color: c.text, callback: (v) => formatAmount(Number(v), currency).replace(/\.\d+$/, '') },
+        // Short, in the user's language and currency: "150k €", "€1.2M".
+        ticks: { color: c.text, callback: (v) => formatCompactAmount(Number(v), currency) },
         grid: { color: c.grid },
       },
     },
@@ -86,9 +88,10 @@ function baseOptions(theme: 'light' | 'dark', currency: string): ChartOptions<'b
 
 /** History (bars) and the forecast (line) with its 95 % and 80 % bands, month by month. */
 export function ForecastChart({ result, label }: { result: ForecastResult; label: string }) {
+  const { t } = useTranslation('runway');
   const theme = useTheme((s) => s.theme);
   const c = palette(theme);
-  const labels = [...result.history.map((h) => h.month), ...result.forecast.map((f) => f.month)];
+  const labels = [...result.history.map((h) => h.month), ...result.forecast.map((f) => f.month)].map((m) => formatMonth(m));
   const pad = (n: number) => Array.from({ length: n }, () => null);
   const h = result.history.length;
   const data: ChartData<'bar' | 'line', (number | null)[], string> = {
@@ -105,7 +108,7 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
       },
       {
         type: 'line',
-        label: '95 % interval',
+        label: t('chart.interval95'),
         data: [...pad(h), ...result.forecast.map((f) => f.lower95)],
         borderWidth: 0,
         pointRadius: 0,
@@ -123,7 +126,7 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
       },
       {
         type: 'line',
-        label: '80 % interval',
+        label: t('chart.interval80'),
         data: [...pad(h), ...result.forecast.map((f) => f.lower80)],
         borderWidth: 0,
         pointRadius: 0,
@@ -132,7 +135,7 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
       },
       {
         type: 'line',
-        label: 'Forecast',
+        label: t('chart.forecast'),
         data: [...pad(h), ...result.forecast.map((f) => f.value)],
         borderColor: c.main,
         backgroundColor: c.main,
@@ -141,7 +144,7 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
       },
       {
         type: 'bar',
-        label: 'Actual',
+        label: t('chart.actual'),
         data: [...result.history.map((x) => x.value), ...pad(result.forecast.length)],
         backgroundColor: c.history,
       },
@@ -151,7 +154,14 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
   const last = result.forecast[result.forecast.length - 1];
   const summary =
     first && last
-      ? `${label}: forecast from ${first.month} to ${last.month}, last month ${formatAmount(last.value, result.currency)} (95 % between ${formatAmount(last.lower95, result.currency)} and ${formatAmount(last.upper95, result.currency)}).`
+      ? t('chart.summary', {
+          label,
+          from: formatMonth(first.month, 'long'),
+          to: formatMonth(last.month, 'long'),
+          value: formatAmount(last.value, result.currency),
+          lower: formatAmount(last.lower95, result.currency),
+          upper: formatAmount(last.upper95, result.currency),
+        })
       : label;
   return (
     <div className="chart-box">
@@ -187,7 +197,7 @@ export function CashChart({
   const theme = useTheme((s) => s.theme);
   const c = palette(theme);
   const data: ChartData<'line', (number | null)[], string> = {
-    labels: months,
+    labels: months.map((m) => formatMonth(m)),
     datasets: lines.map((l, i) => ({
       label: l.label,
       data: l.values,

@@ -15,15 +15,6 @@ export const DRIVER_KINDS = [
 ] as const;
 export type DriverKind = (typeof DRIVER_KINDS)[number];
 
-export const KIND_LABELS: Record<DriverKind, string> = {
-  RevenueShock: 'Revenue shock',
-  CollectionDelay: 'Customers pay later',
-  ExpenseSurge: 'Costs rise',
-  OneTimeExpense: 'One-time expense',
-  HiringPlan: 'Hiring plan',
-  FxShock: 'Exchange-rate shock',
-};
-
 export interface DriverDraft {
   key: number;
   kind: DriverKind;

@@ -1,40 +1,47 @@
 /**
  * Settings. Web build: who is signed in, the browser sessions of this account (each can be signed out), sign-out.
- * Desktop build: the local server and key, managed by the app, shown read-only. Both: the theme. Team, category,
- * rule and sync settings are not built yet and are listed as such.
+ * Desktop build: the local server and key, managed by the app, shown read-only. Both: the personal formats
+ * (language, numbers, dates, time zone) and the theme. Team, category, rule and sync settings are not built yet and
+ * are listed as such.
  */
 import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appSessionRoutes } from '../../../src-shared/contract/app-session';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
+import { i18n } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
 import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
+import { FormatsPanel } from './FormatsPanel';
 
 export function SettingsScreen() {
+  const { t } = useTranslation('settings');
   return (
     <div className="page">
       <header className="page-header">
         <div>
-          <h1>Settings</h1>
-          <p>Your account, this window’s connection and how the app looks.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
       </header>
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
+      <FormatsPanel />
       <AppearancePanel />
-      <section className="panel placeholder" aria-label="More settings (not built yet)">
-        <span className="tagline">Not built yet</span>
-        <p>Team, categories, rules, bank connections and sync settings come in a later release.</p>
+      <section className="panel placeholder" aria-label={t('more.label')}>
+        <span className="tagline">{t('common:notBuilt')}</span>
+        <p>{t('more.text')}</p>
       </section>
     </div>
   );
 }
 
 function AccountPanel() {
+  const { t } = useTranslation('settings');
   const session = useConnection((s) => s.session);
   const signOut = useConnection((s) => s.signOut);
   const sessions = useRead(appSessionRoutes.list);
@@ -43,52 +50,52 @@ function AccountPanel() {
   if (!session) return null;
   return (
     <section className="panel" aria-labelledby="account-title">
-      <h2 id="account-title">Account</h2>
+      <h2 id="account-title">{t('account.title')}</h2>
       <dl className="facts">
-        <dt>Signed in as</dt>
+        <dt>{t('account.signedInAs')}</dt>
         <dd>
           {session.user.fullName} ({session.user.email})
         </dd>
-        <dt>Team</dt>
+        <dt>{t('account.team')}</dt>
         <dd>
-          {session.team.name} <span className="faint">· {session.user.role}</span>
+          {session.team.name} <span className="faint">· {t(`account.roles.${session.user.role}`)}</span>
         </dd>
-        <dt>Signed out</dt>
-        <dd>after 12 hours without use, and 7 days after signing in at the latest</dd>
+        <dt>{t('account.signedOut')}</dt>
+        <dd>{t('account.signedOutWhen')}</dd>
       </dl>
       <div className="panel-actions">
-        <button type="button" className="btn" onClick={() => signOut().catch((err) => toast.error(err, 'Could not sign out'))}>
-          Sign out
+        <button type="button" className="btn" onClick={() => signOut().catch((err) => toast.error(err, t('app:signOutFailed')))}>
+          {t('app:signOut')}
         </button>
       </div>
-      <h3>Signed-in browsers</h3>
+      <h3>{t('sessions.title')}</h3>
       {sessions.error ? <ErrorBanner error={sessions.error} onRetry={() => void sessions.refetch()} /> : null}
       <DataTable
-        label="Signed-in browsers"
+        label={t('sessions.title')}
         className="compact"
         rows={sessions.data?.data ?? []}
         rowKey={(s) => s.id}
         columns={[
           {
             id: 'browser',
-            header: 'Browser',
+            header: t('sessions.browser'),
             cell: (s) => (
               <div className="cell-text wide" title={s.userAgent ?? undefined}>
                 {browserName(s.userAgent)}
               </div>
             ),
           },
-          { id: 'address', header: 'Address', cell: (s) => s.ip ?? '—' },
-          { id: 'signed-in', header: 'Signed in', className: 'date', cell: (s) => formatDateTime(s.createdAt) },
-          { id: 'last-used', header: 'Last used', className: 'date', cell: (s) => formatDateTime(s.lastSeenAt) },
+          { id: 'address', header: t('sessions.address'), cell: (s) => s.ip ?? '—' },
+          { id: 'signed-in', header: t('sessions.signedIn'), className: 'date', cell: (s) => formatDateTime(s.createdAt) },
+          { id: 'last-used', header: t('sessions.lastUsed'), className: 'date', cell: (s) => formatDateTime(s.lastSeenAt) },
           {
             id: 'actions',
-            header: 'Actions',
+            header: t('common:actions'),
             srOnlyHeader: true,
             className: 'num',
             cell: (s) =>
               s.current ? (
-                <span className="status-pill ok">This browser</span>
+                <span className="status-pill ok">{t('sessions.thisBrowser')}</span>
               ) : (
                 <button
                   type="button"
@@ -96,11 +103,11 @@ function AccountPanel() {
                   onClick={() =>
                     revoke
                       .mutateAsync({ params: { id: s.id } })
-                      .then(() => toast.show('That browser is signed out'))
-                      .catch((err) => toast.error(err, 'Could not sign that browser out'))
+                      .then(() => toast.show(t('sessions.revoked')))
+                      .catch((err) => toast.error(err, t('sessions.revokeFailed')))
                   }
                 >
-                  Sign out
+                  {t('app:signOut')}
                 </button>
               ),
           },
@@ -111,7 +118,7 @@ function AccountPanel() {
 }
 
 function browserName(ua: string | null): string {
-  if (!ua) return 'Unknown browser';
+  if (!ua) return i18n.t('settings:sessions.unknownBrowser');
   const browser = /Edg\//.test(ua)
     ? 'Edge'
     : /Firefox\//.test(ua)
@@ -120,7 +127,7 @@ function browserName(ua: string | null): string {
         ? 'Chrome'
         : /Safari\//.test(ua)
           ? 'Safari'
-          : ua.split(/[ /]/)[0] || 'Browser';
+          : ua.split(/[ /]/)[0] || i18n.t('settings:sessions.browser');
   const os = /Windows/.test(ua)
     ? 'Windows'
     : /Mac OS X/.test(ua)
@@ -130,39 +137,37 @@ function browserName(ua: string | null): string {
         : /Linux/.test(ua)
           ? 'Linux'
           : '';
-  return os ? `${browser} on ${os}` : browser;
+  return os ? i18n.t('settings:sessions.browserOn', { browser, os }) : browser;
 }
 
-const THEMES: { id: ThemeChoice; label: string }[] = [
-  { id: 'system', label: 'System' },
-  { id: 'light', label: 'Light' },
-  { id: 'dark', label: 'Dark' },
-];
+const THEMES: ThemeChoice[] = ['system', 'light', 'dark'];
 
 function AppearancePanel() {
+  const { t } = useTranslation('settings');
   const { choice, set } = useTheme();
   return (
     <section className="panel" aria-labelledby="appearance-title">
-      <h2 id="appearance-title">Appearance</h2>
+      <h2 id="appearance-title">{t('appearance.title')}</h2>
       <fieldset className="theme-choice" aria-describedby="theme-hint">
-        <legend>Theme</legend>
+        <legend>{t('appearance.theme')}</legend>
         <div className="segmented">
-          {THEMES.map((t) => (
-            <label key={t.id} className="segment">
-              <input type="radio" name="theme" value={t.id} checked={choice === t.id} onChange={() => set(t.id)} />
-              <span>{t.label}</span>
+          {THEMES.map((id) => (
+            <label key={id} className="segment">
+              <input type="radio" name="theme" value={id} checked={choice === id} onChange={() => set(id)} />
+              <span>{t(`appearance.themes.${id}`)}</span>
             </label>
           ))}
         </div>
       </fieldset>
       <p id="theme-hint" className="faint">
-        System follows your computer’s light or dark setting. Kept in this browser.
+        {t('appearance.hint')}
       </p>
     </section>
   );
 }
 
 function DesktopConnectionPanel() {
+  const { t } = useTranslation('settings');
   const { connection } = useConnection();
   const [storage, setStorage] = useState<string>('…');
   useEffect(() => {
@@ -171,23 +176,23 @@ function DesktopConnectionPanel() {
       .then((k) =>
         setStorage(
           k === 'os-keychain'
-            ? 'OS keychain'
+            ? t('desktop.keychain')
             : k === 'encrypted-file'
-              ? 'Encrypted by the OS, in the app folder (no keychain available)'
-              : 'This session only (no keychain available)',
+              ? t('desktop.encryptedFile')
+              : t('desktop.sessionOnly'),
         ),
       );
-  }, []);
+  }, [t]);
   return (
-    <section className="panel" aria-label="Server connection">
-      <h2>Local server</h2>
-      <p className="muted">The desktop app runs its own server and key; there is nothing to enter.</p>
+    <section className="panel" aria-label={t('desktop.label')}>
+      <h2>{t('desktop.title')}</h2>
+      <p className="muted">{t('desktop.intro')}</p>
       <dl className="facts">
-        <dt>Server address</dt>
+        <dt>{t('desktop.address')}</dt>
         <dd>{connection.baseUrl}</dd>
-        <dt>API key</dt>
+        <dt>{t('desktop.key')}</dt>
         <dd>…{connection.apiKey.slice(-4)}</dd>
-        <dt>Key stored in</dt>
+        <dt>{t('desktop.keyStored')}</dt>
         <dd>{storage}</dd>
       </dl>
     </section>

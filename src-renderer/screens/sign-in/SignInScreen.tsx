@@ -4,12 +4,14 @@
  * passwords (429 with the seconds to wait) and an unreachable server are each said plainly.
  */
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { Field } from '../../components/ui';
 import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { useConnection } from '../../stores/connection';
 
 export function SignInScreen() {
+  const { t } = useTranslation('signin');
   const signIn = useConnection((s) => s.signIn);
   const reason = useConnection((s) => s.signedOutReason);
   const [email, setEmail] = useState('');
@@ -20,15 +22,15 @@ export function SignInScreen() {
   const passwordRef = useRef<HTMLInputElement>(null);
 
   useEffect(() => {
-    document.title = 'Sign in · Finops Desk';
+    document.title = `${t('title')} · Finops Desk`;
     emailRef.current?.focus();
-  }, []);
+  }, [t]);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     const local = {
-      email: email.trim() ? undefined : 'Enter your email address',
-      password: password ? undefined : 'Enter your password',
+      email: email.trim() ? undefined : t('enterEmail'),
+      password: password ? undefined : t('enterPassword'),
     };
     if (local.email || local.password) {
       setErrors(local);
@@ -45,7 +47,7 @@ export function SignInScreen() {
         const f = fieldErrorsFrom(err, new Set(['email', 'password']));
         setErrors({ email: f.email, password: f.password, form: f[FORM_KEY] });
       } else if (err instanceof ApiClientError && err.isNetworkError) {
-        setErrors({ form: 'The server cannot be reached. Check that Finops Desk is running, then try again.' });
+        setErrors({ form: t('unreachable') });
       } else {
         setErrors({ form: (err as Error).message });
       }
@@ -64,8 +66,8 @@ export function SignInScreen() {
           </span>
           Finops Desk
         </div>
-        <h1 id="signin-title">Sign in</h1>
-        <p className="muted">Use the email and password your administrator created for you.</p>
+        <h1 id="signin-title">{t('title')}</h1>
+        <p className="muted">{t('intro')}</p>
         {reason ? (
           <div className="banner info" role="status">
             {reason}
@@ -76,7 +78,7 @@ export function SignInScreen() {
             {errors.form}
           </div>
         ) : null}
-        <Field label="Email" error={errors.email}>
+        <Field label={t('email')} error={errors.email}>
           {({ id, describedBy, invalid }) => (
             <input
               id={id}
@@ -93,7 +95,7 @@ export function SignInScreen() {
             />
           )}
         </Field>
-        <Field label="Password" error={errors.password}>
+        <Field label={t('password')} error={errors.password}>
           {({ id, describedBy, invalid }) => (
             <input
               id={id}
@@ -110,10 +112,10 @@ export function SignInScreen() {
           )}
         </Field>
         <button type="submit" className="btn primary signin-submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
+          {busy ? t('signingIn') : t('title')}
         </button>
         <p className="faint signin-help">
-          No account yet? An administrator creates one on the server with <code>finops user create</code>.
+          {t('noAccount')} <code>finops user create</code>.
         </p>
       </form>
     </main>

@@ -1,7 +1,7 @@
 /** The remote's API key, typed once: a password field that says where the server will keep it. */
+import { useTranslation } from 'react-i18next';
 import type { SyncStatusBody } from '../../../src-shared/contract/app-sync';
 import { Field } from '../../components/ui';
-import { S } from './strings';
 
 export function ApiKeyField(props: {
   value: string;
@@ -10,8 +10,9 @@ export function ApiKeyField(props: {
   error?: string;
   disabled?: boolean;
 }) {
+  const { t } = useTranslation('sync');
   return (
-    <Field label={S.apiKey} required error={props.error} hint={S.apiKeyHint(props.storage)}>
+    <Field label={t('apiKey.label')} required error={props.error} hint={t(`apiKey.hint.${props.storage}`)}>
       {({ id, describedBy, invalid }) => (
         <input
           id={id}

@@ -5,6 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appSyncRoutes, type SyncConflictInfo } from '../../../src-shared/contract/app-sync';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import type { Column } from '../../components/table/columns';
@@ -18,11 +19,11 @@ import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { conflictFields, fieldLabel, type NameOf, recordLabel, sideText } from './conflict-view';
-import { S } from './strings';
 
 type Side = 'local' | 'remote';
 
 export function ConflictsSection({ canManage, openCount }: { canManage: boolean; openCount: number }) {
+  const { t } = useTranslation('sync');
   const [all, setAll] = useState(false);
   const toggleId = useId();
   const query = { all };
@@ -44,15 +45,15 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
     setPending(c.id);
     resolve
       .mutateAsync({ params: { id: c.id }, body: { take: side } })
-      .then(() => toast.show(S.resolved(side, recordLabel(c))))
-      .catch((err) => toast.error(err, S.resolveFailed))
+      .then(() => toast.show(t(`conflicts.resolved.${side}`, { record: recordLabel(c) })))
+      .catch((err) => toast.error(err, t('conflicts.resolveFailed')))
       .finally(() => setPending(null));
   };
 
   const columns: Column<SyncConflictInfo>[] = [
     {
       id: 'record',
-      header: S.colRecord,
+      header: t('conflicts.columns.record'),
       cell: (c) => (
         <>
           <div className="cell-name">{recordLabel(c)}</div>
@@ -62,45 +63,45 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
     },
     {
       id: 'field',
-      header: S.colField,
+      header: t('conflicts.columns.field'),
       cell: (c) => (
         <>
           {conflictFields(c).map((f) => (
             <div key={f}>{fieldLabel(f)}</div>
           ))}
-          {c.kind === 'refused' ? <div className="cell-sub">{S.refusedNote}</div> : null}
+          {c.kind === 'refused' ? <div className="cell-sub">{t('conflicts.refusedNote')}</div> : null}
         </>
       ),
     },
     {
       id: 'local',
-      header: S.colLocal,
+      header: t('conflicts.columns.local'),
       className: sideClass('local'),
       cell: (c) => <SideValues c={c} side="local" nameOf={nameOf} />,
     },
     {
       id: 'remote',
-      header: S.colRemote,
+      header: t('conflicts.columns.remote'),
       className: sideClass('remote'),
       cell: (c) => <SideValues c={c} side="remote" nameOf={nameOf} />,
     },
     {
       id: 'kept',
-      header: S.colKept,
+      header: t('conflicts.columns.kept'),
       title: (c) => c.rule,
       cell: (c) => (
         <>
-          <div>{S.sides[c.kept]}</div>
+          <div>{t(`conflicts.sides.${c.kept}`)}</div>
           <div className="cell-sub sync-rule">{c.rule}</div>
         </>
       ),
     },
     {
       id: 'choice',
-      header: S.colChoice,
+      header: t('conflicts.columns.choice'),
       cell: (c) =>
         c.took ? (
-          <span className="run-pill completed">{S.took(c.took)}</span>
+          <span className="run-pill completed">{t(`conflicts.took.${c.took}`)}</span>
         ) : (
           <div className="sync-choice">
             {(['local', 'remote'] as const).map((side) => (
@@ -108,11 +109,11 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
                 key={side}
                 type="button"
                 className={`btn small ${side === c.kept ? '' : 'primary'}`}
-                aria-label={S.chooseLabel(side, recordLabel(c))}
+                aria-label={t(`conflicts.takeFor.${side}`, { record: recordLabel(c) })}
                 disabled={!canManage || pending === c.id}
                 onClick={() => take(c, side)}
               >
-                {side === 'local' ? S.takeLocal : S.takeRemote}
+                {t(`conflicts.take.${side}`)}
               </button>
             ))}
           </div>
@@ -124,18 +125,18 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
     <section className="sync-conflicts" aria-labelledby="sync-conflicts-title">
       <div className="sync-conflicts-head">
         <div>
-          <h2 id="sync-conflicts-title">{S.conflictsTitle}</h2>
-          <p className="muted">{S.conflictsIntro}</p>
+          <h2 id="sync-conflicts-title">{t('conflicts.title')}</h2>
+          <p className="muted">{t('conflicts.intro')}</p>
         </div>
         <label className="check" htmlFor={toggleId}>
           <input id={toggleId} type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} />
-          {S.showResolved}
+          {t('conflicts.showResolved')}
         </label>
       </div>
       {conflicts.error ? <ErrorBanner error={conflicts.error} onRetry={() => void conflicts.refetch()} /> : null}
       <div className="card">
         <DataTable
-          label={S.conflictsTable}
+          label={t('conflicts.table')}
           className="sync-conflict-table"
           wrap
           columns={columns}
@@ -144,7 +145,7 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
           rowProps={(c) => ({ 'data-conflict-id': c.id, ...(c.took ? { className: 'resolved' } : {}) })}
           loading={conflicts.isPending}
           skeletonRows={2}
-          empty={conflicts.error ? null : <EmptyState title={S.noConflicts}>{S.noConflictsDetail}</EmptyState>}
+          empty={conflicts.error ? null : <EmptyState title={t('conflicts.none')}>{t('conflicts.noneDetail')}</EmptyState>}
         />
       </div>
     </section>

@@ -3,19 +3,27 @@
  * says which team and base currency the key reaches (or why not), and "Connect and sync", which keeps the remote and
  * the key on the server and starts the first round. The key is sent once and never shown again.
  */
+
+import type { TFunction } from 'i18next';
 import { useState } from 'react';
-import { appSyncRoutes, type ConnectionTestResult, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
+import { useTranslation } from 'react-i18next';
+import {
+  appSyncRoutes,
+  type ConnectionTestResult,
+  REMOTE_KINDS,
+  type SyncStatusBody,
+} from '../../../src-shared/contract/app-sync';
 import { Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
-import { S } from './strings';
 import { expectRound } from './use-sync-status';
 
-type Kind = keyof typeof S.kinds;
+type Kind = (typeof REMOTE_KINDS)[number];
 
 export function ConnectForm({ status }: { status: SyncStatusBody }) {
+  const { t } = useTranslation('sync');
   const [baseUrl, setBaseUrl] = useState('');
   const [kind, setKind] = useState<Kind>('finops');
   const [apiKey, setApiKey] = useState('');
@@ -27,7 +35,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
   const syncNow = useWrite(appSyncRoutes.syncNow);
   const toast = useToasts();
   const urlError = touched ? remoteUrlProblem(baseUrl) : undefined;
-  const keyError = touched && !apiKey.trim() ? S.apiKeyMissing : undefined;
+  const keyError = touched && !apiKey.trim() ? t('apiKey.missing') : undefined;
   const valid = !remoteUrlProblem(baseUrl) && apiKey.trim() !== '';
   const busy = test.isPending || putRemote.isPending || putKey.isPending || syncNow.isPending;
   const disabled = !status.canManage || busy;
@@ -39,7 +47,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
     try {
       setResult(await test.mutateAsync({ body: { baseUrl: baseUrl.trim(), apiKey: apiKey.trim() } }));
     } catch (err) {
-      toast.error(err, S.testFailed);
+      toast.error(err, t('test.failed'));
     }
   };
 
@@ -51,16 +59,16 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
       await putKey.mutateAsync({ body: { apiKey: apiKey.trim() } });
       expectRound();
       await syncNow.mutateAsync({});
-      toast.show(S.connected);
+      toast.show(t('connect.connected'));
     } catch (err) {
-      toast.error(err, S.connectFailed);
+      toast.error(err, t('connect.failed'));
     }
   };
 
   return (
     <section className="panel sync-connect" aria-labelledby="sync-connect-title">
-      <h2 id="sync-connect-title">{S.connectTitle}</h2>
-      <p className="muted">{S.connectIntro}</p>
+      <h2 id="sync-connect-title">{t('connect.title')}</h2>
+      <p className="muted">{t('connect.intro')}</p>
       <form
         className="sync-form"
         aria-labelledby="sync-connect-title"
@@ -70,7 +78,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
           void connect();
         }}
       >
-        <Field label={S.address} required error={urlError} hint={S.addressHint}>
+        <Field label={t('connect.address')} required error={urlError} hint={t('connect.addressHint')}>
           {({ id, describedBy, invalid }) => (
             <input
               id={id}
@@ -78,7 +86,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
               type="url"
               inputMode="url"
               autoComplete="url"
-              placeholder={S.addressPlaceholder}
+              placeholder={t('connect.addressPlaceholder')}
               value={baseUrl}
               aria-describedby={describedBy}
               aria-invalid={invalid}
@@ -90,7 +98,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
             />
           )}
         </Field>
-        <Field label={S.kind}>
+        <Field label={t('connect.kind')}>
           {({ id }) => (
             <select
               id={id}
@@ -99,9 +107,9 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
               disabled={!status.canManage}
               onChange={(e) => setKind(e.target.value as Kind)}
             >
-              {(Object.keys(S.kinds) as Kind[]).map((k) => (
+              {REMOTE_KINDS.map((k) => (
                 <option key={k} value={k}>
-                  {S.kinds[k]}
+                  {t(`kinds.${k}`)}
                 </option>
               ))}
             </select>
@@ -117,16 +125,16 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
             setResult(null);
           }}
         />
-        <p className="faint small">{S.oauthNotYet}</p>
+        <p className="faint small">{t('connect.oauthNotYet')}</p>
         <div role="status" aria-live="polite">
           {result ? <TestResult result={result} /> : null}
         </div>
         <div className="panel-actions">
           <button type="button" className="btn" onClick={() => void runTest()} disabled={disabled}>
-            {test.isPending ? S.testing : S.test}
+            {test.isPending ? t('test.running') : t('test.run')}
           </button>
           <button type="submit" className="btn primary" disabled={disabled}>
-            {putRemote.isPending || putKey.isPending || syncNow.isPending ? S.connecting : S.connect}
+            {putRemote.isPending || putKey.isPending || syncNow.isPending ? t('connect.connecting') : t('connect.submit')}
           </button>
         </div>
       </form>
@@ -135,20 +143,27 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
 }
 
 export function TestResult({ result }: { result: ConnectionTestResult }) {
+  const { t } = useTranslation('sync');
   if (result.ok)
     return (
       <div className="banner info sync-test ok">
         <div className="grow">
-          <strong>{S.testOk(result.team?.name ?? null, result.team?.baseCurrency ?? null)}</strong>
+          <strong>{testOk(t, result.team?.name, result.team?.baseCurrency)}</strong>
         </div>
       </div>
     );
   return (
     <div className="banner warn sync-test">
       <div className="grow">
-        <strong>{S.testFailed}</strong>
+        <strong>{t('test.failed')}</strong>
         <small>{result.reason}</small>
       </div>
     </div>
   );
+}
+
+/** Which team the key reaches, with its base currency when the remote says. */
+function testOk(t: TFunction<'sync'>, name?: string | null, currency?: string | null): string {
+  if (name) return currency ? t('test.okWithCurrency', { name, currency }) : t('test.ok', { name });
+  return currency ? t('test.okUnnamedWithCurrency', { currency }) : t('test.okUnnamed');
 }

@@ -4,33 +4,36 @@
  * error; and the owner's actions: sync now, test the connection with the kept key, replace the key, disconnect.
  */
 import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appSyncRoutes, type ConnectionTestResult, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
 import { Progress } from '../../components/Progress';
 import { ConfirmDialog } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
-import { formatDateTime } from '../../lib/format';
+import { formatDateTime, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { TestResult } from './ConnectForm';
-import { S } from './strings';
+import { phaseText } from './conflict-view';
 import { expectRound } from './use-sync-status';
 
 type Remote = NonNullable<SyncStatusBody['remote']>;
 
 export function StatusPill({ status }: { status: SyncStatusBody }) {
   const state = status.remote?.state ?? 'idle';
+  const { t } = useTranslation('sync');
   const never = state === 'idle' && !status.remote?.lastSuccessAt;
   return (
     <span className="sync-pills">
       <span className={`run-pill ${state === 'idle' ? 'completed' : state === 'running' ? 'running' : 'failed'}`}>
-        {never ? S.neverSynced : S.states[state]}
+        {never ? t('status.neverSynced') : t(`states.${state}`)}
       </span>
-      {status.online ? null : <span className="run-pill waiting">{S.offline}</span>}
+      {status.online ? null : <span className="run-pill waiting">{t('status.offline')}</span>}
     </span>
   );
 }
 
 export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote: Remote }) {
+  const { t } = useTranslation('sync');
   const syncNow = useWrite(appSyncRoutes.syncNow);
   const test = useWrite(appSyncRoutes.test);
   const disconnect = useWrite(appSyncRoutes.deleteRemote);
@@ -47,31 +50,29 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
     expectRound();
     syncNow
       .mutateAsync({})
-      .then(() => toast.show(S.syncStarted))
-      .catch((err) => toast.error(err, S.syncFailed));
+      .then(() => toast.show(t('syncStarted')))
+      .catch((err) => toast.error(err, t('syncFailed')));
   };
 
   return (
     <section className="panel sync-status" aria-labelledby="sync-status-title">
       <div className="sync-status-head">
-        <h2 id="sync-status-title">
-          {S.statusTitle}: {remote.name}
-        </h2>
+        <h2 id="sync-status-title">{t('status.title', { name: remote.name })}</h2>
         <StatusPill status={status} />
       </div>
-      {running ? <Progress label={S.phase(phase, done, total)} share={total > 0 ? Math.min(1, done / total) : null} /> : null}
+      {running ? <Progress label={phaseText(phase, done, total)} share={total > 0 ? Math.min(1, done / total) : null} /> : null}
       {!status.online ? (
         <div className="banner warn">
           <div className="grow">
-            <strong>{S.offline}</strong>
-            <small>{S.offlineDetail}</small>
+            <strong>{t('status.offline')}</strong>
+            <small>{t('status.offlineDetail')}</small>
             {remote.lastError ? <small>{remote.lastError}</small> : null}
           </div>
         </div>
       ) : remote.lastError && !running ? (
         <div className="banner error">
           <div className="grow">
-            <strong>{S.lastError}</strong>
+            <strong>{t('status.lastError')}</strong>
             <small>{remote.lastError}</small>
           </div>
         </div>
@@ -79,29 +80,36 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
       {!status.credential.present ? (
         <div className="banner warn">
           <div className="grow">
-            <strong>{S.keyMissingTitle}</strong>
-            <small>{S.keyMissingDetail}</small>
+            <strong>{t('status.keyMissingTitle')}</strong>
+            <small>{t('status.keyMissingDetail')}</small>
           </div>
         </div>
       ) : null}
       <dl className="facts">
-        <dt>{S.factAddress}</dt>
+        <dt>{t('status.address')}</dt>
         <dd>{remote.baseUrl}</dd>
-        <dt>{S.factKind}</dt>
-        <dd>{S.kinds[remote.kind]}</dd>
-        <dt>{S.factLastSync}</dt>
+        <dt>{t('status.kind')}</dt>
+        <dd>{t(`kinds.${remote.kind}`)}</dd>
+        <dt>{t('status.lastSync')}</dt>
         <dd>
-          {remote.lastSuccessAt ? formatDateTime(remote.lastSuccessAt) : S.neverSynced}
-          {summary ? <span className="faint"> · {S.summary(summary.pulled, summary.pushed, summary.conflicts)}</span> : null}
+          {remote.lastSuccessAt ? formatDateTime(remote.lastSuccessAt) : t('status.neverSynced')}
+          {summary ? (
+            <span className="faint">
+              {' '}
+              · {t('status.summary', { pulled: summary.pulled, pushed: summary.pushed, count: summary.conflicts })}
+            </span>
+          ) : null}
         </dd>
-        <dt>{S.factPending}</dt>
-        <dd data-testid="sync-pending">{S.changes(status.pendingChanges)}</dd>
-        <dt>{S.factConflicts}</dt>
-        <dd data-testid="sync-open-conflicts">{status.openConflicts}</dd>
-        <dt>{S.factKey}</dt>
-        <dd>{S.keyFrom[keyFrom]}</dd>
-        <dt>{S.factRounds}</dt>
-        <dd>{S.rounds(status.scheduled)}</dd>
+        <dt>{t('status.pending')}</dt>
+        <dd data-testid="sync-pending">
+          {status.pendingChanges === 0 ? t('status.nothing') : t('status.changes', { count: status.pendingChanges })}
+        </dd>
+        <dt>{t('status.conflicts')}</dt>
+        <dd data-testid="sync-open-conflicts">{formatNumber(status.openConflicts)}</dd>
+        <dt>{t('status.key')}</dt>
+        <dd>{t(`status.keyFrom.${keyFrom}`)}</dd>
+        <dt>{t('status.rounds')}</dt>
+        <dd>{status.scheduled ? t('status.scheduled') : t('status.onDemand')}</dd>
       </dl>
       <div role="status" aria-live="polite">
         {result ? <TestResult result={result} /> : null}
@@ -110,7 +118,7 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
         <>
           <div className="panel-actions">
             <button type="button" className="btn primary" onClick={start} disabled={running || syncNow.isPending}>
-              {S.syncNow}
+              {t('syncNow')}
             </button>
             <button
               type="button"
@@ -121,17 +129,17 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
                 test
                   .mutateAsync({ body: { baseUrl: remote.baseUrl } })
                   .then(setResult)
-                  .catch((err) => toast.error(err, S.testFailed));
+                  .catch((err) => toast.error(err, t('test.failed')));
               }}
             >
-              {test.isPending ? S.testing : S.test}
+              {test.isPending ? t('test.running') : t('test.run')}
             </button>
             <button type="button" className="btn" onClick={() => setReplacing(true)} disabled={replacing}>
-              {S.replaceKey}
+              {t('replaceKey')}
             </button>
             <span className="spacer" />
             <button type="button" className="btn danger" onClick={() => setConfirming(true)} disabled={running}>
-              {S.disconnect}
+              {t('disconnect.button')}
             </button>
           </div>
           {replacing || !status.credential.present ? (
@@ -141,17 +149,17 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
       ) : null}
       {confirming ? (
         <ConfirmDialog
-          title={S.disconnectTitle}
-          body={S.disconnectBody}
-          confirmLabel={S.disconnect}
+          title={t('disconnect.title')}
+          body={t('disconnect.body')}
+          confirmLabel={t('disconnect.button')}
           danger
           busy={disconnect.isPending}
           onCancel={() => setConfirming(false)}
           onConfirm={() =>
             disconnect
               .mutateAsync({})
-              .then(() => toast.show(S.disconnected))
-              .catch((err) => toast.error(err, S.disconnectFailed))
+              .then(() => toast.show(t('disconnect.done')))
+              .catch((err) => toast.error(err, t('disconnect.failed')))
               .finally(() => setConfirming(false))
           }
         />
@@ -161,34 +169,35 @@ export function StatusPanel({ status, remote }: { status: SyncStatusBody; remote
 }
 
 function KeyForm(props: { storage: SyncStatusBody['secretStorage']; cancellable: boolean; onDone: () => void }) {
+  const { t } = useTranslation('sync');
   const [apiKey, setApiKey] = useState('');
   const save = useWrite(appSyncRoutes.putCredential);
   const toast = useToasts();
   return (
     <form
       className="sync-key-form"
-      aria-label={S.replaceKey}
+      aria-label={t('replaceKey')}
       onSubmit={(e) => {
         e.preventDefault();
         if (!apiKey.trim()) return;
         save
           .mutateAsync({ body: { apiKey: apiKey.trim() } })
           .then(() => {
-            toast.show(S.keySaved);
+            toast.show(t('keySaved'));
             setApiKey('');
             props.onDone();
           })
-          .catch((err) => toast.error(err, S.keyFailed));
+          .catch((err) => toast.error(err, t('keyFailed')));
       }}
     >
       <ApiKeyField value={apiKey} storage={props.storage} onChange={setApiKey} />
       <div className="panel-actions">
         <button type="submit" className="btn primary" disabled={!apiKey.trim() || save.isPending}>
-          {S.saveKey}
+          {t('saveKey')}
         </button>
         {props.cancellable ? (
           <button type="button" className="btn" onClick={props.onDone}>
-            {S.cancel}
+            {t('common:cancel')}
           </button>
         ) : null}
       </div>

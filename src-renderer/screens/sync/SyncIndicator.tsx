@@ -4,14 +4,15 @@
  * to the Sync screen. Shares the status query (and its polling) with the screen.
  */
 import type { MouseEvent } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useRouter } from '../../lib/router';
-import { S } from './strings';
 import { useSyncStatus } from './use-sync-status';
 
 /** The run pills' colours: failed, waiting, running. */
 const PILL = { bad: 'failed', warn: 'waiting', info: 'running' } as const;
 
 export function SyncIndicator({ enabled }: { enabled: boolean }) {
+  const { t } = useTranslation('sync');
   const status = useSyncStatus(enabled).data;
   const navigate = useRouter((r) => r.navigate);
   const remote = status?.remote;
@@ -22,10 +23,12 @@ export function SyncIndicator({ enabled }: { enabled: boolean }) {
     navigate('/sync');
   };
   const items: { key: string; text: string; tone: keyof typeof PILL; title?: string }[] = [];
-  if (!status.online) items.push({ key: 'offline', text: S.indicatorOffline, tone: 'bad', title: S.indicatorOfflineTitle });
-  else if (remote.state === 'credentials_expired') items.push({ key: 'key', text: S.indicatorKey, tone: 'bad' });
-  else if (remote.state === 'running') items.push({ key: 'running', text: S.indicatorRunning, tone: 'info' });
-  if (status.openConflicts > 0) items.push({ key: 'conflicts', text: S.indicatorConflicts(status.openConflicts), tone: 'warn' });
+  if (!status.online)
+    items.push({ key: 'offline', text: t('indicator.offline'), tone: 'bad', title: t('indicator.offlineTitle') });
+  else if (remote.state === 'credentials_expired') items.push({ key: 'key', text: t('indicator.keyRefused'), tone: 'bad' });
+  else if (remote.state === 'running') items.push({ key: 'running', text: t('indicator.running'), tone: 'info' });
+  if (status.openConflicts > 0)
+    items.push({ key: 'conflicts', text: t('indicator.conflicts', { count: status.openConflicts }), tone: 'warn' });
   if (items.length === 0) return null;
   return (
     <div className="sync-indicator" role="status">

@@ -3,28 +3,29 @@
  * last error, an offline warning, "sync now", and the conflicts with both values side by side and a one-click
  * choice (docs/decisions/0145-sync-screen.md). Changing anything is for an owner of the team; others see the state.
  */
+import { useTranslation } from 'react-i18next';
 import { ErrorBanner } from '../../components/ui';
 import { ConflictsSection } from './ConflictsSection';
 import { ConnectForm } from './ConnectForm';
 import { StatusPanel } from './StatusPanel';
-import { S } from './strings';
 import { useSyncStatus } from './use-sync-status';
 
 export function SyncScreen() {
+  const { t } = useTranslation('sync');
   const status = useSyncStatus();
   const s = status.data;
   return (
     <div className="page sync-page">
       <header className="page-header">
         <div>
-          <h1>{S.title}</h1>
-          <p>{S.intro}</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
       </header>
       {status.error ? <ErrorBanner error={status.error} onRetry={() => void status.refetch()} /> : null}
       {s && !s.canManage ? (
         <div className="banner info">
-          <div className="grow">{S.ownerOnly}</div>
+          <div className="grow">{t('ownerOnly')}</div>
         </div>
       ) : null}
       {!s ? (

@@ -1,30 +1,42 @@
 /**
  * How a conflict reads for a person: the record it is about, the fields in conflict, and each side's values as text.
  * Conflicts hold sync projections (docs/decisions/0140-sync-engine.md): amounts in integer minor units, days as
- * YYYY-MM-DD, tags as sorted id sets, categories by slug; these turn them back into what the screens show.
+ * YYYY-MM-DD, tags as sorted id sets, categories by slug; these turn them back into what the screens show, in the
+ * user's language and formats. Entities and fields the catalogue does not name (a generic remote's) read as their
+ * code, made readable.
  */
 import { isRemoteBaseUrl, type SyncConflictInfo } from '../../../src-shared/contract/app-sync';
 import { toMajor } from '../../../src-shared/money';
+import { i18n, t } from '../../i18n';
 import { formatAmount, formatDate, formatDuration, formatNumber } from '../../lib/format';
-import { ENTITY_LABELS, FIELD_LABELS, S, VALUE_WORDS } from './strings';
 
 type Values = Record<string, unknown>;
 
 /** Names of referenced records the screen knows (tag ids → names), for sets of ids. */
 export type NameOf = (id: string) => string | undefined;
 
+/** An empty value: a dash in every language. */
+const EMPTY = '—';
+
+/** The catalogue's word for a code under `sync:<group>`, else the code made readable. */
+function word(group: 'entities' | 'fields' | 'records', code: string, fallback: () => string): string {
+  const key = `sync:${group}.${code}`;
+  return i18n.exists(key) ? t(key) : fallback();
+}
+
 export function entityLabel(entity: string): string {
-  return ENTITY_LABELS[entity] ?? humanize(entity.replace(/_/g, ' '));
+  return word('entities', entity, () => humanize(entity.replace(/_/g, ' ')));
 }
 
 /** `Tag “Travel”`: the entity and the record's name on whichever side has one. */
 export function recordLabel(c: Pick<SyncConflictInfo, 'entity' | 'local' | 'remote' | 'base' | 'recordId'>): string {
   const name = [c.local, c.remote, c.base].map((v) => v?.name).find((n) => typeof n === 'string' && n.trim());
-  return `${entityLabel(c.entity)} ${name ? `“${name}”` : c.recordId.slice(0, 8)}`;
+  const entity = entityLabel(c.entity);
+  return name ? t('sync:record.named', { entity, name }) : t('sync:record.unnamed', { entity, id: c.recordId.slice(0, 8) });
 }
 
 export function fieldLabel(field: string): string {
-  return FIELD_LABELS[field] ?? humanize(field);
+  return word('fields', field, () => humanize(field));
 }
 
 /** The fields to show side by side: those in conflict, or (a record deleted on one side) its name. */
@@ -36,13 +48,13 @@ export function conflictFields(c: Pick<SyncConflictInfo, 'fields' | 'local' | 'r
 
 /** One side's value of a field as text; `values` is that side's projection (null: deleted there). */
 export function sideText(values: Values | null, field: string, nameOf: NameOf = () => undefined): string {
-  if (values === null) return S.deleted;
+  if (values === null) return t('sync:conflicts.deleted');
   return valueText(field, values[field], values, nameOf);
 }
 
 export function valueText(field: string, value: unknown, record: Values, nameOf: NameOf = () => undefined): string {
-  if (value === null || value === undefined || value === '') return VALUE_WORDS.empty;
-  if (typeof value === 'boolean') return value ? VALUE_WORDS.yes : VALUE_WORDS.no;
+  if (value === null || value === undefined || value === '') return EMPTY;
+  if (typeof value === 'boolean') return value ? t('sync:values.yes') : t('sync:values.no');
   if (field.endsWith('Minor') && typeof value === 'number') {
     const currency = typeof record.currency === 'string' ? record.currency : null;
     return currency ? formatAmount(toMajor(value, currency), currency) : formatNumber(value);
@@ -51,11 +63,25 @@ export function valueText(field: string, value: unknown, record: Values, nameOf:
   if (typeof value === 'number') return formatNumber(value, Number.isInteger(value) ? 0 : 2);
   if (typeof value === 'string') return /^\d{4}-\d{2}-\d{2}$/.test(value) ? formatDate(value) : value;
   if (Array.isArray(value)) {
-    if (value.length === 0) return VALUE_WORDS.none;
-    if (field === 'splits') return VALUE_WORDS.parts(value.length);
+    if (value.length === 0) return t('sync:values.none');
+    if (field === 'splits') return t('sync:values.parts', { count: value.length });
     if (value.every((v) => typeof v === 'string')) return value.map((id: string) => nameOf(id) ?? id).join(', ');
   }
   return JSON.stringify(value);
+}
+
+/**
+ * A round's progress: `pull`, `push`, `walk transaction` (a generic remote's lists are walked one entity at a
+ * time), with how far it is when the round knows.
+ */
+export function phaseText(phase: string | null, done: number, total: number): string {
+  const [head = '', ...rest] = (phase ?? '').split(' ');
+  const name = i18n.exists(`sync:phases.${head}`) ? t(`sync:phases.${head}`) : head ? humanize(head) : t('sync:phases.working');
+  const entity = rest.join(' ');
+  const what = entity
+    ? t('sync:phaseRecords', { phase: name, records: word('records', entity, () => entity.replace(/_/g, ' ')) })
+    : name;
+  return total > 0 ? t('sync:phaseOf', { phase: what, done, total }) : what;
 }
 
 function humanize(name: string): string {
@@ -65,5 +91,5 @@ function humanize(name: string): string {
 
 /** What is wrong with an address typed as a remote's base URL, if anything (the server checks the same). */
 export function remoteUrlProblem(url: string): string | undefined {
-  return isRemoteBaseUrl(url) ? undefined : S.addressProblem;
+  return isRemoteBaseUrl(url) ? undefined : t('sync:connect.addressProblem');
 }

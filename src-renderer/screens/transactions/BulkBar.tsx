@@ -2,16 +2,19 @@
  * The bar over the grid: with a selection, how many are selected and the actions on them (each with its key); without
  * one, how many transactions the view holds and the main keys.
  */
-import { formatNumber } from '../../lib/format';
+import { useTranslation } from 'react-i18next';
+import { Kbd } from '../../components/ui';
+import { transactionCount } from './use-review-actions';
 
 export type BulkAction = 'category' | 'tag' | 'note' | 'reviewed' | 'excluded';
 
-const BUTTONS: { action: BulkAction; label: string; key: string }[] = [
-  { action: 'category', label: 'Categorise', key: 'C' },
-  { action: 'tag', label: 'Tag', key: 'T' },
-  { action: 'note', label: 'Note', key: 'N' },
-  { action: 'reviewed', label: 'Mark reviewed', key: 'R' },
-  { action: 'excluded', label: 'Exclude', key: 'E' },
+/** Each action's button (`bulk.<action>`) and key. */
+const BUTTONS: { action: BulkAction; key: string }[] = [
+  { action: 'category', key: 'C' },
+  { action: 'tag', key: 'T' },
+  { action: 'note', key: 'N' },
+  { action: 'reviewed', key: 'R' },
+  { action: 'excluded', key: 'E' },
 ];
 
 export function BulkBar(props: {
@@ -22,12 +25,13 @@ export function BulkBar(props: {
   onAction: (action: BulkAction) => void;
   onClear: () => void;
 }) {
+  const { t } = useTranslation('transactions');
   const { total } = props;
   return (
     <div className="bulk-bar" aria-live="polite">
       {props.selected ? (
         <>
-          <strong>{formatNumber(props.selected)} selected</strong>
+          <strong>{t('bulk.selected', { count: props.selected })}</strong>
           {BUTTONS.map((b) => (
             <button
               key={b.action}
@@ -36,18 +40,18 @@ export function BulkBar(props: {
               onClick={() => props.onAction(b.action)}
               disabled={props.busy}
             >
-              {b.label} <kbd>{b.key}</kbd>
+              {t(`bulk.${b.action}`)} <kbd>{b.key}</kbd>
             </button>
           ))}
           <button type="button" className="btn ghost small" onClick={props.onClear}>
-            Clear selection <kbd>Esc</kbd>
+            {t('bulk.clear')} <Kbd k="Esc" />
           </button>
         </>
       ) : (
         <span className="faint">
-          {total === null ? 'Counting…' : `${formatNumber(total)} ${total === 1 ? 'transaction' : 'transactions'}`} · <kbd>J</kbd>{' '}
-          <kbd>K</kbd> move · <kbd>Shift</kbd>+<kbd>↓</kbd> select · <kbd>C</kbd> categorise · <kbd>R</kbd> reviewed ·{' '}
-          <kbd>↵</kbd> details
+          {total === null ? t('bulk.counting') : transactionCount(total)} · <kbd>J</kbd> <kbd>K</kbd> {t('bulk.hintMove')} ·{' '}
+          <Kbd k="Shift" />+<kbd>↓</kbd> {t('bulk.hintSelect')} · <kbd>C</kbd> {t('bulk.hintCategorise')} · <kbd>R</kbd>{' '}
+          {t('bulk.hintReviewed')} · <kbd>↵</kbd> {t('bulk.hintDetails')}
         </span>
       )}
     </div>

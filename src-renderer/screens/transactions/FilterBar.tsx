@@ -3,21 +3,14 @@
  * status and amount range, and "Clear filters" while any is set.
  */
 import type { RefObject } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { SearchField } from '../../components/SearchField';
 import { activeFilterCount, type Filters } from './filters';
 import type { TransactionFilters } from './use-transaction-filters';
 
-const STATUS_OPTIONS: { value: Filters['status']; label: string }[] = [
-  { value: '', label: 'Any status' },
-  { value: 'posted', label: 'Posted' },
-  { value: 'pending', label: 'Pending' },
-  { value: 'completed', label: 'Completed' },
-  { value: 'exported', label: 'Exported' },
-  { value: 'excluded', label: 'Excluded' },
-  { value: 'archived', label: 'Archived' },
-];
+const STATUSES: Exclude<Filters['status'], ''>[] = ['posted', 'pending', 'completed', 'exported', 'excluded', 'archived'];
 
 export function FilterBar(props: {
   view: TransactionFilters;
@@ -28,60 +21,64 @@ export function FilterBar(props: {
   /** Leaves the search field for the grid. */
   onToGrid: () => void;
 }) {
+  const { t } = useTranslation('transactions');
   const { filters, setFilter, search, setSearch } = props.view;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a toolbar like the other screens' (a <div>), named as a search landmark
-    <div className="toolbar filter-bar" role="search" aria-label="Filter transactions">
+    <div className="toolbar filter-bar" role="search" aria-label={t('filters.label')}>
       <SearchField
         inputRef={props.searchRef}
-        label="Search transactions"
-        placeholder="Search name, counterparty, note, amount…"
+        label={t('filters.search')}
+        placeholder={t('filters.searchPlaceholder')}
         value={search}
         onChange={setSearch}
         onLeave={props.onToGrid}
         enterLeaves
       />
       <label className="filter">
-        <span>From</span>
+        <span>{t('filters.from')}</span>
         <input className="input" type="date" value={filters.from} onChange={(e) => setFilter({ from: e.target.value })} />
       </label>
       <label className="filter">
-        <span>To</span>
+        <span>{t('filters.to')}</span>
         <input className="input" type="date" value={filters.to} onChange={(e) => setFilter({ to: e.target.value })} />
       </label>
       <SelectFilter
-        label="Account"
+        label={t('filters.account')}
         value={filters.account}
         onChange={(account) => setFilter({ account })}
-        options={[{ value: '', label: 'All accounts' }, ...props.accounts.map((a) => ({ value: a.id, label: a.name }))]}
+        options={[{ value: '', label: t('filters.allAccounts') }, ...props.accounts.map((a) => ({ value: a.id, label: a.name }))]}
       />
       <SelectFilter
-        label="Category"
+        label={t('filters.category')}
         value={filters.category}
         onChange={(category) => setFilter({ category })}
         options={[
-          { value: '', label: 'All categories' },
-          { value: 'uncategorized', label: 'Uncategorised' },
+          { value: '', label: t('filters.allCategories') },
+          { value: 'uncategorized', label: t('uncategorised') },
           ...props.categories.map((c) => ({ key: c.id, value: c.slug, label: c.parentId ? `  ${c.name}` : c.name })),
         ]}
       />
       <SelectFilter
-        label="Tag"
+        label={t('filters.tag')}
         value={filters.tag}
         onChange={(tag) => setFilter({ tag })}
-        options={[{ value: '', label: 'All tags' }, ...props.tags.map((t) => ({ value: t.id, label: t.name }))]}
+        options={[{ value: '', label: t('filters.allTags') }, ...props.tags.map((tag) => ({ value: tag.id, label: tag.name }))]}
       />
       <SelectFilter
-        label="Status"
+        label={t('filters.status')}
         value={filters.status}
         onChange={(status) => setFilter({ status: status as Filters['status'] })}
-        options={STATUS_OPTIONS}
+        options={[
+          { value: '', label: t('filters.anyStatus') },
+          ...STATUSES.map((value) => ({ value, label: t(`statuses.${value}`) })),
+        ]}
       />
-      <AmountFilter label="Min amount" value={filters.min} onChange={(min) => setFilter({ min })} />
-      <AmountFilter label="Max amount" value={filters.max} onChange={(max) => setFilter({ max })} />
+      <AmountFilter label={t('filters.min')} value={filters.min} onChange={(min) => setFilter({ min })} />
+      <AmountFilter label={t('filters.max')} value={filters.max} onChange={(max) => setFilter({ max })} />
       {activeFilterCount(filters) > 0 ? (
         <button type="button" className="btn ghost" onClick={props.view.clear}>
-          Clear filters
+          {t('filters.clear')}
         </button>
       ) : null}
     </div>

@@ -1,28 +1,32 @@
 /** Every shortcut of the transaction review, in one sheet (opened with ?). */
 import { useEffect, useId, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Kbd } from '../../components/ui';
 
-export const SHORTCUTS: { keys: string[]; what: string }[] = [
-  { keys: ['J', '↓'], what: 'Next transaction' },
-  { keys: ['K', '↑'], what: 'Previous transaction' },
-  { keys: ['Shift ↓', 'Shift ↑'], what: 'Select a range' },
-  { keys: ['X', 'Space'], what: 'Select or unselect this one' },
-  { keys: ['Ctrl A'], what: 'Select every loaded transaction' },
-  { keys: ['PgDn', 'PgUp', 'Home', 'End'], what: 'Jump' },
-  { keys: ['C'], what: 'Categorise' },
-  { keys: ['T'], what: 'Add a tag' },
-  { keys: ['N'], what: 'Write a note' },
-  { keys: ['S'], what: 'Split into parts' },
-  { keys: ['R'], what: 'Mark reviewed (again: unmark)' },
-  { keys: ['E'], what: 'Exclude (again: include)' },
-  { keys: ['A'], what: 'Apply the suggestion to similar transactions' },
-  { keys: ['Z', 'Ctrl Z'], what: 'Undo the last action' },
-  { keys: ['↵', 'O'], what: 'Open the details' },
-  { keys: ['Esc'], what: 'Clear the selection, close a panel' },
-  { keys: ['/'], what: 'Search' },
-  { keys: ['?'], what: 'This sheet' },
+/** Each shortcut's keys and what it does (`shortcutSheet.keys.<id>`). */
+export const SHORTCUTS: { keys: string[]; id: string }[] = [
+  { keys: ['J', '↓'], id: 'next' },
+  { keys: ['K', '↑'], id: 'previous' },
+  { keys: ['Shift ↓', 'Shift ↑'], id: 'range' },
+  { keys: ['X', 'Space'], id: 'toggle' },
+  { keys: ['Ctrl A'], id: 'all' },
+  { keys: ['PgDn', 'PgUp', 'Home', 'End'], id: 'jump' },
+  { keys: ['C'], id: 'categorise' },
+  { keys: ['T'], id: 'tag' },
+  { keys: ['N'], id: 'note' },
+  { keys: ['S'], id: 'split' },
+  { keys: ['R'], id: 'reviewed' },
+  { keys: ['E'], id: 'exclude' },
+  { keys: ['A'], id: 'similar' },
+  { keys: ['Z', 'Ctrl Z'], id: 'undo' },
+  { keys: ['↵', 'O'], id: 'open' },
+  { keys: ['Esc'], id: 'escape' },
+  { keys: ['/'], id: 'search' },
+  { keys: ['?'], id: 'sheet' },
 ];
 
 export function ShortcutSheet({ onClose }: { onClose: () => void }) {
+  const { t } = useTranslation('transactions');
   const ref = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   useEffect(() => ref.current?.focus(), []);
@@ -42,23 +46,23 @@ export function ShortcutSheet({ onClose }: { onClose: () => void }) {
           }
         }}
       >
-        <h2 id={titleId}>Keyboard shortcuts</h2>
+        <h2 id={titleId}>{t('shortcutSheet.title')}</h2>
         <dl className="shortcut-list">
           {SHORTCUTS.map((s) => (
-            <div key={s.what} className="shortcut">
+            <div key={s.id} className="shortcut">
               <dt>
                 {s.keys.map((k) => (
-                  <kbd key={k}>{k}</kbd>
+                  <Kbd key={k} k={k} />
                 ))}
               </dt>
-              <dd>{s.what}</dd>
+              <dd>{t(`shortcutSheet.keys.${s.id}`)}</dd>
             </div>
           ))}
         </dl>
-        <p className="faint small">Actions apply to the selected transactions, or to the one under the cursor.</p>
+        <p className="faint small">{t('shortcutSheet.note')}</p>
         <div className="dialog-actions">
           <button ref={ref} type="button" className="btn" onClick={onClose}>
-            Close <kbd>Esc</kbd>
+            {t('common:close')} <Kbd k="Esc" />
           </button>
         </div>
       </div>

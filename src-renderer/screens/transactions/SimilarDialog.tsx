@@ -5,12 +5,13 @@
  * created only when asked for.
  */
 import { useEffect, useId, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import { type RuleInput, type RuleRunResult, ruleRoutes } from '../../../src-shared/contract/rules';
 import { DataTable } from '../../components/table/DataTable';
 import { api } from '../../lib/api';
-import { formatDate, formatNumber } from '../../lib/format';
+import { formatDate } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { bulkUpdate } from './bulk-update';
 import type { UndoEntry } from './undo';
@@ -25,31 +26,32 @@ export interface SimilarOffer {
 }
 
 export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void; onApplied: (undo: UndoEntry) => void }) {
+  const { t, i18n } = useTranslation('transactions');
   const { offer } = props;
+  const count = offer.ids.length;
   const [createRule, setCreateRule] = useState(false);
   const [busy, setBusy] = useState(false);
   const toast = useToasts();
   const titleId = useId();
   const applyRef = useRef<HTMLButtonElement>(null);
   useEffect(() => applyRef.current?.focus(), []);
-  const shown = offer.preview.transactions.filter((t) => offer.ids.includes(t.id));
+  const shown = offer.preview.transactions.filter((row) => offer.ids.includes(row.id));
 
   async function apply() {
     setBusy(true);
     try {
       await bulkUpdate(offer.ids, { categorySlug: offer.slug });
       if (createRule && offer.rule) await api.call(ruleRoutes.create, { body: offer.rule });
-      toast.show(
-        `Categorised ${formatNumber(offer.ids.length)} similar as ${offer.categoryName}${createRule && offer.rule ? ' and saved the rule' : ''}`,
-      );
+      const label = t('similar.done', { count, name: offer.categoryName });
+      toast.show(createRule && offer.rule ? t('similar.doneWithRule', { count, name: offer.categoryName }) : label);
       // They were uncategorised (that is what the dry run selects): undo returns them there.
       props.onApplied({
-        label: `Categorised ${formatNumber(offer.ids.length)} similar as ${offer.categoryName}`,
+        label,
         field: 'category',
         before: offer.ids.map((id) => ({ id, value: null })),
       });
     } catch (err) {
-      toast.error(err, 'Could not apply to the similar transactions');
+      toast.error(err, t('similar.failed'));
     } finally {
       setBusy(false);
     }
@@ -70,48 +72,44 @@ export function SimilarDialog(props: { offer: SimilarOffer; onClose: () => void;
           }
         }}
       >
-        <h2 id={titleId}>
-          Categorise {formatNumber(offer.ids.length)} similar as {offer.categoryName}?
-        </h2>
-        <p className="muted">
-          The dry run: these uncategorised transactions from “{offer.source.counterpartyName ?? offer.source.name}” would change.
-          Nothing is written until you apply.
-        </p>
+        <h2 id={titleId}>{t('similar.title', { count, name: offer.categoryName })}</h2>
+        <p className="muted">{t('similar.dryRunText', { from: offer.source.counterpartyName ?? offer.source.name })}</p>
         <DataTable
-          label="Dry run"
+          label={t('similar.dryRun')}
           className="compact"
           wrap="dry-run"
           rows={shown}
-          rowKey={(t) => t.id}
+          rowKey={(row) => row.id}
           columns={[
-            { id: 'date', header: 'Date', className: 'date', cell: (t) => formatDate(t.date.slice(0, 10)) },
-            { id: 'name', header: 'Transaction', cell: (t) => <div className="cell-text wide">{t.name}</div> },
+            { id: 'date', header: t('columns.date'), className: 'date', cell: (row) => formatDate(row.date.slice(0, 10)) },
+            { id: 'name', header: t('columns.transaction'), cell: (row) => <div className="cell-text wide">{row.name}</div> },
             {
               id: 'change',
-              header: 'Change',
-              cell: (t) =>
-                t.changes.map((c) => (
+              header: t('similar.change'),
+              cell: (row) =>
+                row.changes.map((c) => (
                   <div key={c.field} className="change">
-                    {c.field}: <span className="faint">{String(c.before ?? 'none')}</span> →{' '}
-                    <strong>{String(c.after ?? 'none')}</strong>
+                    {i18n.exists(`transactions:fields.${c.field}`) ? t(`fields.${c.field}`) : c.field}:{' '}
+                    <span className="faint">{String(c.before ?? t('similar.none'))}</span> →{' '}
+                    <strong>{String(c.after ?? t('similar.none'))}</strong>
                   </div>
                 )),
             },
           ]}
         />
-        {offer.preview.truncated ? <p className="faint small">More would change than are listed here.</p> : null}
+        {offer.preview.truncated ? <p className="faint small">{t('similar.truncated')}</p> : null}
         {offer.rule ? (
           <label className="check">
             <input type="checkbox" checked={createRule} onChange={(e) => setCreateRule(e.target.checked)} />
-            Also save a rule “{offer.rule.name}” for future transactions
+            {t('similar.saveRule', { name: offer.rule.name })}
           </label>
         ) : null}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button ref={applyRef} type="button" className="btn primary" onClick={() => void apply()} disabled={busy}>
-            {busy ? 'Applying…' : `Apply to ${formatNumber(offer.ids.length)}`}
+            {busy ? t('similar.applying') : t('similar.applyCount', { count })}
           </button>
         </div>
       </div>

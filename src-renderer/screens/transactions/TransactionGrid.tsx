@@ -19,10 +19,14 @@ import {
   useMemo,
   useRef,
 } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
-import { cellProps, headerText } from '../../components/table/columns';
+import { type Column, cellProps, headerText } from '../../components/table/columns';
 import type { MorePages } from '../../components/table/TableFooter';
-import { GRID_COLUMNS } from './grid-columns';
+import { t } from '../../i18n';
+import { gridColumns } from './grid-columns';
+
+type Columns = readonly Column<ReviewRow>[];
 
 const ROW_HEIGHT = 40;
 const HEADER_HEIGHT = 34;
@@ -80,6 +84,8 @@ export interface TransactionGridProps {
 }
 
 export function TransactionGrid(props: TransactionGridProps) {
+  const { t: tx } = useTranslation('transactions');
+  const columns = useMemo(() => gridColumns(tx), [tx]);
   const { grid, rows, selected } = props;
   // Handlers that never change identity: the memoized rows then re-render only when their own data does.
   const latest = useRef(props);
@@ -107,7 +113,7 @@ export function TransactionGrid(props: TransactionGridProps) {
       className="tx-grid"
       role="grid"
       tabIndex={0}
-      aria-label="Transactions"
+      aria-label={tx('title')}
       aria-rowcount={props.rowCount + 1}
       aria-multiselectable="true"
       aria-busy={props.loading}
@@ -119,12 +125,12 @@ export function TransactionGrid(props: TransactionGridProps) {
           <span role="columnheader" className="c-check">
             <input
               type="checkbox"
-              aria-label="Select all loaded transactions"
+              aria-label={tx('selectAll')}
               checked={rows.length > 0 && selected.size === rows.length}
               onChange={(e) => props.onToggleAll(e.target.checked)}
             />
           </span>
-          {GRID_COLUMNS.map((c) => (
+          {columns.map((c) => (
             <span key={c.id} role="columnheader" className={c.numeric ? 'num' : undefined}>
               {headerText(c)}
             </span>
@@ -138,6 +144,7 @@ export function TransactionGrid(props: TransactionGridProps) {
         selected={selected}
         gridRef={grid.ref}
         actions={actions}
+        columns={columns}
         scrollToRef={grid.scrollToRef}
         onLastVisible={onLastVisible}
       />
@@ -158,6 +165,7 @@ function VirtualRows(props: {
   selected: ReadonlySet<string>;
   gridRef: RefObject<HTMLDivElement | null>;
   actions: RowActions;
+  columns: Columns;
   scrollToRef: RefObject<(index: number) => void>;
   onLastVisible: (index: number) => void;
 }) {
@@ -191,22 +199,21 @@ function VirtualRows(props: {
             isCursor={v.index === props.cursor}
             isSelected={props.selected.has(r.id)}
             actions={props.actions}
+            columns={props.columns}
           />
         ) : (
-          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start} />
+          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start} cells={props.columns.length + 1} />
         );
       })}
     </div>
   );
 }
 
-/** The checkbox column and the data columns. */
-const CELLS = GRID_COLUMNS.length + 1;
-
-const Placeholder = memo(function Placeholder({ index, top }: { index: number; top: number }) {
+/** `cells`: the checkbox column and the data columns. */
+const Placeholder = memo(function Placeholder({ index, top, cells }: { index: number; top: number; cells: number }) {
   return (
     <div className="tx-row placeholder" role="row" aria-rowindex={index + 2} style={{ transform: `translateY(${top}px)` }}>
-      {Array.from({ length: CELLS }, (_, i) => (
+      {Array.from({ length: cells }, (_, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: placeholder cells have nothing but their place
         <span key={i} role="gridcell">
           <span className="bone" />
@@ -223,6 +230,7 @@ const TxRow = memo(function TxRow({
   isCursor,
   isSelected,
   actions,
+  columns,
 }: {
   r: ReviewRow;
   index: number;
@@ -230,6 +238,7 @@ const TxRow = memo(function TxRow({
   isCursor: boolean;
   isSelected: boolean;
   actions: RowActions;
+  columns: Columns;
 }) {
   return (
     <div
@@ -247,13 +256,13 @@ const TxRow = memo(function TxRow({
         <input
           type="checkbox"
           tabIndex={-1}
-          aria-label={`Select ${r.name}`}
+          aria-label={t('transactions:selectRow', { name: r.name })}
           checked={isSelected}
           onChange={() => actions.toggle(index)}
           onClick={(e) => e.stopPropagation()}
         />
       </span>
-      {GRID_COLUMNS.map((c) => (
+      {columns.map((c) => (
         <span key={c.id} role="gridcell" {...cellProps(c, r)}>
           {c.cell(r)}
         </span>

@@ -4,18 +4,19 @@
  * server checks again); the attachments; and each field's provenance (which person, rule or import set it last).
  */
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { type Transaction, transactionRoutes } from '../../../src-shared/contract/transactions';
 import { toMajor, toMinor } from '../../../src-shared/money';
 import { DataTable } from '../../components/table/DataTable';
-import { ErrorBanner } from '../../components/ui';
+import { ErrorBanner, Kbd } from '../../components/ui';
 import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
+import { i18n } from '../../i18n';
 import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
-import { formatAmount, formatDate, formatDateTime } from '../../lib/format';
+import { formatAmount, formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
-import { STATE_LABELS } from './filters';
 
 interface SplitDraft {
   key: number;
@@ -35,14 +36,12 @@ export function splitRemainder(amountMajor: number, currency: string, parts: rea
   return toMinor(amountMajor, currency) - sum;
 }
 
-const SOURCE_LABEL: Record<string, string> = {
-  user: 'a person',
-  import: 'an import',
-  rule: 'a rule',
-  workflow: 'a workflow',
-  sync: 'sync',
-  system: 'the app',
-};
+/** A value the API names by a code (`card_purchase`, `monthly`) in words, from `transactions:<group>.<code>`. */
+function named(group: string, code: string | null): string {
+  if (!code) return '—';
+  const key = `transactions:${group}.${code}`;
+  return i18n.exists(key) ? i18n.t(key) : code.replace(/_/g, ' ');
+}
 
 export function TransactionPanel(props: {
   id: string;
@@ -51,6 +50,7 @@ export function TransactionPanel(props: {
   tags: readonly { id: string; name: string }[];
   onClose: () => void;
 }) {
+  const { t: tr } = useTranslation('transactions');
   const record = useRecord(transactionRoutes.get, { id: props.id });
   const t = record.data;
   const titleId = useId();
@@ -76,10 +76,10 @@ export function TransactionPanel(props: {
       <aside className="drawer tx-panel" role="dialog" aria-modal="true" aria-labelledby={titleId}>
         <div className="drawer-header">
           <h2 id={titleId} className="ellipsis">
-            {t ? t.name : 'Transaction'}
+            {t ? t.name : tr('panel.transaction')}
           </h2>
           <button ref={closeRef} type="button" className="btn ghost" onClick={props.onClose}>
-            Close <kbd>Esc</kbd>
+            {tr('common:close')} <Kbd k="Esc" />
           </button>
         </div>
         <div className="drawer-body">
@@ -110,6 +110,7 @@ function PanelBody({
   categories: readonly TransactionCategory[];
   tags: readonly { id: string; name: string }[];
 }) {
+  const { t: tr } = useTranslation('transactions');
   const update = useWrite(transactionRoutes.update);
   const toast = useToasts();
   const [note, setNote] = useState(t.note ?? '');
@@ -123,7 +124,7 @@ function PanelBody({
       await update.mutateAsync({ params: { id: t.id }, body });
       toast.show(done);
     } catch (err) {
-      toast.error(err, 'Could not save');
+      toast.error(err, tr('panel.saveFailed'));
     }
   }
 
@@ -131,84 +132,89 @@ function PanelBody({
   const sourceOf = (field: string) => {
     const s = t.fieldSources[field];
     return s
-      ? `${SOURCE_LABEL[s.source] ?? s.source}${s.sourceId ? ` (${s.sourceId.slice(0, 8)})` : ''}, ${formatDateTime(s.setAt)}`
+      ? `${named('sources', s.source)}${s.sourceId ? ` (${s.sourceId.slice(0, 8)})` : ''}, ${formatDateTime(s.setAt)}`
       : null;
   };
+  const yesNo = (value: boolean | null) => (value ? tr('panel.yes') : tr('panel.no'));
 
   return (
     <>
       <section className="form-section">
         <div className="tx-amount">
           <span className={`money big ${t.amount < 0 ? 'out' : 'in'}`}>{formatAmount(t.amount, t.currency)}</span>
-          <span className={`state-pill ${t.reviewState}`}>{STATE_LABELS[t.reviewState]}</span>
+          <span className={`state-pill ${t.reviewState}`}>{tr(`tabs.${t.reviewState}`)}</span>
         </div>
         <dl className="facts tight">
-          <dt>Date</dt>
+          <dt>{tr('columns.date')}</dt>
           <dd>{formatDate(t.date.slice(0, 10))}</dd>
-          <dt>Account</dt>
+          <dt>{tr('columns.account')}</dt>
           <dd>
             {t.account.name} <span className="faint">({t.account.currency})</span>
           </dd>
-          <dt>Counterparty</dt>
+          <dt>{tr('panel.counterparty')}</dt>
           <dd>{t.counterpartyName ?? '—'}</dd>
-          <dt>Merchant</dt>
+          <dt>{tr('panel.merchant')}</dt>
           <dd>{t.merchantName ?? '—'}</dd>
-          <dt>Description</dt>
+          <dt>{tr('columns.description')}</dt>
           <dd>{t.description ?? '—'}</dd>
-          <dt>Method</dt>
-          <dd>{t.method}</dd>
-          <dt>Status</dt>
-          <dd>{t.status}</dd>
-          <dt>Balance after</dt>
+          <dt>{tr('panel.method')}</dt>
+          <dd>{named('methods', t.method)}</dd>
+          <dt>{tr('filters.status')}</dt>
+          <dd>{named('statuses', t.status)}</dd>
+          <dt>{tr('panel.balanceAfter')}</dt>
           <dd>{formatAmount(t.balance, t.currency)}</dd>
-          <dt>In base currency</dt>
-          <dd>{t.baseAmount === null ? '— (no rate for that day)' : formatAmount(t.baseAmount, t.baseCurrency)}</dd>
-          <dt>Tax</dt>
+          <dt>{tr('panel.inBase')}</dt>
+          <dd>{t.baseAmount === null ? tr('panel.noRate') : formatAmount(t.baseAmount, t.baseCurrency)}</dd>
+          <dt>{tr('panel.tax')}</dt>
           <dd>
             {t.taxAmount === null ? '—' : formatAmount(t.taxAmount, t.currency)}
-            {t.taxRate !== null ? ` at ${t.taxRate} %` : ''}
+            {t.taxRate !== null
+              ? ` ${tr('panel.taxAt', { rate: formatNumber(t.taxRate, Number.isInteger(t.taxRate) ? 0 : 2) })}`
+              : ''}
             {t.taxType ? ` (${t.taxType})` : ''}
-            {t.taxOverridden ? <span className="faint"> · set on the transaction</span> : null}
+            {t.taxOverridden ? <span className="faint"> · {tr('panel.taxOverridden')}</span> : null}
           </dd>
-          <dt>Reviewed</dt>
-          <dd>{t.reviewedAt ? formatDateTime(t.reviewedAt) : 'Not yet'}</dd>
-          <dt>Reconciled</dt>
-          <dd>{t.reconciledAt ? formatDateTime(t.reconciledAt) : 'No'}</dd>
-          <dt>Receipt</dt>
-          <dd>{t.isFulfilled ? 'Fulfilled' : 'Missing'}</dd>
-          <dt>Internal transfer</dt>
-          <dd>{t.internal ? 'Yes' : 'No'}</dd>
-          <dt>Recurring</dt>
-          <dd>{t.recurring ? `Yes${t.frequency ? `, ${t.frequency}` : ''}` : 'No'}</dd>
-          <dt>Kept by hand</dt>
-          <dd>{t.manual ? 'Yes (manual transaction)' : 'No (bank line)'}</dd>
-          <dt>Assignee</dt>
+          <dt>{tr('panel.reviewed')}</dt>
+          <dd>{t.reviewedAt ? formatDateTime(t.reviewedAt) : tr('panel.notYet')}</dd>
+          <dt>{tr('panel.reconciled')}</dt>
+          <dd>{t.reconciledAt ? formatDateTime(t.reconciledAt) : tr('panel.no')}</dd>
+          <dt>{tr('panel.receipt')}</dt>
+          <dd>{t.isFulfilled ? tr('panel.fulfilled') : tr('panel.missing')}</dd>
+          <dt>{tr('panel.internal')}</dt>
+          <dd>{yesNo(t.internal)}</dd>
+          <dt>{tr('panel.recurring')}</dt>
+          <dd>
+            {t.recurring ? `${tr('panel.yes')}${t.frequency ? `, ${named('frequencies', t.frequency)}` : ''}` : tr('panel.no')}
+          </dd>
+          <dt>{tr('panel.manual')}</dt>
+          <dd>{t.manual ? tr('panel.manualYes') : tr('panel.manualNo')}</dd>
+          <dt>{tr('panel.assignee')}</dt>
           <dd>{t.assignedId ?? '—'}</dd>
-          <dt>Details complete</dt>
-          <dd>{t.metadataCompleted ? 'Yes' : 'Not yet (enrichment pending)'}</dd>
-          <dt>Team notified</dt>
-          <dd>{t.notified === null ? '—' : t.notified ? 'Yes' : 'No'}</dd>
-          <dt>Reference</dt>
+          <dt>{tr('panel.complete')}</dt>
+          <dd>{t.metadataCompleted ? tr('panel.yes') : tr('panel.completePending')}</dd>
+          <dt>{tr('panel.notified')}</dt>
+          <dd>{t.notified === null ? '—' : yesNo(t.notified)}</dd>
+          <dt>{tr('panel.reference')}</dt>
           <dd>
             <code>{t.internalId}</code>
           </dd>
-          <dt>Created</dt>
+          <dt>{tr('panel.created')}</dt>
           <dd>{formatDateTime(t.createdAt)}</dd>
-          <dt>Updated</dt>
+          <dt>{tr('panel.updated')}</dt>
           <dd>{formatDateTime(t.updatedAt)}</dd>
         </dl>
       </section>
 
       <section className="form-section">
-        <h3>Category and tags</h3>
+        <h3>{tr('panel.categoryAndTags')}</h3>
         <label className="field">
-          <span className="label">Category</span>
+          <span className="label">{tr('columns.category')}</span>
           <select
             className="select"
             value={t.category?.slug ?? ''}
-            onChange={(e) => void patch({ categorySlug: e.target.value || null }, 'Category saved')}
+            onChange={(e) => void patch({ categorySlug: e.target.value || null }, tr('panel.categorySaved'))}
           >
-            <option value="">Uncategorised</option>
+            <option value="">{tr('uncategorised')}</option>
             {categories.map((c) => (
               <option key={c.id} value={c.slug}>
                 {c.parentId ? `  ${c.name}` : c.name}
@@ -217,8 +223,8 @@ function PanelBody({
           </select>
         </label>
         <fieldset className="tag-picker">
-          <legend className="sr-only">Tags</legend>
-          {tags.length === 0 ? <span className="faint">No tags yet.</span> : null}
+          <legend className="sr-only">{tr('columns.tags')}</legend>
+          {tags.length === 0 ? <span className="faint">{tr('panel.noTags')}</span> : null}
           {tags.map((tag) => {
             const on = tagIds.has(tag.id);
             return (
@@ -229,7 +235,10 @@ function PanelBody({
                 aria-pressed={on}
                 onClick={() => {
                   const next = on ? [...tagIds].filter((x) => x !== tag.id) : [...tagIds, tag.id];
-                  void patch({ tags: next.map((id) => ({ id })) }, on ? `Removed “${tag.name}”` : `Tagged “${tag.name}”`);
+                  void patch(
+                    { tags: next.map((id) => ({ id })) },
+                    on ? tr('panel.tagRemoved', { name: tag.name }) : tr('panel.tagAdded', { name: tag.name }),
+                  );
                 }}
               >
                 {tag.name}
@@ -242,11 +251,14 @@ function PanelBody({
             type="button"
             className="btn"
             onClick={() =>
-              void patch({ reviewed: t.reviewedAt === null }, t.reviewedAt === null ? 'Marked reviewed' : 'Unmarked')
+              void patch(
+                { reviewed: t.reviewedAt === null },
+                t.reviewedAt === null ? tr('panel.markedReviewed') : tr('panel.unmarked'),
+              )
             }
             disabled={t.reviewState === 'excluded' || t.reviewState === 'exported'}
           >
-            {t.reviewedAt === null ? 'Mark reviewed' : 'Unmark reviewed'}
+            {t.reviewedAt === null ? tr('panel.markReviewed') : tr('panel.unmarkReviewed')}
           </button>
           <button
             type="button"
@@ -254,19 +266,19 @@ function PanelBody({
             onClick={() =>
               void patch(
                 { status: t.status === 'excluded' ? 'posted' : 'excluded' },
-                t.status === 'excluded' ? 'Included again' : 'Excluded',
+                t.status === 'excluded' ? tr('panel.includedAgain') : tr('panel.excluded'),
               )
             }
           >
-            {t.status === 'excluded' ? 'Include' : 'Exclude'}
+            {t.status === 'excluded' ? tr('panel.include') : tr('panel.exclude')}
           </button>
         </div>
       </section>
 
       <section className="form-section">
-        <h3>Note</h3>
+        <h3>{tr('pickers.note')}</h3>
         <label className="field">
-          <span className="sr-only">Note</span>
+          <span className="sr-only">{tr('pickers.note')}</span>
           <textarea ref={noteRef} className="textarea" value={note} onChange={(e) => setNote(e.target.value)} maxLength={10000} />
         </label>
         <div className="panel-actions">
@@ -274,9 +286,9 @@ function PanelBody({
             type="button"
             className="btn"
             disabled={note === (t.note ?? '')}
-            onClick={() => void patch({ note: note.trim() || null }, 'Note saved')}
+            onClick={() => void patch({ note: note.trim() || null }, tr('panel.noteSaved'))}
           >
-            Save note
+            {tr('pickers.saveNote')}
           </button>
         </div>
       </section>
@@ -284,40 +296,40 @@ function PanelBody({
       <SplitsEditor t={t} categories={categories} autoFocus={focus === 'splits'} />
 
       <section className="form-section">
-        <h3>Attachments</h3>
+        <h3>{tr('panel.attachments')}</h3>
         {t.attachments?.length ? (
           <ul className="attachments">
             {t.attachments.map((a) => (
               <li key={a.id}>
                 <span className="ellipsis">{a.filename ?? a.path[a.path.length - 1] ?? a.id}</span>
                 <span className="faint">
-                  {a.type} · {(a.size / 1024).toFixed(1)} KB
+                  {a.type} · {formatNumber(a.size / 1024, 1)} KB
                 </span>
               </li>
             ))}
           </ul>
         ) : (
-          <p className="faint">No receipt attached. Receipts matched from the inbox appear here.</p>
+          <p className="faint">{tr('panel.noReceipt')}</p>
         )}
       </section>
 
       <section className="form-section">
-        <h3>Who set what</h3>
+        <h3>{tr('panel.whoSetWhat')}</h3>
         <DataTable
-          label="Field provenance"
+          label={tr('panel.provenance')}
           className="compact"
           hideWhenEmpty
-          empty={<p className="faint">Every field is as the bank or the creator gave it.</p>}
+          empty={<p className="faint">{tr('panel.asGiven')}</p>}
           rows={Object.keys(t.fieldSources).sort()}
           rowKey={(field) => field}
           columns={[
-            { id: 'field', header: 'Field', cell: (field) => field },
-            { id: 'source', header: 'Set by', cell: sourceOf },
+            { id: 'field', header: tr('panel.field'), cell: (field) => named('fields', field) },
+            { id: 'source', header: tr('panel.setBy'), cell: sourceOf },
           ]}
         />
         {Object.keys(t.metadata).length ? (
           <details>
-            <summary>Metadata</summary>
+            <summary>{tr('panel.metadata')}</summary>
             <pre className="metadata">{JSON.stringify(t.metadata, null, 2)}</pre>
           </details>
         ) : null}
@@ -341,6 +353,7 @@ function SplitsEditor({
   categories: readonly TransactionCategory[];
   autoFocus: boolean;
 }) {
+  const { t: tr } = useTranslation('transactions');
   const update = useWrite(transactionRoutes.update);
   const toast = useToasts();
   const [parts, setParts] = useState<SplitDraft[]>(() => draftOf(t));
@@ -364,11 +377,14 @@ function SplitsEditor({
   async function save(e: FormEvent) {
     e.preventDefault();
     setError(null);
-    if (parts.length === 1) return setError('A split has at least two parts.');
-    if (remainder === null) return setError('Every part needs an amount.');
+    if (parts.length === 1) return setError(tr('split.twoParts'));
+    if (remainder === null) return setError(tr('split.everyAmount'));
     if (remainder !== 0)
       return setError(
-        `The parts must add up to ${formatAmount(t.amount, t.currency)}: ${formatAmount(toMajor(remainder, t.currency), t.currency)} left.`,
+        tr('split.mustAddUp', {
+          amount: formatAmount(t.amount, t.currency),
+          left: formatAmount(toMajor(remainder, t.currency), t.currency),
+        }),
       );
     try {
       await update.mutateAsync({
@@ -383,7 +399,7 @@ function SplitsEditor({
             : null,
         },
       });
-      toast.show(parts.length ? `Split into ${parts.length} parts` : 'Split removed');
+      toast.show(parts.length ? tr('split.done', { count: parts.length }) : tr('split.removed'));
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 422) {
         const f = fieldErrorsFrom(err);
@@ -394,12 +410,12 @@ function SplitsEditor({
 
   return (
     <form className="form-section" onSubmit={save} aria-labelledby="splits-title" noValidate>
-      <h3 id="splits-title">Split</h3>
+      <h3 id="splits-title">{tr('split.title')}</h3>
       {!editing ? (
         <div className="panel-actions">
-          <span className="faint grow">Not split. Split a payment that covers several categories.</span>
+          <span className="faint grow">{tr('split.notSplit')}</span>
           <button ref={addRef} type="button" className="btn" onClick={start} disabled={t.reconciledAt !== null}>
-            Split into parts <kbd>S</kbd>
+            {tr('split.start')} <kbd>S</kbd>
           </button>
         </div>
       ) : (
@@ -407,7 +423,7 @@ function SplitsEditor({
           {parts.map((p, i) => (
             <div key={p.key} className="split-row">
               <label className="field">
-                <span className="label">Part {i + 1} amount</span>
+                <span className="label">{tr('split.partAmount', { n: i + 1 })}</span>
                 <input
                   className="input num"
                   inputMode="decimal"
@@ -416,13 +432,13 @@ function SplitsEditor({
                 />
               </label>
               <label className="field">
-                <span className="label">Part {i + 1} category</span>
+                <span className="label">{tr('split.partCategory', { n: i + 1 })}</span>
                 <select
                   className="select"
                   value={p.categorySlug}
                   onChange={(e) => setParts(parts.map((x) => (x.key === p.key ? { ...x, categorySlug: e.target.value } : x)))}
                 >
-                  <option value="">Uncategorised</option>
+                  <option value="">{tr('uncategorised')}</option>
                   {categories.map((c) => (
                     <option key={c.id} value={c.slug}>
                       {c.name}
@@ -433,19 +449,22 @@ function SplitsEditor({
               <button
                 type="button"
                 className="btn ghost small"
-                aria-label={`Remove part ${i + 1}`}
+                aria-label={tr('split.removePart', { n: i + 1 })}
                 onClick={() => setParts(parts.filter((x) => x.key !== p.key))}
               >
-                Remove
+                {tr('split.remove')}
               </button>
             </div>
           ))}
           <div className={`split-sum ${remainder === 0 ? 'ok' : 'bad'}`} role="status">
             {remainder === null
-              ? 'Enter an amount for every part.'
+              ? tr('split.enterEvery')
               : remainder === 0
-                ? `The parts add up to ${formatAmount(t.amount, t.currency)}.`
-                : `${formatAmount(toMajor(remainder, t.currency), t.currency)} left to split of ${formatAmount(t.amount, t.currency)}.`}
+                ? tr('split.addsUp', { amount: formatAmount(t.amount, t.currency) })
+                : tr('split.left', {
+                    left: formatAmount(toMajor(remainder, t.currency), t.currency),
+                    amount: formatAmount(t.amount, t.currency),
+                  })}
           </div>
           {error ? (
             <div className="banner error" role="alert">
@@ -468,10 +487,10 @@ function SplitsEditor({
                 ])
               }
             >
-              Add part
+              {tr('split.add')}
             </button>
             <button type="submit" className="btn primary" disabled={update.isPending}>
-              Save split
+              {tr('split.save')}
             </button>
             {t.splits.length ? (
               <button
@@ -482,12 +501,12 @@ function SplitsEditor({
                     .mutateAsync({ params: { id: t.id }, body: { splits: null } })
                     .then(() => {
                       setParts([]);
-                      toast.show('Split removed');
+                      toast.show(tr('split.removed'));
                     })
-                    .catch((err) => toast.error(err, 'Could not remove the split'))
+                    .catch((err) => toast.error(err, tr('split.removeFailed')))
                 }
               >
-                Remove the split
+                {tr('split.removeAll')}
               </button>
             ) : null}
           </div>

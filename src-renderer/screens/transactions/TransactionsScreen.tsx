@@ -8,6 +8,7 @@
  * use-review-actions, use-similar-offer).
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { appTransactionRoutes } from '../../../src-shared/contract/app-transactions';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { categoryRoutes } from '../../../src-shared/contract/categories';
@@ -41,6 +42,7 @@ const PAGE_SIZE = 500;
 type Dialog = 'category' | 'tag' | 'note' | 'shortcuts' | null;
 
 export function TransactionsScreen() {
+  const { t } = useTranslation('transactions');
   const view = useTransactionFilters();
   const { filters } = view;
   const query = useMemo(() => listQuery(filters, PAGE_SIZE), [filters]);
@@ -91,17 +93,17 @@ export function TransactionsScreen() {
   async function categorise(slug: string | null) {
     // Focus back on the grid at once, so the next keys typed are not lost while the write runs.
     closeDialog();
-    const t = selection.targets();
-    const name = slug ? (categoryList.find((c) => c.slug === slug)?.name ?? slug) : 'uncategorised';
-    const ok = await actions.categorise(t, slug, name);
+    const targets = selection.targets();
+    const name = slug ? (categoryList.find((c) => c.slug === slug)?.name ?? slug) : t('uncategorisedLower');
+    const ok = await actions.categorise(targets, slug, name);
     regainFocus();
-    const one = t[0];
-    if (ok && slug && t.length === 1 && one) await similar.lookFor(one, slug, name);
+    const one = targets[0];
+    if (ok && slug && targets.length === 1 && one) await similar.lookFor(one, slug, name);
   }
 
   async function addTag(tagId: string) {
     closeDialog();
-    await actions.addTag(selection.targets(), tagId, tagList.find((x) => x.id === tagId)?.name ?? 'tag');
+    await actions.addTag(selection.targets(), tagId, tagList.find((x) => x.id === tagId)?.name ?? t('tagFallback'));
     regainFocus();
   }
 
@@ -153,9 +155,9 @@ export function TransactionsScreen() {
     <div className="page tx-page">
       <header className="page-header">
         <div>
-          <h1>Transactions</h1>
+          <h1>{t('title')}</h1>
           <p>
-            Review, categorise and tag what came in and went out. Press <kbd>?</kbd> for every shortcut.
+            {t('intro')} {t('introKeys')} <kbd>?</kbd>
           </p>
         </div>
         <div className="header-actions">
@@ -165,10 +167,10 @@ export function TransactionsScreen() {
             onClick={() => void actions.undoLast()}
             disabled={!actions.canUndo || actions.busy}
           >
-            Undo <kbd>Z</kbd>
+            {t('undo')} <kbd>Z</kbd>
           </button>
           <button type="button" className="btn" onClick={() => setDialog('shortcuts')}>
-            Shortcuts <kbd>?</kbd>
+            {t('shortcuts')} <kbd>?</kbd>
           </button>
         </div>
       </header>
@@ -208,33 +210,23 @@ export function TransactionsScreen() {
           {!list.isLoading && rows.length === 0 && !list.error ? (
             <EmptyState
               className="tx-empty"
-              title={
-                filtered
-                  ? 'No transactions match'
-                  : filters.tab === 'to_review'
-                    ? 'Nothing left to review'
-                    : 'No transactions here'
-              }
+              title={filtered ? t('empty.noMatch') : filters.tab === 'to_review' ? t('empty.reviewed') : t('empty.none')}
               action={
                 filtered ? (
                   <button type="button" className="btn" onClick={view.clear}>
-                    Clear filters
+                    {t('filters.clear')}
                   </button>
                 ) : null
               }
             >
-              {filtered
-                ? 'Try another search or clear the filters.'
-                : filters.tab === 'to_review'
-                  ? 'Every transaction has been looked at. New bank lines and imports appear here.'
-                  : 'Transactions in this state appear here.'}
+              {filtered ? t('empty.noMatchText') : filters.tab === 'to_review' ? t('empty.reviewedText') : t('empty.noneText')}
             </EmptyState>
           ) : null}
         </TransactionGrid>
         <TableFooter
-          status={`${rows.length ? `${formatNumber(cursor + 1)} of ${formatNumber(total ?? rows.length)}` : ''}${list.isLoadingMore ? ' · loading more…' : ''}`}
+          status={`${rows.length ? t('position', { at: formatNumber(cursor + 1), of: formatNumber(total ?? rows.length) }) : ''}${list.isLoadingMore ? ` · ${t('loadingMore')}` : ''}`}
         >
-          <span className="faint">{targetCount ? `Actions apply to ${transactionCount(targetCount)}` : ''}</span>
+          <span className="faint">{targetCount ? t('appliesTo', { what: transactionCount(targetCount) }) : ''}</span>
         </TableFooter>
       </div>
 

@@ -112,11 +112,3 @@ export function activeFilterCount(f: Filters): number {
   return (['q', 'from', 'to', 'account', 'category', 'tag', 'status', 'min', 'max', 'type'] as const).filter((k) => f[k] !== '')
     .length;
 }
-
-export const STATE_LABELS: Record<ReviewState, string> = {
-  to_review: 'To review',
-  needs_receipt: 'Needs receipt',
-  ready: 'Ready',
-  exported: 'Exported',
-  excluded: 'Excluded',
-};

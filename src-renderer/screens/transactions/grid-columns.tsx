@@ -1,14 +1,16 @@
 /** The review grid's columns after the selection checkbox: what each shows of a review row. */
+import type { TFunction } from 'i18next';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import type { Column } from '../../components/table/columns';
 import { formatAmount, formatDate } from '../../lib/format';
-import { STATE_LABELS } from './filters';
+
+type T = TFunction<'transactions'>;
 
 /** The second line of a row: the counterparty or description when it says more than the name. */
-function subline(r: ReviewRow): string {
+function subline(r: ReviewRow, t: T): string {
   for (const text of [r.counterpartyName, r.description])
     if (text && text.trim().toLowerCase() !== r.name.trim().toLowerCase()) return text;
-  return r.manual ? 'Added by hand' : '';
+  return r.manual ? t('addedByHand') : '';
 }
 
 /** A flag icon with its meaning for screen readers and in its tooltip. */
@@ -21,25 +23,31 @@ function Flag(props: { title: string; label: string; icon: string }) {
   );
 }
 
-export const GRID_COLUMNS: readonly Column<ReviewRow>[] = [
-  { id: 'date', header: 'Date', className: 'date', cell: (r) => formatDate(r.date) },
+export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
+  { id: 'date', header: t('columns.date'), className: 'date', cell: (r) => formatDate(r.date) },
   {
     id: 'description',
-    header: 'Description',
+    header: t('columns.description'),
     className: 'c-desc',
     cell: (r) => (
       <>
         <span className="cell-name" title={r.name}>
           {r.name}
         </span>
-        <span className="cell-sub">{subline(r)}</span>
+        <span className="cell-sub">{subline(r, t)}</span>
       </>
     ),
   },
-  { id: 'account', header: 'Account', className: 'c-account', title: (r) => r.accountName, cell: (r) => r.accountName },
+  {
+    id: 'account',
+    header: t('columns.account'),
+    className: 'c-account',
+    title: (r) => r.accountName,
+    cell: (r) => r.accountName,
+  },
   {
     id: 'category',
-    header: 'Category',
+    header: t('columns.category'),
     className: 'c-cat',
     cell: (r) =>
       r.category ? (
@@ -50,20 +58,20 @@ export const GRID_COLUMNS: readonly Column<ReviewRow>[] = [
           </span>
         </>
       ) : r.splits ? (
-        <span className="faint">Split in {r.splits}</span>
+        <span className="faint">{t('splitIn', { count: r.splits })}</span>
       ) : (
-        <span className="faint">Uncategorised</span>
+        <span className="faint">{t('uncategorised')}</span>
       ),
   },
   {
     id: 'tags',
-    header: 'Tags',
+    header: t('columns.tags'),
     className: 'c-tags',
     cell: (r) => (
       <>
-        {r.tags.slice(0, 2).map((t) => (
-          <span key={t.id} className="chip">
-            {t.name}
+        {r.tags.slice(0, 2).map((tag) => (
+          <span key={tag.id} className="chip">
+            {tag.name}
           </span>
         ))}
         {r.tags.length > 2 ? <span className="chip more">+{r.tags.length - 2}</span> : null}
@@ -72,28 +80,26 @@ export const GRID_COLUMNS: readonly Column<ReviewRow>[] = [
   },
   {
     id: 'amount',
-    header: 'Amount',
+    header: t('columns.amount'),
     numeric: true,
     className: (r) => `money ${r.amount < 0 ? 'out' : 'in'}`,
     cell: (r) => formatAmount(r.amount, r.currency),
   },
   {
     id: 'state',
-    header: 'State',
-    cell: (r) => <span className={`state-pill ${r.reviewState}`}>{STATE_LABELS[r.reviewState]}</span>,
+    header: t('columns.state'),
+    cell: (r) => <span className={`state-pill ${r.reviewState}`}>{t(`tabs.${r.reviewState}`)}</span>,
   },
   {
     id: 'flags',
-    header: 'Receipt, note, split',
+    header: t('columns.flags'),
     srOnlyHeader: true,
     className: 'c-flags',
     cell: (r) => (
       <>
-        {r.attachments ? (
-          <Flag title={`${r.attachments} receipt${r.attachments === 1 ? '' : 's'}`} label="Has a receipt" icon="📎" />
-        ) : null}
-        {r.note ? <Flag title={r.note} label="Has a note" icon="✎" /> : null}
-        {r.splits ? <Flag title={`Split in ${r.splits}`} label="Split" icon="⑂" /> : null}
+        {r.attachments ? <Flag title={t('receipts', { count: r.attachments })} label={t('flags.receipt')} icon="📎" /> : null}
+        {r.note ? <Flag title={r.note} label={t('flags.note')} icon="✎" /> : null}
+        {r.splits ? <Flag title={t('splitIn', { count: r.splits })} label={t('flags.split')} icon="⑂" /> : null}
       </>
     ),
   },

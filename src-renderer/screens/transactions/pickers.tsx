@@ -3,7 +3,11 @@
  * a note dialog. Each is a small modal dialog that returns focus to the table when it closes.
  */
 import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
+import { Kbd } from '../../components/ui';
+import { i18n } from '../../i18n';
+import { transactionCount } from './use-review-actions';
 
 interface Option {
   id: string;
@@ -20,6 +24,7 @@ function ListPicker(props: {
   onClose: () => void;
   extra?: React.ReactNode;
 }) {
+  const { t } = useTranslation('transactions');
   const [q, setQ] = useState('');
   const [active, setActive] = useState(0);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -76,7 +81,7 @@ function ListPicker(props: {
           onKeyDown={onKey}
         />
         <div className="picker-list" id={listId} role="listbox" aria-label={props.title}>
-          {shown.length === 0 ? <div className="picker-empty">Nothing matches “{q}”.</div> : null}
+          {shown.length === 0 ? <div className="picker-empty">{t('pickers.nothing', { q })}</div> : null}
           {shown.map((o, i) => (
             <div
               key={o.id}
@@ -99,7 +104,7 @@ function ListPicker(props: {
         </div>
         {props.extra}
         <p className="faint small">
-          <kbd>↑</kbd> <kbd>↓</kbd> to move, <kbd>↵</kbd> to choose, <kbd>Esc</kbd> to cancel
+          <kbd>↑</kbd> <kbd>↓</kbd> {t('pickers.move')}, <kbd>↵</kbd> {t('pickers.choose')}, <Kbd k="Esc" /> {t('pickers.cancel')}
         </p>
       </div>
     </>
@@ -112,7 +117,7 @@ export function categoryOptions(categories: readonly TransactionCategory[]): Opt
   return categories.map((c) => ({
     id: c.slug,
     label: c.name,
-    group: c.parentId ? byId.get(c.parentId)?.name : 'Group',
+    group: c.parentId ? byId.get(c.parentId)?.name : i18n.t('transactions:pickers.group'),
     color: c.color,
   }));
 }
@@ -123,14 +128,17 @@ export function CategoryPicker(props: {
   onPick: (slug: string | null) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('transactions');
   const options = useMemo(
-    () => [{ id: '__none', label: 'Uncategorised', group: 'Remove the category' }, ...categoryOptions(props.categories)],
-    [props.categories],
+    () => [{ id: '__none', label: t('uncategorised'), group: t('pickers.removeCategory') }, ...categoryOptions(props.categories)],
+    [props.categories, t],
   );
   return (
     <ListPicker
-      title={`Categorise ${props.count === 1 ? 'transaction' : `${props.count} transactions`}`}
-      placeholder="Type a category"
+      title={
+        props.count === 1 ? t('pickers.categoriseOne') : t('pickers.categoriseMany', { what: transactionCount(props.count) })
+      }
+      placeholder={t('pickers.typeCategory')}
       options={options}
       onPick={(id) => props.onPick(id === '__none' ? null : id)}
       onClose={props.onClose}
@@ -144,15 +152,16 @@ export function TagPicker(props: {
   onPick: (id: string) => void;
   onClose: () => void;
 }) {
-  const options = useMemo(() => props.tags.map((t) => ({ id: t.id, label: t.name })), [props.tags]);
+  const { t } = useTranslation('transactions');
+  const options = useMemo(() => props.tags.map((tag) => ({ id: tag.id, label: tag.name })), [props.tags]);
   return (
     <ListPicker
-      title={`Add a tag to ${props.count === 1 ? 'the transaction' : `${props.count} transactions`}`}
-      placeholder="Type a tag"
+      title={props.count === 1 ? t('pickers.tagOne') : t('pickers.tagMany', { what: transactionCount(props.count) })}
+      placeholder={t('pickers.typeTag')}
       options={options}
       onPick={props.onPick}
       onClose={props.onClose}
-      extra={options.length === 0 ? <p className="faint">No tags yet. Create tags through the API (POST /v1/tags).</p> : null}
+      extra={options.length === 0 ? <p className="faint">{t('pickers.noTags')}</p> : null}
     />
   );
 }
@@ -163,6 +172,7 @@ export function NoteDialog(props: {
   onSave: (note: string | null) => void;
   onClose: () => void;
 }) {
+  const { t } = useTranslation('transactions');
   const [note, setNote] = useState(props.initial);
   const ref = useRef<HTMLTextAreaElement>(null);
   const titleId = useId();
@@ -189,17 +199,19 @@ export function NoteDialog(props: {
           }
         }}
       >
-        <h2 id={titleId}>{props.count === 1 ? 'Note' : `Note on ${props.count} transactions`}</h2>
+        <h2 id={titleId}>
+          {props.count === 1 ? t('pickers.note') : t('pickers.noteMany', { what: transactionCount(props.count) })}
+        </h2>
         <label className="field">
-          <span className="sr-only">Note</span>
+          <span className="sr-only">{t('pickers.note')}</span>
           <textarea ref={ref} className="textarea" value={note} onChange={(e) => setNote(e.target.value)} maxLength={10000} />
         </label>
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onClose}>
-            Cancel
+            {t('common:cancel')}
           </button>
           <button type="submit" className="btn primary">
-            Save note <kbd>Ctrl ↵</kbd>
+            {t('pickers.saveNote')} <Kbd k="Ctrl ↵" />
           </button>
         </div>
       </form>

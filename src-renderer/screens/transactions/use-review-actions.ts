@@ -11,7 +11,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import { invalidateEntities } from '../../data/query-client';
-import { formatNumber } from '../../lib/format';
+import { t } from '../../i18n';
 import { serialQueue } from '../../lib/serial-queue';
 import { useToasts } from '../../stores/toasts';
 import { bulkUpdate, revert } from './bulk-update';
@@ -22,7 +22,7 @@ const MAX_UNDO = 20;
 
 /** "1 transaction", "1,204 transactions". */
 export function transactionCount(n: number): string {
-  return n === 1 ? '1 transaction' : `${formatNumber(n)} transactions`;
+  return t('transactions:count', { count: n });
 }
 
 export interface ReviewActions {
@@ -59,32 +59,41 @@ export function useReviewActions(): ReviewActions {
     queue.run(async () => {
       const entry = undoStack.current[undoStack.current.length - 1];
       if (!entry) {
-        toast.show('Nothing to undo');
+        toast.show(t('transactions:undoNothing'));
         return;
       }
       setStack(undoStack.current.slice(0, -1));
       try {
         for (const call of revertCalls(entry)) await revert(call);
-        toast.show(`Undone: ${entry.label}`);
+        toast.show(t('transactions:undone', { what: entry.label }));
       } catch (err) {
-        toast.error(err, 'Could not undo');
+        toast.error(err, t('transactions:undoFailed'));
       }
       refresh();
     });
 
-  function act(label: string, field: UndoField, rows: readonly ReviewRow[], body: Record<string, unknown>): Promise<boolean> {
+  /** An action as `actions.<name>` says it: what was done (`_done`) and what failed (`_failed`). */
+  function act(
+    name: string,
+    vars: Record<string, unknown>,
+    field: UndoField,
+    rows: readonly ReviewRow[],
+    body: Record<string, unknown>,
+  ): Promise<boolean> {
     if (rows.length === 0) return Promise.resolve(false);
+    const what = { ...vars, count: rows.length };
+    const label = t(`transactions:actions.${name}_done`, what);
     const entry = recordUndo(label, field, rows);
     const ids = rows.map((r) => r.id);
     return queue.run(async () => {
       try {
         await bulkUpdate(ids, body);
       } catch (err) {
-        toast.error(err, `Could not ${label.charAt(0).toLowerCase()}${label.slice(1)}`);
+        toast.error(err, t(`transactions:actions.${name}_failed`, what));
         return false;
       }
       pushUndo(entry);
-      toast.show(label, { action: { label: 'Undo', run: () => void undoLast() } });
+      toast.show(label, { action: { label: t('transactions:undo'), run: () => void undoLast() } });
       refresh();
       return true;
     });
@@ -93,28 +102,17 @@ export function useReviewActions(): ReviewActions {
   return {
     busy: pending > 0,
     canUndo: undoCount > 0,
-    categorise: (rows, slug, name) =>
-      act(`Categorised ${transactionCount(rows.length)} as ${name}`, 'category', rows, { categorySlug: slug }),
-    addTag: (rows, tagId, name) => act(`Tagged ${transactionCount(rows.length)} “${name}”`, 'tags', rows, { tagId }),
-    saveNote: (rows, note) =>
-      act(
-        note ? `Noted ${transactionCount(rows.length)}` : `Removed the note of ${transactionCount(rows.length)}`,
-        'note',
-        rows,
-        { note },
-      ),
+    categorise: (rows, slug, name) => act('categorise', { name }, 'category', rows, { categorySlug: slug }),
+    addTag: (rows, tagId, name) => act('tag', { name }, 'tags', rows, { tagId }),
+    saveNote: (rows, note) => act(note ? 'note' : 'removeNote', {}, 'note', rows, { note }),
     toggleReviewed(rows) {
       const open = rows.filter((r) => r.reviewState !== 'excluded' && r.reviewState !== 'exported');
       const reviewed = !open.every((r) => r.reviewed);
-      return act(`${reviewed ? 'Marked' : 'Unmarked'} ${transactionCount(open.length)} as reviewed`, 'reviewed', open, {
-        reviewed,
-      });
+      return act(reviewed ? 'review' : 'unreview', {}, 'reviewed', open, { reviewed });
     },
     toggleExcluded(rows) {
       const exclude = !rows.every((r) => r.status === 'excluded');
-      return act(`${exclude ? 'Excluded' : 'Included'} ${transactionCount(rows.length)}`, 'status', rows, {
-        status: exclude ? 'excluded' : 'posted',
-      });
+      return act(exclude ? 'exclude' : 'include', {}, 'status', rows, { status: exclude ? 'excluded' : 'posted' });
     },
     undoLast,
     madeElsewhere(entry) {

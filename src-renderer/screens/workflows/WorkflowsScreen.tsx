@@ -5,7 +5,9 @@
  * (entity `workflow_run`) while runs progress, and the elapsed time of a running run ticks.
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import type { WorkflowRunDetail, WorkflowRunSummary } from '../../../src-shared/contract/app-workflows';
 import { appWorkflowRoutes as workflowApi } from '../../../src-shared/contract/app-workflows';
 import type { RunStatus } from '../../../src-shared/contract/workflows';
@@ -20,34 +22,22 @@ import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
 import { formatDateTime, formatDuration, formatNumber } from '../../lib/format';
+import { localizeFigures } from '../../lib/localize-figures';
 import { useToasts } from '../../stores/toasts';
 
-const FILTERS: { id: string; label: string; statuses?: RunStatus[] }[] = [
-  { id: 'all', label: 'All' },
-  { id: 'waiting', label: 'Waiting', statuses: ['waiting'] },
-  { id: 'active', label: 'Running', statuses: ['pending', 'running'] },
-  { id: 'failed', label: 'Failed', statuses: ['failed'] },
-  { id: 'done', label: 'Completed', statuses: ['completed', 'canceled'] },
+/** The status tabs (`filters.<id>`) and the run statuses each shows. */
+const FILTERS: { id: string; statuses?: RunStatus[] }[] = [
+  { id: 'all' },
+  { id: 'waiting', statuses: ['waiting'] },
+  { id: 'active', statuses: ['pending', 'running'] },
+  { id: 'failed', statuses: ['failed'] },
+  { id: 'done', statuses: ['completed', 'canceled'] },
 ];
 
-export const STATUS_LABELS: Record<RunStatus, string> = {
-  pending: 'Queued',
-  running: 'Running',
-  waiting: 'Waiting',
-  completed: 'Completed',
-  failed: 'Failed',
-  canceled: 'Canceled',
-};
+type T = TFunction<'workflows'>;
 
-const SOURCE_LABELS: Record<string, string> = {
-  api: 'API',
-  chat: 'chat',
-  app: 'this app',
-  cli: 'command line',
-  trigger: 'event',
-  schedule: 'schedule',
-  webhook: 'webhook',
-};
+/** Where a run came from, in words. */
+const sourceName = (t: T, source: string) => t(`sources.${source}`, { defaultValue: source });
 
 /**
  * The runs list, cursor-paged. Runs are keyed by `executionId` (the spec's run resource has no `id`), so this is
@@ -98,6 +88,7 @@ function selectedFromUrl(): string | null {
 }
 
 export function WorkflowsScreen() {
+  const { t } = useTranslation('workflows');
   const [filter, setFilter] = useState('all');
   const [selected, setSelectedState] = useState<string | null>(selectedFromUrl);
   const statuses = FILTERS.find((f) => f.id === filter)?.statuses;
@@ -118,14 +109,14 @@ export function WorkflowsScreen() {
     <div className="page wf-page">
       <header className="page-header">
         <div>
-          <h1>Workflows</h1>
-          <p>Runs of your published workflows: what they did, what they wait for, what failed.</p>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
         </div>
         <StartRun onStarted={(id) => select(id)} />
       </header>
 
       <div className="toolbar">
-        <div className="tabs" role="tablist" aria-label="Run status">
+        <div className="tabs" role="tablist" aria-label={t('filters.label')}>
           {FILTERS.map((f) => (
             <button
               key={f.id}
@@ -135,7 +126,7 @@ export function WorkflowsScreen() {
               aria-selected={filter === f.id}
               onClick={() => setFilter(f.id)}
             >
-              {f.label}
+              {t(`filters.${f.id}`)}
               {f.id === 'waiting' && waiting.items.length ? (
                 <span className="tab-count attention">{formatNumber(waiting.items.length)}</span>
               ) : null}
@@ -149,10 +140,10 @@ export function WorkflowsScreen() {
       <div className="wf-split">
         <div className="card">
           <DataTable
-            label="Workflow runs"
+            label={t('runs')}
             className="runs"
             wrap
-            columns={runColumns(now)}
+            columns={runColumns(now, t)}
             rows={runs.items}
             rowKey={(r) => r.executionId}
             rowProps={(r) => ({
@@ -168,22 +159,20 @@ export function WorkflowsScreen() {
             skeletonRows={5}
             empty={
               runs.error ? null : (
-                <EmptyState title={filter === 'all' ? 'No runs yet' : 'No runs here'}>
-                  {filter === 'all'
-                    ? 'Runs appear here when a workflow starts: from a trigger, a schedule, the API or “Start a run”.'
-                    : 'Runs with this status appear here.'}
+                <EmptyState title={filter === 'all' ? t('empty.none') : t('empty.noneHere')}>
+                  {filter === 'all' ? t('empty.noneText') : t('empty.noneHereText')}
                 </EmptyState>
               )
             }
           />
-          {runs.hasNextPage ? <TableFooter status={`${formatNumber(runs.items.length)} runs shown`} more={runs} /> : null}
+          {runs.hasNextPage ? <TableFooter status={t('shown', { count: runs.items.length })} more={runs} /> : null}
         </div>
-        <section className="card run-detail" aria-label="Run detail">
+        <section className="card run-detail" aria-label={t('detail.label')}>
           {selected ? (
             <RunDetail id={selected} now={now} onClose={() => select(null)} />
           ) : (
-            <EmptyState className="small-empty" title="Choose a run">
-              Its steps, errors and approvals show here.
+            <EmptyState className="small-empty" title={t('detail.choose')}>
+              {t('detail.chooseText')}
             </EmptyState>
           )}
         </section>
@@ -193,25 +182,26 @@ export function WorkflowsScreen() {
 }
 
 function StatusPill({ status }: { status: RunStatus }) {
-  return <span className={`run-pill ${status}`}>{STATUS_LABELS[status]}</span>;
+  const { t } = useTranslation('workflows');
+  return <span className={`run-pill ${status}`}>{t(`statuses.${status}`, { defaultValue: status })}</span>;
 }
 
 /** The runs list's columns; a running run's duration counts up with `now`. */
-function runColumns(now: number): Column<WorkflowRunSummary>[] {
+function runColumns(now: number, t: T): Column<WorkflowRunSummary>[] {
   return [
     {
       id: 'status',
-      header: 'Status',
+      header: t('columns.status'),
       cell: (run) => (
         <>
           <StatusPill status={run.status} />
-          {run.pendingApproval ? <div className="cell-sub attention-text">Needs approval</div> : null}
+          {run.pendingApproval ? <div className="cell-sub attention-text">{t('needsApproval')}</div> : null}
         </>
       ),
     },
     {
       id: 'workflow',
-      header: 'Workflow',
+      header: t('columns.workflow'),
       cell: (run) => (
         <>
           <div className="cell-name">{run.workflowName}</div>
@@ -223,18 +213,23 @@ function runColumns(now: number): Column<WorkflowRunSummary>[] {
     },
     {
       id: 'trigger',
-      header: 'Trigger',
+      header: t('columns.trigger'),
       cell: (run) => (
         <>
-          <div>{run.triggerType}</div>
-          <div className="cell-sub">from {SOURCE_LABELS[run.source] ?? run.source}</div>
+          <div>{t(`triggers.${run.triggerType}`, { defaultValue: run.triggerType })}</div>
+          <div className="cell-sub">{t('from', { source: sourceName(t, run.source) })}</div>
         </>
       ),
     },
-    { id: 'started', header: 'Started', className: 'date', cell: (run) => formatDateTime(run.startedAt ?? run.queuedAt) },
+    {
+      id: 'started',
+      header: t('columns.started'),
+      className: 'date',
+      cell: (run) => formatDateTime(run.startedAt ?? run.queuedAt),
+    },
     {
       id: 'duration',
-      header: 'Duration',
+      header: t('columns.duration'),
       numeric: true,
       className: 'num',
       cell: (run) => formatDuration(runDuration(run, now)),
@@ -243,6 +238,7 @@ function runColumns(now: number): Column<WorkflowRunSummary>[] {
 }
 
 function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () => void }) {
+  const { t } = useTranslation('workflows');
   const run = useRecord(workflowApi.getRun, { id });
   const r = run.data;
   if (run.error) return <ErrorBanner error={run.error} onRetry={() => void run.refetch()} />;
@@ -260,43 +256,43 @@ function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () 
         <div>
           <h2>{r.workflowName}</h2>
           <div className="cell-sub">
-            Version {r.version} · run {r.runId} · <code>{r.executionId}</code>
+            {t('detail.version', { version: r.version, run: r.runId })} · <code>{r.executionId}</code>
           </div>
         </div>
         <button type="button" className="btn ghost small" onClick={onClose}>
-          Close
+          {t('common:close')}
         </button>
       </div>
       <dl className="facts tight">
-        <dt>Status</dt>
+        <dt>{t('columns.status')}</dt>
         <dd>
           <StatusPill status={r.status} />
         </dd>
-        <dt>Trigger</dt>
+        <dt>{t('columns.trigger')}</dt>
         <dd>
-          {r.triggerType} from {SOURCE_LABELS[r.source] ?? r.source}
+          {t(`triggers.${r.triggerType}`, { defaultValue: r.triggerType })} {t('from', { source: sourceName(t, r.source) })}
         </dd>
-        <dt>Queued</dt>
+        <dt>{t('detail.queued')}</dt>
         <dd>{formatDateTime(r.queuedAt)}</dd>
-        <dt>Started</dt>
+        <dt>{t('columns.started')}</dt>
         <dd>{formatDateTime(r.startedAt)}</dd>
-        <dt>Finished</dt>
+        <dt>{t('detail.finished')}</dt>
         <dd>{formatDateTime(r.completedAt)}</dd>
-        <dt>Duration</dt>
+        <dt>{t('columns.duration')}</dt>
         <dd>{formatDuration(runDuration(r, now))}</dd>
       </dl>
       {r.errorMessage ? (
         <div className="banner error" role="alert">
           <div className="grow">
-            <strong>The run failed</strong>
-            <small>{r.errorMessage}</small>
+            <strong>{t('detail.failed')}</strong>
+            <small lang="en">{r.errorMessage}</small>
           </div>
         </div>
       ) : null}
       <Approval run={r} />
-      <h3>Steps</h3>
+      <h3>{t('detail.steps')}</h3>
       {r.steps.length === 0 ? (
-        <p className="faint">No step has run yet.</p>
+        <p className="faint">{t('detail.noStep')}</p>
       ) : (
         <ol className="timeline">
           {r.steps.map((s) => (
@@ -310,9 +306,13 @@ function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () 
                 <div className="cell-sub">
                   {formatDateTime(s.startedAt)} ·{' '}
                   {formatDuration(runDuration({ startedAt: s.startedAt, completedAt: s.completedAt }, now))}
-                  {s.attempt > 1 ? ` · attempt ${s.attempt}` : ''}
+                  {s.attempt > 1 ? ` · ${t('detail.attempt', { n: s.attempt })}` : ''}
                 </div>
-                {s.errorMessage ? <div className="step-error">{s.errorMessage}</div> : null}
+                {s.errorMessage ? (
+                  <div className="step-error" lang="en">
+                    {s.errorMessage}
+                  </div>
+                ) : null}
               </div>
             </li>
           ))}
@@ -320,14 +320,16 @@ function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () 
       )}
       {r.approvals.some((a) => a.status !== 'pending') ? (
         <>
-          <h3>Decisions</h3>
+          <h3>{t('detail.decisions')}</h3>
           <ul className="decisions">
             {r.approvals
               .filter((a) => a.status !== 'pending')
               .map((a) => (
                 <li key={a.id}>
-                  <strong>{a.title}</strong>: {a.status}{' '}
-                  {a.decidedBy ? `by ${a.decidedBy === 'deadline' ? 'the deadline' : a.decidedBy}` : ''}{' '}
+                  <strong>{localizeFigures(a.title)}</strong>: {t(`approvals.${a.status}`)}{' '}
+                  {a.decidedBy
+                    ? t('detail.decidedBy', { who: a.decidedBy === 'deadline' ? t('detail.theDeadline') : a.decidedBy })
+                    : ''}{' '}
                   {a.decidedAt ? formatDateTime(a.decidedAt) : ''}
                   {a.comment ? <div className="cell-sub">“{a.comment}”</div> : null}
                 </li>
@@ -337,7 +339,7 @@ function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () 
       ) : null}
       {r.triggerData && typeof r.triggerData === 'object' && Object.keys(r.triggerData).length ? (
         <details>
-          <summary>Trigger data</summary>
+          <summary>{t('detail.triggerData')}</summary>
           <pre className="metadata">{JSON.stringify(r.triggerData, null, 2)}</pre>
         </details>
       ) : null}
@@ -346,6 +348,7 @@ function RunDetail({ id, now, onClose }: { id: string; now: number; onClose: () 
 }
 
 function Approval({ run }: { run: WorkflowRunDetail }) {
+  const { t } = useTranslation('workflows');
   const pending = run.approvals.find((a) => a.status === 'pending');
   const approve = useWrite(workflowApi.approve);
   const reject = useWrite(workflowApi.reject);
@@ -359,33 +362,34 @@ function Approval({ run }: { run: WorkflowRunDetail }) {
       const body = comment.trim() ? { comment: comment.trim() } : {};
       if (kind === 'approve') await approve.mutateAsync({ params: { id: run.executionId }, body });
       else await reject.mutateAsync({ params: { id: run.executionId }, body });
-      toast.show(kind === 'approve' ? `Approved: ${pending.title}` : `Rejected: ${pending.title}`);
+      const title = localizeFigures(pending.title);
+      toast.show(kind === 'approve' ? t('approval.approved', { title }) : t('approval.rejected', { title }));
       setComment('');
     } catch (err) {
-      toast.error(err, `Could not ${kind}`);
+      toast.error(err, kind === 'approve' ? t('approval.approveFailed') : t('approval.rejectFailed'));
     }
   };
   return (
     <section className="approval" aria-labelledby={`${commentId}-title`}>
       <div id={`${commentId}-title`} className="approval-title">
-        Waiting for your approval: <strong>{pending.title}</strong>
+        {t('approval.waiting')} <strong>{localizeFigures(pending.title)}</strong>
       </div>
-      {pending.description ? <p className="muted">{pending.description}</p> : null}
+      {pending.description ? <p className="muted">{localizeFigures(pending.description)}</p> : null}
       {pending.deadlineAt ? (
         <p className="faint small">
-          Decided {pending.deadlineOutcome ?? 'automatically'} at {formatDateTime(pending.deadlineAt)} if nobody decides before.
+          {t(`approval.deadline.${pending.deadlineOutcome ?? 'automatic'}`, { at: formatDateTime(pending.deadlineAt) })}
         </p>
       ) : null}
       <label className="field" htmlFor={commentId}>
-        <span className="label">Comment (optional)</span>
+        <span className="label">{t('approval.comment')}</span>
         <input id={commentId} className="input" value={comment} onChange={(e) => setComment(e.target.value)} maxLength={2000} />
       </label>
       <div className="panel-actions">
         <button type="button" className="btn primary" onClick={() => void decide('approve')} disabled={busy}>
-          Approve
+          {t('approval.approve')}
         </button>
         <button type="button" className="btn danger" onClick={() => void decide('reject')} disabled={busy}>
-          Reject
+          {t('approval.reject')}
         </button>
       </div>
     </section>
@@ -393,6 +397,7 @@ function Approval({ run }: { run: WorkflowRunDetail }) {
 }
 
 function StartRun({ onStarted }: { onStarted: (executionId: string) => void }) {
+  const { t } = useTranslation('workflows');
   const workflows = useCursorList(workflowApi.list, { pageSize: 100 });
   const start = useWrite(workflowApi.start);
   const toast = useToasts();
@@ -409,17 +414,17 @@ function StartRun({ onStarted }: { onStarted: (executionId: string) => void }) {
         start
           .mutateAsync({ params: { id: current }, body: { triggerType: 'manual' } })
           .then((ack) => {
-            toast.show(`Run ${ack.runId} started`);
+            toast.show(t('start.started', { run: ack.runId }));
             onStarted(ack.executionId);
           })
-          .catch((err) => toast.error(err, 'Could not start the run'));
+          .catch((err) => toast.error(err, t('start.failed')));
       }}
     >
       <label htmlFor={id} className="sr-only">
-        Workflow to start
+        {t('start.which')}
       </label>
       <select id={id} className="select" value={current} onChange={(e) => setChoice(e.target.value)} disabled={!startable.length}>
-        {startable.length === 0 ? <option value="">No published workflow</option> : null}
+        {startable.length === 0 ? <option value="">{t('start.none')}</option> : null}
         {startable.map((w) => (
           <option key={w.id} value={w.id}>
             {w.name} (v{w.promotedVersion})
@@ -427,7 +432,7 @@ function StartRun({ onStarted }: { onStarted: (executionId: string) => void }) {
         ))}
       </select>
       <button type="submit" className="btn primary" disabled={!current || start.isPending}>
-        Start a run
+        {t('start.button')}
       </button>
     </form>
   );

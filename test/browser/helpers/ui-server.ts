@@ -11,10 +11,12 @@ import { planDemo } from '../../../src-main/demo/seed';
 import { writeDemo } from '../../../src-main/demo/write';
 import { type RunningServer, startServer } from '../../../src-main/server/start';
 import { createApiKey } from '../../../src-main/store/auth/api-keys';
+import { updateMe } from '../../../src-main/store/teams/team-api';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { ROOT } from '../../helpers/cli';
+import { USER_FORMATS } from './i18n';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = [
@@ -45,8 +47,11 @@ export interface UiServer {
   key(team?: string, scopes?: Scope[]): string;
   /** Seeds the deterministic demo data set (~3,000 transactions, customers, invoices…) into the team. */
   seedDemo(team?: string, transactions?: number): void;
-  /** A local user of the team who signs in to the web UI (created once per email). */
-  user(team?: string, email?: string): Promise<{ email: string; password: string }>;
+  /**
+   * A local user of the team who signs in to the web UI (created once per email), with the formats of the run's
+   * language chosen; `formats: false` leaves the server's defaults, as a new user has them.
+   */
+  user(team?: string, email?: string, options?: { formats?: boolean }): Promise<{ email: string; password: string }>;
   close(): Promise<void>;
 }
 
@@ -67,11 +72,13 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
       data.baseCurrency = t.baseCurrency;
       writeDemo(server.db, t.id, data);
     },
-    async user(team = 'Browser Test Co', email = 'accountant@example.com') {
+    async user(team = 'Browser Test Co', email = 'accountant@example.com', options = {}) {
       const password = 'browser-test-password';
       if (!findUserByEmail(server.db, email)) {
         passwordHash ??= await hashPassword(password);
-        createUser(server.db, ensureTeam(server.db, team).id, { email, passwordHash, fullName: 'Alex Accountant' });
+        const teamId = ensureTeam(server.db, team).id;
+        const { user } = createUser(server.db, teamId, { email, passwordHash, fullName: 'Alex Accountant' });
+        if (options.formats !== false) updateMe(server.db, { teamId, userId: user.id }, USER_FORMATS);
       }
       return { email, password };
     },

@@ -1,8 +1,9 @@
 /**
  * Page objects for the UI, by what a person sees (roles, labels, text), not by CSS classes, so the tests read as
- * the flows they check and survive restyling.
+ * the flows they check and survive restyling. Texts are named in English and said in the run's language (`tr`).
  */
 import type { Locator, Page } from 'playwright-core';
+import { startsWith, tIn, tr } from '../helpers/i18n';
 
 export class AppPage {
   readonly errors: string[] = [];
@@ -19,26 +20,41 @@ export class AppPage {
 
   nav(label: string | RegExp): Locator {
     // A string names a built entry exactly ("Settings", not "Team settings not built"); a pattern matches loosely.
-    return this.page
-      .getByRole('navigation', { name: 'Main' })
-      .getByRole('link', { name: label, exact: typeof label === 'string' });
+    return this.mainNav.getByRole('link', {
+      name: typeof label === 'string' ? tr(label) : label,
+      exact: typeof label === 'string',
+    });
+  }
+
+  get mainNav(): Locator {
+    return this.page.getByRole('navigation', { name: tr('Main') });
+  }
+
+  /** The navigation after the journey switched the screens to another language. */
+  mainNavIn(language: 'en' | 'de'): Locator {
+    return this.page.getByRole('navigation', { name: tIn(language, 'app:mainNav') });
   }
 
   /** Signs in on the sign-in form, as a person would, and waits for the app frame. */
   async signIn(email: string, password: string): Promise<void> {
-    const form = this.page.getByRole('form', { name: 'Sign in' });
-    await form.getByLabel('Email').fill(email);
-    await form.getByLabel('Password').fill(password);
-    await form.getByRole('button', { name: 'Sign in' }).click();
-    await this.page.getByRole('navigation', { name: 'Main' }).waitFor();
+    const form = this.signInForm;
+    await form.getByLabel(tr('Email')).fill(email);
+    await form.getByLabel(tr('Password')).fill(password);
+    await form.getByRole('button', { name: tr('Sign in') }).click();
+    await this.mainNav.waitFor();
+  }
+
+  get signInForm(): Locator {
+    return this.page.getByRole('form', { name: tr('Sign in') });
   }
 
   async open(path = '/'): Promise<void> {
     await this.page.goto(`${this.baseUrl}${path}`);
   }
 
-  toast(text: string | RegExp): Locator {
-    return this.page.locator('.toast', { hasText: text });
+  /** A toast, by its English text (a catalogue string with `vars` filled in), or by a pattern. */
+  toast(text: string | RegExp, vars?: Record<string, unknown>): Locator {
+    return this.page.locator('.toast', { hasText: typeof text === 'string' ? tr(text, vars) : text });
   }
 }
 
@@ -50,7 +66,7 @@ export class CustomersPage {
   }
 
   get table(): Locator {
-    return this.page.getByRole('table', { name: 'Customers' });
+    return this.page.getByRole('table', { name: tr('Customers') });
   }
 
   get rows(): Locator {
@@ -70,35 +86,42 @@ export class CustomersPage {
   }
 
   async search(q: string): Promise<void> {
-    await this.page.getByLabel('Search customers').fill(q);
+    await this.page.getByLabel(tr('Search customers')).fill(q);
   }
 
   async tab(label: string): Promise<void> {
-    await this.page.getByRole('tablist', { name: 'Customer groups' }).getByRole('tab', { name: label }).click();
+    await this.page
+      .getByRole('tablist', { name: tr('Customer groups') })
+      .getByRole('tab', { name: tr(label) })
+      .click();
   }
 
   async sortBy(column: string): Promise<void> {
-    await this.table.getByRole('columnheader', { name: column }).getByRole('button').click();
+    await this.table
+      .getByRole('columnheader', { name: tr(column) })
+      .getByRole('button')
+      .click();
   }
 
   async startNew(): Promise<void> {
-    await this.page.getByRole('button', { name: /^New customer/ }).click();
+    await this.page.getByRole('button', { name: startsWith('New customer') }).click();
   }
 
   async fill(fields: Record<string, string>): Promise<void> {
     for (const [label, value] of Object.entries(fields)) {
-      const input = this.drawer.getByLabel(label, { exact: true });
+      const input = this.drawer.getByLabel(tr(label), { exact: true });
       if ((await input.evaluate((el) => el.tagName)) === 'SELECT') await input.selectOption(value);
       else await input.fill(value);
     }
   }
 
   async save(): Promise<void> {
-    await this.drawer.getByRole('button', { name: /^(Create customer|Save changes)/ }).click();
+    const save = new RegExp(`^(${tr('Create customer')}|${tr('Save changes')})`);
+    await this.drawer.getByRole('button', { name: save }).click();
   }
 
   fieldError(label: string): Locator {
-    return this.drawer.locator('.field', { has: this.page.getByLabel(label, { exact: true }) }).locator('.error');
+    return this.drawer.locator('.field', { has: this.page.getByLabel(tr(label), { exact: true }) }).locator('.error');
   }
 
   async edit(name: string): Promise<void> {
@@ -106,8 +129,11 @@ export class CustomersPage {
   }
 
   async deleteOpen(): Promise<void> {
-    await this.drawer.getByRole('button', { name: 'Delete', exact: true }).click();
-    await this.page.getByRole('alertdialog').getByRole('button', { name: 'Delete customer' }).click();
+    await this.drawer.getByRole('button', { name: tr('Delete'), exact: true }).click();
+    await this.page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: tr('Delete customer') })
+      .click();
   }
 
   /** The name column of the visible rows, top to bottom. */
