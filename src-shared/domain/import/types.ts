@@ -62,6 +62,16 @@ export interface ParsedFile {
   newestFirst: boolean;
   /** The CSV mapping used (CSV only). */
   mapping: unknown;
+  /** CSV: each column with its header, sample values and the fields the mapping fills from it. */
+  columns?: CsvColumnInfo[];
+}
+
+/** A CSV column as the preview shows it: "Betrag (EUR)" → amount, with a few of its values. */
+export interface CsvColumnInfo {
+  index: number;
+  header: string | null;
+  samples: string[];
+  fields: string[];
 }
 
 export class ImportRefused extends Error {
