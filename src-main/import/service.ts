@@ -1,5 +1,6 @@
 import type { CsvMapping } from '../../src-shared/contract/import-mapping';
 import { balanceForApi } from '../../src-shared/domain/import/balance';
+import type { CsvColumnInfo } from '../../src-shared/domain/import/types';
 import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
@@ -59,6 +60,7 @@ export interface PreviewShape {
   encoding: string;
   mapping: CsvMapping | null;
   mappingName: string | null;
+  columns: CsvColumnInfo[];
   notes: string[];
   counts: ImportPlan['counts'];
   balance: ReturnType<typeof balanceOut>;
@@ -118,6 +120,7 @@ export function previewFile(
       encoding: plan.encoding,
       mapping: (plan.mapping as CsvMapping | null) ?? null,
       mappingName: parsed.mappingName,
+      columns: parsed.parse.file.columns ?? [],
       notes: plan.notes,
       counts: plan.counts,
       balance: balanceOut(plan),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAPPED_FIELDS } from '../domain/import/types';
 import { PageMeta } from './common';
 import { CsvMapping } from './import-mapping';
 import { CursorQuery, idParams } from './list';
@@ -130,6 +131,17 @@ export const TransferHint = z.object({
   unique: z.boolean().describe('applied on commit; otherwise suggested'),
 });
 
+export const MappedField = z.enum(MAPPED_FIELDS);
+
+export const PreviewColumn = z
+  .object({
+    index: z.number().int(),
+    header: z.string().nullable().describe('the header text (null: the file has no header row)'),
+    samples: z.array(z.string()).describe('up to three distinct values of the column'),
+    fields: z.array(MappedField).describe('what the mapping reads from the column (empty: not used)'),
+  })
+  .meta({ id: 'ImportPreviewColumn' });
+
 export const ImportPreview = z
   .object({
     uploadId: z.string(),
@@ -141,6 +153,9 @@ export const ImportPreview = z
     encoding: z.string(),
     mapping: CsvMapping.nullable().describe('CSV: the mapping used (inferred, saved, or the one sent)'),
     mappingName: z.string().nullable(),
+    columns: z
+      .array(PreviewColumn)
+      .describe('CSV: each column by header name with sample values and the fields read from it ("column → field")'),
     notes: z.array(z.string()).describe('what to check in the mapping: an ambiguous date format, a column guessed by content'),
     counts: z.object({
       rows: z.number().int(),

@@ -5,6 +5,7 @@ import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared
 import {
   type BalancePoint,
   type CsvColumnInfo,
+  type MappedField,
   nameFrom,
   type ParsedFile,
   type ParsedRow,
@@ -222,9 +223,9 @@ export function inferCsvMapping(text: string): CsvInference {
 }
 
 /** Every column a mapping names, with the field it fills (the preview's "column → field"). */
-export function mappedColumns(m: CsvMapping): { field: string; column: CsvColumn }[] {
-  const out: { field: string; column: CsvColumn }[] = [{ field: 'date', column: m.date }];
-  const add = (field: string, c: CsvColumn | null) => {
+export function mappedColumns(m: CsvMapping): { field: MappedField; column: CsvColumn }[] {
+  const out: { field: MappedField; column: CsvColumn }[] = [{ field: 'date', column: m.date }];
+  const add = (field: MappedField, c: CsvColumn | null) => {
     if (c) out.push({ field, column: c });
   };
   add('valueDate', m.valueDate);
@@ -321,7 +322,7 @@ function aligned(m: CsvMapping, where: Located, headers: readonly string[] | nul
 /** Each column of the file with its header, a few sample values and the field the mapping fills from it. */
 function describeColumns(m: CsvMapping, headers: readonly string[] | null, data: readonly Record_[]): CsvColumnInfo[] {
   const width = Math.max(headers?.length ?? 0, ...data.slice(0, 20).map((r) => r.cells.length));
-  const fields = new Map<number, string[]>();
+  const fields = new Map<number, MappedField[]>();
   for (const { field, column } of mappedColumns(m)) {
     if (column.index >= 0) fields.set(column.index, [...(fields.get(column.index) ?? []), field]);
   }

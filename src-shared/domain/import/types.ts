@@ -66,12 +66,30 @@ export interface ParsedFile {
   columns?: CsvColumnInfo[];
 }
 
+/** What a CSV mapping reads from a column. */
+export const MAPPED_FIELDS = [
+  'date',
+  'valueDate',
+  'amount',
+  'debit',
+  'credit',
+  'indicator',
+  'description',
+  'counterparty',
+  'payer',
+  'reference',
+  'balance',
+  'currency',
+  'status',
+] as const;
+export type MappedField = (typeof MAPPED_FIELDS)[number];
+
 /** A CSV column as the preview shows it: "Betrag (EUR)" → amount, with a few of its values. */
 export interface CsvColumnInfo {
   index: number;
   header: string | null;
   samples: string[];
-  fields: string[];
+  fields: MappedField[];
 }
 
 export class ImportRefused extends Error {

@@ -53,6 +53,11 @@ describe('import over the API', () => {
       alreadyImported: null,
     });
     expect(preview.rows[0]).toMatchObject({ outcome: 'new', amount: -84, date: '2026-03-31', line: 8 });
+    // "Column → field" by header name, with sample values.
+    expect(preview.columns.find((c: { header: string }) => c.header === 'Betrag (EUR)')).toMatchObject({
+      fields: ['amount'],
+      samples: ['-84,00', '3.570,00', '-23,45'],
+    });
     // Nothing written by a preview.
     expect(api.db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(0);
 
