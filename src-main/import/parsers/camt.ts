@@ -266,9 +266,11 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
         continue;
       }
       const credit = indicator === 'CRDT';
-      const date = day(entry.BookgDt) ?? day(entry.ValDt);
+      // camt.052 and .054 entries may lack a booking date: the value date stands in, and the row says so.
+      const booked = day(entry.BookgDt);
+      const date = booked ?? day(entry.ValDt);
       if (!date) {
-        err('BookgDt', 'the entry has no booking date');
+        err('BookgDt', 'the entry has neither a booking date nor a value date');
         continue;
       }
       const status = text(entry.Sts) ?? text(path(entry, 'Sts', 'Cd')) ?? 'BOOK';
@@ -319,6 +321,7 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
         status: status === 'PDNG' ? 'pending' : 'posted',
         balanceAfterMinor: null,
         details,
+        ...(booked ? {} : { note: `no booking date in the file: booked on the value date ${date}` }),
       };
       if (status === 'INFO' || status === 'FUTR') {
         file.rejected.push({ line, row: index, field: 'Sts', message: `status ${status}: information only, not booked` });

@@ -46,6 +46,17 @@ function statements(ofx: Node): { rs: Node; account: string | null }[] {
   return out;
 }
 
+/**
+ * CDATA sections some banks wrap OFX 1.x values in (<NAME><![CDATA[MONOPRIX & CIE]]>): the text inside, escaped,
+ * which the SGML reader does not know. A section's line breaks are kept, so line numbers stay.
+ */
+function withoutCdata(text: string): string {
+  if (!text.includes('<![CDATA[')) return text;
+  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, inner: string) =>
+    inner.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  );
+}
+
 export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
   const file: ParsedFile = {
     format: 'ofx',
@@ -62,7 +73,7 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
   };
   let parsed: { OFX: Node };
   try {
-    parsed = parseSync(text) as { OFX: Node };
+    parsed = parseSync(withoutCdata(text)) as { OFX: Node };
     if (!parsed.OFX || typeof parsed.OFX !== 'object') throw new Error('no <OFX> element');
   } catch (err) {
     file.errors.push({ line: null, row: null, field: null, message: `Not a readable OFX file: ${(err as Error).message}` });

@@ -126,7 +126,7 @@ export function planImport(db: Db, teamId: string, accountId: string, parsed: Pa
       match: null,
       score: null,
       candidates: [],
-      reason: null,
+      reason: r.note ?? null,
     };
     rows.push(plan);
     const ext = r.externalId && !unreliable.has(r.externalId) ? r.externalId : null;

@@ -25,6 +25,8 @@ export interface ParsedRow {
   balanceAfterMinor: number | null;
   /** Format-specific facts kept on the transaction's metadata (bank transaction code, batch details, charges…). */
   details: Record<string, unknown>;
+  /** What the person should know about how the row was read (a booking day taken from the value date…). */
+  note?: string;
 }
 
 export interface Problem {
