@@ -174,7 +174,40 @@ function statementLine(lines: readonly string[]): { match: RegExpExecArray; rest
   return joined ? { match: joined, rest: lines.slice(2) } : null;
 }
 
-export function parseMt940(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
+/**
+ * The text of each account's statements: a file may hold statements of several accounts (an export of all accounts).
+ * A statement runs from its :20: to the next one; it belongs to the account its :25: names. Each account's text keeps
+ * every line where it was (the other accounts' lines blanked), so problems name the file's own lines.
+ */
+function byAccount(text: string): string[] {
+  const lines = text.split(/\r\n|\n|\r/);
+  // The first statement takes the header lines above its :20:.
+  const spans: { start: number; account: string | null; opened: boolean }[] = [{ start: 0, account: null, opened: false }];
+  lines.forEach((raw, i) => {
+    const l = raw.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
+    if (l.startsWith(':20:')) {
+      if (spans[spans.length - 1]!.opened) spans.push({ start: i, account: null, opened: true });
+      else spans[spans.length - 1]!.opened = true;
+    }
+    const account = /^:25:(.*)$/.exec(l)?.[1]?.trim();
+    if (account) spans[spans.length - 1]!.account ??= account;
+  });
+  const accounts = [...new Set(spans.map((s) => s.account))];
+  if (accounts.length <= 1) return [text];
+  const owner = new Array<string | null>(lines.length);
+  spans.forEach((s, k) => {
+    const end = spans[k + 1]?.start ?? lines.length;
+    for (let i = s.start; i < end; i++) owner[i] = s.account;
+  });
+  return accounts.map((a) => lines.map((l, i) => (owner[i] === a ? l : '')).join('\n'));
+}
+
+/** The statements of an MT940 file: one per account it holds. */
+export function parseMt940(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
+  return byAccount(text).map((part) => readStatements(part, encoding, accountCurrency));
+}
+
+function readStatements(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
   const file: ParsedFile = {
     format: 'mt940',
     encoding,
@@ -329,14 +362,6 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
     }
   }
   flush();
-  if (accounts.size > 1) {
-    file.errors.push({
-      line: null,
-      row: null,
-      field: '25',
-      message: `The file holds statements of ${accounts.size} accounts (${[...accounts].join(', ')}): import each account's statement on its own`,
-    });
-  }
   file.accountRef = [...accounts][0] ?? null;
   if (parsed.tags.length === 0)
     file.errors.push({ line: 1, row: null, field: null, message: 'No MT940 fields (:20:, :61:…) found' });

@@ -57,11 +57,11 @@ function withoutCdata(text: string): string {
   );
 }
 
-export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
-  const file: ParsedFile = {
+function emptyFile(encoding: TextEncoding, accountRef: string | null): ParsedFile {
+  return {
     format: 'ofx',
     encoding,
-    accountRef: null,
+    accountRef,
     currency: null,
     rows: [],
     rejected: [],
@@ -71,37 +71,57 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
     newestFirst: false,
     mapping: null,
   };
+}
+
+interface Placed {
+  rs: Node;
+  account: string | null;
+  /** Position (document order) of the statement's first transaction among all the file's transactions. */
+  first: number;
+}
+
+/** The statements of an OFX file: one per account it holds (a file may carry several, bank and card). */
+export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
+  const refuse = (message: string) => {
+    const file = emptyFile(encoding, null);
+    file.errors.push({ line: null, row: null, field: null, message });
+    return [file];
+  };
   let parsed: { OFX: Node };
   try {
     parsed = parseSync(withoutCdata(text)) as { OFX: Node };
     if (!parsed.OFX || typeof parsed.OFX !== 'object') throw new Error('no <OFX> element');
   } catch (err) {
-    file.errors.push({ line: null, row: null, field: null, message: `Not a readable OFX file: ${(err as Error).message}` });
-    return file;
+    return refuse(`Not a readable OFX file: ${(err as Error).message}`);
   }
   const stmts = statements(parsed.OFX);
-  if (stmts.length === 0) {
-    file.errors.push({ line: null, row: null, field: null, message: 'The OFX file holds no bank or credit card statement' });
-    return file;
-  }
-  const accounts = [...new Set(stmts.map((s) => s.account).filter((a) => a !== null))];
-  if (accounts.length > 1) {
-    file.errors.push({
-      line: null,
-      row: null,
-      field: null,
-      message: `The file holds statements of ${accounts.length} accounts (${accounts.join(', ')}): import each account's statement on its own`,
-    });
-    return file;
-  }
-  file.accountRef = accounts[0] ?? null;
+  if (stmts.length === 0) return refuse('The OFX file holds no bank or credit card statement');
   // Line numbers: the n-th <STMTTRN> in the text is the n-th transaction of the tree (document order).
   const offsets: number[] = [];
   const re = /<STMTTRN>/gi;
   for (let m = re.exec(text); m; m = re.exec(text)) offsets.push(m.index);
   const lines = linesOf(text, offsets);
   let n = 0;
-  for (const { rs } of stmts) {
+  const groups = new Map<string | null, Placed[]>();
+  for (const s of stmts) {
+    const placed = { ...s, first: n };
+    n += asArray(((s.rs.BANKTRANLIST ?? {}) as Node).STMTTRN as Node | Node[] | undefined).length;
+    groups.set(s.account, [...(groups.get(s.account) ?? []), placed]);
+  }
+  return [...groups].map(([account, group]) => readAccount(group, account, lines, encoding, accountCurrency));
+}
+
+/** One account's statements of the file as one ParsedFile. */
+function readAccount(
+  stmts: readonly Placed[],
+  account: string | null,
+  lines: readonly number[],
+  encoding: TextEncoding,
+  accountCurrency: string,
+): ParsedFile {
+  const file = emptyFile(encoding, account);
+  for (const { rs, first } of stmts) {
+    let n = first;
     const currency = str(rs.CURDEF)?.toUpperCase() ?? accountCurrency;
     file.currency ??= currency;
     const list = (rs.BANKTRANLIST ?? {}) as Node;

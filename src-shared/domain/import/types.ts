@@ -2,7 +2,7 @@
 export type TextEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | 'windows-1252' | 'ISO-8859-1';
 
 /** What every parser hands on: the file's rows in one shape, with line numbers, problems and balances. */
-export type ImportFormat = 'csv' | 'ofx' | 'camt' | 'mt940';
+export type ImportFormat = 'csv' | 'ofx' | 'camt' | 'mt940' | 'qif';
 
 export interface ParsedRow {
   /** 0-based position among the file's rows (stable: the batch's per-row outcome is keyed by it). */
@@ -133,7 +133,15 @@ export function linesOf(text: string, offsets: readonly number[]): number[] {
 
 /** A parsed bank file with its identity: what planning and committing an import take. */
 export interface ParseResult {
+  /**
+   * The file's statement; for a file of several accounts' statements, a refusal saying so (the statements are
+   * imported one by one from `statements`).
+   */
   file: ParsedFile;
+  /** One per account the file holds statements of, in file order (one for most files). */
+  statements: ParsedFile[];
+  /** Set when `file` is one statement of a file of several: other statements of the same file are no re-import. */
+  part?: { index: number; of: number };
   sha256: string;
   size: number;
   /** What the person should check in the mapping (CSV): an ambiguous date format, a column guessed by content. */

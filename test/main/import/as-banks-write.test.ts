@@ -132,3 +132,55 @@ describe('OFX and camt as banks write them', () => {
     ]);
   });
 });
+
+describe('a camt batch entry split into its parts on request', () => {
+  const camt = () => fs.readFileSync(path.resolve(FIXTURES, '../camt053-v08.xml'));
+
+  it('one row per transaction detail, with its own amount, payee and id; the statement still adds up', () => {
+    const whole = parseBankFile(camt(), { currency: 'EUR' }).file;
+    const batch = whole.rows.find((r) => r.externalId === 'ref:2026030200002')!;
+    expect(batch).toMatchObject({ amountMinor: -321000, line: 50 });
+
+    const split = parseBankFile(camt(), { currency: 'EUR', splitBatches: true }).file;
+    expect(split.rows).toHaveLength(whole.rows.length + 1);
+    expect(
+      split.rows
+        .filter((r) => r.externalId?.startsWith('ref:2026030200002'))
+        .map((r) => [r.line, r.amountMinor, r.counterparty, r.description, r.externalId, r.details.batchPart]),
+    ).toEqual([
+      [
+        64,
+        -180000,
+        'Anna Schmidt',
+        'Gehalt 03/2026',
+        'ref:2026030200002:1',
+        { part: 1, of: 2, bookedAmount: -321000, entryId: 'ref:2026030200002' },
+      ],
+      [
+        71,
+        -141000,
+        'Ben Weber',
+        'Gehalt 03/2026',
+        'ref:2026030200002:2',
+        { part: 2, of: 2, bookedAmount: -321000, entryId: 'ref:2026030200002' },
+      ],
+    ]);
+    expect(checkBalances(split, 'EUR').status).toBe('ok');
+    expect(split.rows.map((r) => r.index)).toEqual(split.rows.map((_, i) => i));
+  });
+
+  it('keeps the entry whole, saying why, when its parts do not add up to the booking', () => {
+    const text = camt().toString().replace('<Amt Ccy="EUR">1410.00</Amt>', '<Amt Ccy="EUR">1400.00</Amt>');
+    const rows = parseBankFile(Buffer.from(text), { currency: 'EUR', splitBatches: true }).file.rows;
+    const kept = rows.find((r) => r.externalId === 'ref:2026030200002')!;
+    expect(kept.note).toBe("the batch's parts add up to -3200.00, but -3210.00 was booked: kept as one row");
+  });
+
+  it('commits the parts as rows of their own, and a re-import with the option finds them again', () => {
+    const b = books();
+    const first = importFile(b, b.checking, camt(), { splitBatches: true, fileName: 'stmt.xml' });
+    expect(first.batch.counts.created).toBe(7);
+    const again = importFile(b, b.checking, camt(), { splitBatches: true, allowReimport: true });
+    expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 7 });
+  });
+});
