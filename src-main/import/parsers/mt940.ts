@@ -1,4 +1,5 @@
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import { isCurrencyCode } from '../../../src-shared/money';
 import {
   type BalancePoint,
   nameFrom,
@@ -151,7 +152,7 @@ export function parseField86(lines: readonly string[]): Info {
 
 function balance(value: string, currencyHint: string): { minor: number; date: string; currency: string } | null {
   const m = /^([DC])(\d{6})([A-Z]{3})(\d[\d,]*)$/.exec(value.trim());
-  if (!m) return null;
+  if (!m || !isCurrencyCode(m[3]!)) return null;
   const date = yymmdd(m[2]!);
   const amount = parseAmount(m[4]!.replace(/,$/, ''), { decimal: ',' }, m[3] ?? currencyHint);
   if (!date || amount === null) return null;

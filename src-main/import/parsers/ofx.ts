@@ -1,5 +1,6 @@
 import { parseSync } from 'ofx-js';
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import { isCurrencyCode } from '../../../src-shared/money';
 import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 
@@ -123,6 +124,10 @@ function readAccount(
   for (const { rs, first } of stmts) {
     let n = first;
     const currency = str(rs.CURDEF)?.toUpperCase() ?? accountCurrency;
+    if (!isCurrencyCode(currency)) {
+      file.errors.push({ line: lines[n] ?? null, row: null, field: 'CURDEF', message: `"${currency}" is not a currency code` });
+      continue;
+    }
     file.currency ??= currency;
     const list = (rs.BANKTRANLIST ?? {}) as Node;
     for (const t of asArray(list.STMTTRN as Node | Node[] | undefined)) {
@@ -185,7 +190,9 @@ function readAccount(
   const balAmount = str(ledger?.BALAMT);
   if (balAmount) {
     const currency = str(last.CURDEF)?.toUpperCase() ?? accountCurrency;
-    const minor = parseAmount(balAmount, { decimal: balAmount.includes(',') && !balAmount.includes('.') ? ',' : '.' }, currency);
+    const minor = !isCurrencyCode(currency)
+      ? null
+      : parseAmount(balAmount, { decimal: balAmount.includes(',') && !balAmount.includes('.') ? ',' : '.' }, currency);
     const asOf = ofxDay(ledger?.DTASOF);
     if (minor !== null) {
       // Rows dated after DTASOF are not in it; the closing point sits after the last row on or before that day.

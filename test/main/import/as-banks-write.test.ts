@@ -184,3 +184,46 @@ describe('a camt batch entry split into its parts on request', () => {
     expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 7 });
   });
 });
+
+describe('never a crash for a bad file', () => {
+  it('reads every fixture cut short, with lines dropped or bytes changed, without throwing; a bad currency is named', () => {
+    const root = path.resolve(FIXTURES, '..');
+    const files = ['as-banks-write', 'statements', 'qif', 'banks'].flatMap((d) =>
+      fs
+        .readdirSync(path.join(root, d))
+        .filter((f) => !f.endsWith('.md'))
+        .map((f) => path.join(root, d, f)),
+    );
+    let seed = 28;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    let runs = 0;
+    for (const f of files) {
+      const bytes = fs.readFileSync(f);
+      const lines = bytes.toString('latin1').split('\n');
+      const variants = [
+        ...[1, 3, 5, 7, 9, 11].map((k) => bytes.subarray(0, Math.floor((bytes.length * k) / 12))),
+        ...[0, 1, 2, 3, 4].map(() => Buffer.from(lines.filter(() => next() > 0.15).join('\n'), 'latin1')),
+        ...[0, 1, 2, 3, 4].map(() => {
+          const b = Buffer.from(bytes);
+          for (let j = 0; j < 6; j++) b[Math.floor(next() * b.length)] = Math.floor(next() * 256);
+          return b;
+        }),
+      ];
+      for (const v of variants) {
+        runs++;
+        expect(() => parseBankFile(v, { filename: path.basename(f), currency: 'EUR', splitBatches: next() < 0.5 })).not.toThrow();
+      }
+    }
+    expect(runs).toBeGreaterThan(400);
+    const kur = read('mt940-wrapped-lines.sta').toString().replace(':60F:C260301EUR1000,00', ':60F:C260301KUR1000,00');
+    expect(parseBankFile(Buffer.from(kur), { currency: 'EUR' }).file.errors[0]).toMatchObject({ line: 5, field: '60F' });
+    const ofx = read('ofx1-cdata.ofx').toString().replace('<CURDEF>EUR', '<CURDEF>ZZZ');
+    expect(parseBankFile(Buffer.from(ofx), { currency: 'EUR' }).file.errors[0]).toMatchObject({
+      field: 'CURDEF',
+      message: '"ZZZ" is not a currency code',
+    });
+  });
+});
