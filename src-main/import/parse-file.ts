@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { type CsvMapping, CsvMapping as CsvMappingSchema } from '../../src-shared/contract/import-mapping';
-import type { ImportFormat, ParsedFile, ParseResult, Problem } from '../../src-shared/domain/import/types';
+import {
+  emptyFile,
+  type ImportFormat,
+  type ParsedFile,
+  type ParseResult,
+  type Problem,
+} from '../../src-shared/domain/import/types';
 import { declaredEncoding, decode, type TextEncoding } from './encoding';
 import { parseCamt } from './parsers/camt';
 import { inferCsvMapping, parseCsv } from './parsers/csv';
@@ -50,19 +56,7 @@ export interface ParseOptions {
 }
 
 function empty(format: ImportFormat, encoding: TextEncoding, errors: Problem[]): ParsedFile {
-  return {
-    format,
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors,
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
+  return { ...emptyFile(format, encoding), errors };
 }
 
 /** What a single-statement import gets from a file of several accounts: a refusal saying how it is imported. */

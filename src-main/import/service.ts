@@ -363,3 +363,8 @@ export function commitFile(
     },
   };
 }
+
+/** A commit as the API and the CLI report it (the created ids stay inside). */
+export function commitSummary(r: FileCommit) {
+  return { batch: r.batch, batches: r.batches, links: r.links, review: r.review, rejected: r.rejected, transfers: r.transfers };
+}

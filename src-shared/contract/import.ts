@@ -161,6 +161,15 @@ export const PreviewColumn = z
   })
   .meta({ id: 'ImportPreviewColumn' });
 
+const PlanCounts = z.object({
+  rows: z.number().int(),
+  new: z.number().int(),
+  duplicate: z.number().int(),
+  link: z.number().int(),
+  review: z.number().int(),
+  rejected: z.number().int(),
+});
+
 export const PreviewStatement = z
   .object({
     index: z.number().int(),
@@ -173,16 +182,7 @@ export const PreviewStatement = z
         "how the account was found: the upload's bankAccountId, the person's choice, the account an earlier import of the same statement went to, the one account whose name carries the reference",
       ),
     needs: z.string().nullable().describe('what to supply before the commit (an account for this statement)'),
-    counts: z
-      .object({
-        rows: z.number().int(),
-        new: z.number().int(),
-        duplicate: z.number().int(),
-        link: z.number().int(),
-        review: z.number().int(),
-        rejected: z.number().int(),
-      })
-      .nullable(),
+    counts: PlanCounts.nullable(),
     balance: BalanceCheck.nullable(),
   })
   .meta({ id: 'ImportPreviewStatement' });
@@ -202,14 +202,7 @@ export const ImportPreview = z
       .array(PreviewColumn)
       .describe('CSV: each column by header name with sample values and the fields read from it ("column → field")'),
     notes: z.array(z.string()).describe('what to check in the mapping: an ambiguous date format, a column guessed by content'),
-    counts: z.object({
-      rows: z.number().int(),
-      new: z.number().int(),
-      duplicate: z.number().int(),
-      link: z.number().int(),
-      review: z.number().int(),
-      rejected: z.number().int(),
-    }),
+    counts: PlanCounts,
     balance: BalanceCheck,
     alreadyImported: z.object({ batchId: z.string(), accountId: z.string(), createdAt: z.string() }).nullable(),
     statements: z

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
-import { commitFile, previewFile } from '../../import/service';
+import { commitFile, commitSummary, previewFile } from '../../import/service';
 import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { listReviewItems } from '../../store/import/review';
 import { undoImportBatch } from '../../store/import/undo';
@@ -152,20 +152,7 @@ export function importCommand(): Command {
               onProgress: toWrite > 0 ? bar : undefined,
             });
             if (opts.json) {
-              out(
-                JSON.stringify(
-                  {
-                    batch: r.batch,
-                    batches: r.batches,
-                    links: r.links,
-                    review: r.review,
-                    rejected: r.rejected,
-                    transfers: r.transfers,
-                  },
-                  null,
-                  2,
-                ),
-              );
+              out(JSON.stringify(commitSummary(r), null, 2));
               return;
             }
             for (const b of r.batches) {

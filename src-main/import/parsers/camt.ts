@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
 import { formatMinor, parseAmount } from '../../../src-shared/domain/import/amounts';
-import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
+import { type BalancePoint, emptyFile, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -217,22 +217,6 @@ function charges(entry: Node): { amount: string; included: boolean | null; type:
   return out;
 }
 
-function emptyFile(encoding: TextEncoding, accountRef: string | null): ParsedFile {
-  return {
-    format: 'camt',
-    encoding,
-    accountRef,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
-}
-
 export interface CamtOptions {
   /** Split a batch entry (one booking, several transaction details) into one row per part. */
   splitBatches?: boolean;
@@ -246,7 +230,7 @@ export function parseCamt(
   options: CamtOptions = {},
 ): ParsedFile[] {
   const refuse = (line: number | null, message: string) => {
-    const file = emptyFile(encoding, null);
+    const file = emptyFile('camt', encoding, null);
     file.errors.push({ line, row: null, field: null, message });
     return [file];
   };
@@ -270,7 +254,8 @@ export function parseCamt(
     const account = text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'));
     groups.set(account, [...(groups.get(account) ?? []), s]);
   }
-  if (groups.size === 0) return [emptyFile(encoding, null)].map((f) => ({ ...f, warnings: ['The document holds no statement'] }));
+  if (groups.size === 0)
+    return [emptyFile('camt', encoding, null)].map((f) => ({ ...f, warnings: ['The document holds no statement'] }));
   return [...groups].map(([account, statements]) => readAccount(statements, account, encoding, accountCurrency, options));
 }
 
@@ -282,7 +267,7 @@ function readAccount(
   accountCurrency: string,
   options: CamtOptions,
 ): ParsedFile {
-  const file = emptyFile(encoding, account);
+  const file = emptyFile('camt', encoding, account);
   for (const stmt of statements) {
     const currency = text(path(stmt, 'Acct', 'Ccy'))?.toUpperCase() ?? accountCurrency;
     file.currency ??= currency;

@@ -5,6 +5,7 @@ import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared
 import {
   type BalancePoint,
   type CsvColumnInfo,
+  emptyFile,
   type MappedField,
   nameFrom,
   type ParsedFile,
@@ -343,19 +344,7 @@ export interface CsvParseOptions {
 
 export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
   const { currency } = options;
-  const file: ParsedFile = {
-    format: 'csv',
-    encoding: options.encoding,
-    accountRef: null,
-    currency,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: options.mapping,
-  };
+  const file: ParsedFile = { ...emptyFile('csv', options.encoding), currency, mapping: options.mapping };
   const { records, error } = readRecords(text, options.mapping.delimiter);
   if (error) {
     file.errors.push(error);

@@ -1,12 +1,13 @@
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
-import { isCurrencyCode } from '../../../src-shared/money';
 import {
   type BalancePoint,
+  emptyFile,
   nameFrom,
   type ParsedFile,
   type ParsedRow,
   type Problem,
 } from '../../../src-shared/domain/import/types';
+import { isCurrencyCode } from '../../../src-shared/money';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -209,19 +210,7 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
 }
 
 function readStatements(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
-  const file: ParsedFile = {
-    format: 'mt940',
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
+  const file = emptyFile('mt940', encoding);
   const parsed = tags(text);
   file.errors.push(...parsed.errors);
   const accounts = new Set<string>();

@@ -1,7 +1,14 @@
 import { parseSync } from 'ofx-js';
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
+import {
+  type BalancePoint,
+  emptyFile,
+  linesOf,
+  nameFrom,
+  type ParsedFile,
+  type ParsedRow,
+} from '../../../src-shared/domain/import/types';
 import { isCurrencyCode } from '../../../src-shared/money';
-import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -58,22 +65,6 @@ function withoutCdata(text: string): string {
   );
 }
 
-function emptyFile(encoding: TextEncoding, accountRef: string | null): ParsedFile {
-  return {
-    format: 'ofx',
-    encoding,
-    accountRef,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
-}
-
 interface Placed {
   rs: Node;
   account: string | null;
@@ -84,7 +75,7 @@ interface Placed {
 /** The statements of an OFX file: one per account it holds (a file may carry several, bank and card). */
 export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
   const refuse = (message: string) => {
-    const file = emptyFile(encoding, null);
+    const file = emptyFile('ofx', encoding, null);
     file.errors.push({ line: null, row: null, field: null, message });
     return [file];
   };
@@ -120,7 +111,7 @@ function readAccount(
   encoding: TextEncoding,
   accountCurrency: string,
 ): ParsedFile {
-  const file = emptyFile(encoding, account);
+  const file = emptyFile('ofx', encoding, account);
   for (const { rs, first } of stmts) {
     let n = first;
     const currency = str(rs.CURDEF)?.toUpperCase() ?? accountCurrency;

@@ -1,6 +1,6 @@
 import { inferDecimal, parseAmount } from '../../../src-shared/domain/import/amounts';
 import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import/dates';
-import { nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../../../src-shared/domain/import/types';
+import { emptyFile, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -92,22 +92,6 @@ function sections(text: string, errors: Problem[], warnings: string[]): Section[
   return out;
 }
 
-function emptyFile(encoding: TextEncoding, accountRef: string | null): ParsedFile {
-  return {
-    format: 'qif',
-    encoding,
-    accountRef,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
-}
-
 /** The statements of a QIF file: one per account it names (one when it names none). */
 export function parseQif(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
   const errors: Problem[] = [];
@@ -127,7 +111,7 @@ export function parseQif(text: string, encoding: TextEncoding, accountCurrency: 
 
   const files: ParsedFile[] = [];
   for (const [account, records] of byAccount) {
-    const file = emptyFile(encoding, account);
+    const file = emptyFile('qif', encoding, account);
     file.currency = accountCurrency;
     file.warnings.push(...notes);
     for (const r of records) {
@@ -192,7 +176,7 @@ export function parseQif(text: string, encoding: TextEncoding, accountCurrency: 
     }
     files.push(file);
   }
-  if (files.length === 0) files.push(emptyFile(encoding, null));
+  if (files.length === 0) files.push(emptyFile('qif', encoding, null));
   files[0]!.errors.unshift(...errors);
   files[0]!.warnings.push(...warnings);
   for (const f of files) {

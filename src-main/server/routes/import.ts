@@ -4,7 +4,7 @@ import type { FieldError } from '../../../src-shared/contract/errors';
 import { importRoutes } from '../../../src-shared/contract/import';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { sha256 } from '../../import/parse-file';
-import { commitFile, previewFile } from '../../import/service';
+import { commitFile, commitSummary, previewFile } from '../../import/service';
 import type { Db } from '../../store/db';
 import { checkImportAccount } from '../../store/import/account';
 import { getImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
@@ -139,15 +139,9 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
   registerRoute(app, importRoutes.commit, ({ auth, params, body }) =>
     guard(() => {
       const upload = getUpload(db, auth.teamId, params.id);
-      const r = commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName });
-      return {
-        batch: r.batch,
-        batches: r.batches,
-        links: r.links,
-        review: r.review,
-        rejected: r.rejected,
-        transfers: r.transfers,
-      };
+      return commitSummary(
+        commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName }),
+      );
     }),
   );
   registerRoute(app, importRoutes.listBatches, ({ auth, query }) => listImportBatches(db, auth.teamId, query));

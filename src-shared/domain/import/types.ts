@@ -94,6 +94,23 @@ export interface CsvColumnInfo {
   fields: MappedField[];
 }
 
+/** A statement with nothing in it yet: what each parser fills. */
+export function emptyFile(format: ImportFormat, encoding: TextEncoding, accountRef: string | null = null): ParsedFile {
+  return {
+    format,
+    encoding,
+    accountRef,
+    currency: null,
+    rows: [],
+    rejected: [],
+    errors: [],
+    warnings: [],
+    balances: [],
+    newestFirst: false,
+    mapping: null,
+  };
+}
+
 export class ImportRefused extends Error {
   override name = 'ImportRefused';
   constructor(
