@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
 import { type CsvMapping, CsvMapping as CsvMappingSchema } from '../../src-shared/contract/import-mapping';
-import type { ImportFormat, ParsedFile, ParseResult, Problem } from '../../src-shared/domain/import/types';
+import {
+  emptyFile,
+  type ImportFormat,
+  type ParsedFile,
+  type ParseResult,
+  type Problem,
+} from '../../src-shared/domain/import/types';
 import { declaredEncoding, decode, type TextEncoding } from './encoding';
 import { parseCamt } from './parsers/camt';
 import { inferCsvMapping, parseCsv } from './parsers/csv';
 import { parseMt940 } from './parsers/mt940';
 import { parseOfx } from './parsers/ofx';
+import { parseQif } from './parsers/qif';
 
 export type { ParseResult };
 
@@ -28,7 +35,9 @@ export function detectFormat(head: string, filename?: string | null): ImportForm
     return 'camt';
   }
   if (/^\s*(\{1:[^}]*\})?.*?:20:/s.test(start.slice(0, 400)) && /(^|\n):(60[FM]|61|25):/.test(start)) return 'mt940';
+  if (/^\s*!(Type|Account|Option|Clear)\b/i.test(start)) return 'qif';
   const ext = filename?.toLowerCase().split('.').pop();
+  if (ext === 'qif') return 'qif';
   if (ext === 'ofx' || ext === 'qfx') return 'ofx';
   if (ext === 'sta' || ext === 'mt940') return 'mt940';
   return 'csv';
@@ -42,29 +51,38 @@ export interface ParseOptions {
   mapping?: CsvMapping | null;
   /** Force an encoding instead of detecting it (a person who knows better). */
   encoding?: TextEncoding | null;
+  /** camt: split a batch entry into one row per transaction detail. */
+  splitBatches?: boolean;
 }
 
 function empty(format: ImportFormat, encoding: TextEncoding, errors: Problem[]): ParsedFile {
-  return {
-    format,
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors,
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
+  return { ...emptyFile(format, encoding), errors };
+}
+
+/** What a single-statement import gets from a file of several accounts: a refusal saying how it is imported. */
+function severalAccounts(statements: readonly ParsedFile[]): ParsedFile {
+  const refs = statements.map((s) => s.accountRef ?? '(no account named)');
+  return empty(statements[0]!.format, statements[0]!.encoding, [
+    {
+      line: null,
+      row: null,
+      field: 'account',
+      message: `The file holds statements of ${statements.length} accounts (${refs.join(', ')}): each is imported into the account it names`,
+    },
+  ]);
 }
 
 export function parseBankFile(bytes: Uint8Array, options: ParseOptions): ParseResult {
   const hash = sha256(bytes);
   const base = { sha256: hash, size: bytes.byteLength, notes: [] as string[], inferred: false };
+  const one = (file: ParsedFile, more: Partial<ParseResult> = {}): ParseResult => ({
+    ...base,
+    ...more,
+    file,
+    statements: [file],
+  });
   if (bytes.byteLength === 0) {
-    return { ...base, file: empty('csv', 'UTF-8', [{ line: null, row: null, field: null, message: 'The file is empty' }]) };
+    return one(empty('csv', 'UTF-8', [{ line: null, row: null, field: null, message: 'The file is empty' }]));
   }
   const peek = Buffer.from(bytes.subarray(0, 4000)).toString('latin1');
   const format = detectFormat(peek, options.filename);
@@ -81,34 +99,30 @@ export function parseBankFile(bytes: Uint8Array, options: ParseOptions): ParseRe
   const { text, encoding } = options.encoding
     ? { text: decode(bytes, options.encoding).text, encoding: options.encoding }
     : decode(bytes, declared);
-  switch (format) {
-    case 'ofx':
-      return { ...base, file: parseOfx(text, encoding, options.currency) };
-    case 'camt':
-      return { ...base, file: parseCamt(text, encoding, options.currency) };
-    case 'mt940':
-      return { ...base, file: parseMt940(text, encoding, options.currency) };
-    case 'csv': {
-      let mapping = options.mapping ?? null;
-      let notes: string[] = [];
-      if (!mapping) {
-        try {
-          const inferred = inferCsvMapping(text);
-          mapping = inferred.mapping;
-          notes = inferred.notes;
-        } catch (problems) {
-          if (Array.isArray(problems)) return { ...base, file: empty('csv', encoding, problems as Problem[]) };
-          throw problems;
-        }
-      } else {
-        mapping = CsvMappingSchema.parse(mapping);
+  if (format === 'csv') {
+    let mapping = options.mapping ?? null;
+    let notes: string[] = [];
+    if (!mapping) {
+      try {
+        const inferred = inferCsvMapping(text);
+        mapping = inferred.mapping;
+        notes = inferred.notes;
+      } catch (problems) {
+        if (Array.isArray(problems)) return one(empty('csv', encoding, problems as Problem[]));
+        throw problems;
       }
-      return {
-        ...base,
-        notes,
-        inferred: !options.mapping,
-        file: parseCsv(text, { mapping, encoding, currency: options.currency }),
-      };
+    } else {
+      mapping = CsvMappingSchema.parse(mapping);
     }
+    return one(parseCsv(text, { mapping, encoding, currency: options.currency }), { notes, inferred: !options.mapping });
   }
+  const statements =
+    format === 'ofx'
+      ? parseOfx(text, encoding, options.currency)
+      : format === 'camt'
+        ? parseCamt(text, encoding, options.currency, { splitBatches: options.splitBatches })
+        : format === 'qif'
+          ? parseQif(text, encoding, options.currency)
+          : parseMt940(text, encoding, options.currency);
+  return { ...base, file: statements.length === 1 ? statements[0]! : severalAccounts(statements), statements };
 }

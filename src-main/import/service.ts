@@ -1,26 +1,37 @@
 import type { CsvMapping } from '../../src-shared/contract/import-mapping';
+import { normalizeAccountRef } from '../../src-shared/domain/import/account-ref';
 import { balanceForApi } from '../../src-shared/domain/import/balance';
+import { type CsvColumnInfo, ImportRefused } from '../../src-shared/domain/import/types';
 import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
-import { importAccount } from '../store/import/account';
+import { accountOfRef, importAccount } from '../store/import/account';
+import type { ImportBatch } from '../store/import/batches';
 import { type CommitOptions, type CommitResult, commitImport } from '../store/import/commit';
 import { findImportMapping, saveImportMapping, touchImportMapping } from '../store/import/mappings';
 import { type ImportPlan, planImport, planTransfers } from '../store/import/plan';
 import { createNotification } from '../store/notifications/notifications';
+import { getTeam } from '../store/teams/teams';
 import type { TextEncoding } from './encoding';
 import { type ParseResult, parseBankFile } from './parse-file';
+import { accountsNeeded, type MatchedBy, type StatementTarget, targetStatements } from './statements';
 
 /**
  * The import as the API and the CLI run it: choose the CSV mapping (the one sent, a saved one by name, the
  * account's last used one, else inferred from the file), parse, plan, and shape the preview; commit the same way,
- * saving the mapping when asked. (docs/decisions/0061 for the mapping choice.)
+ * saving the mapping when asked (docs/decisions/0061 for the mapping choice). A file of several accounts'
+ * statements is imported statement by statement into the account each names, one batch per account, all in one
+ * transaction (docs/decisions/0069, statements.ts).
  */
 export interface FileOptions {
   fileName?: string | null;
   mapping?: CsvMapping | null;
   mappingName?: string | null;
   encoding?: TextEncoding | null;
+  /** camt: split a batch entry into one row per transaction detail. */
+  splitBatches?: boolean;
+  /** The account of each statement, chosen by the person: by the account the statement names or its 1-based position. */
+  accounts?: Record<string, string>;
 }
 
 export interface Parsed {
@@ -31,7 +42,7 @@ export interface Parsed {
 
 export function parseForAccount(db: Db, teamId: string, accountId: string, bytes: Uint8Array, o: FileOptions): Parsed {
   const account = importAccount(db, teamId, accountId);
-  const base = { filename: o.fileName, currency: account.currency, encoding: o.encoding ?? null };
+  const base = { filename: o.fileName, currency: account.currency, encoding: o.encoding ?? null, splitBatches: o.splitBatches };
   if (o.mapping)
     return { parse: parseBankFile(bytes, { ...base, mapping: o.mapping }), mappingName: o.mappingName ?? null, mappingId: null };
   const saved = findImportMapping(db, teamId, accountId, o.mappingName);
@@ -50,20 +61,101 @@ export function parseForAccount(db: Db, teamId: string, accountId: string, bytes
   return { parse: probe, mappingName: null, mappingId: null };
 }
 
+/** A statement of the file with its account and its parse in that account's currency (null until it has one). */
+interface Part {
+  target: StatementTarget;
+  parsed: Parsed | null;
+}
+
+/** The file's statements and where each goes; `probe` is the file as first read (format, encoding, identity). */
+function partsOf(
+  db: Db,
+  teamId: string,
+  accountId: string | null,
+  bytes: Uint8Array,
+  o: FileOptions,
+): { probe: ParseResult; parts: Part[] } {
+  if (accountId) {
+    const parsed = parseForAccount(db, teamId, accountId, bytes, o);
+    if (parsed.parse.statements.length === 1) {
+      const target: StatementTarget = {
+        index: 0,
+        accountRef: parsed.parse.file.accountRef,
+        accountId,
+        matchedBy: 'request',
+        needs: null,
+      };
+      return { probe: parsed.parse, parts: [{ target, parsed }] };
+    }
+  }
+  const currency = accountId ? importAccount(db, teamId, accountId).currency : getTeam(db, teamId).baseCurrency;
+  const read = (c: string) =>
+    parseBankFile(bytes, { filename: o.fileName, currency: c, encoding: o.encoding ?? null, splitBatches: o.splitBatches });
+  const probe = read(currency);
+  // A file that cannot be read is refused whatever account it is for.
+  const broken = probe.statements.flatMap((s) => s.errors);
+  if (broken.length > 0) {
+    throw new ImportRefused(
+      `The file cannot be imported: ${broken.length} problem${broken.length === 1 ? '' : 's'}, nothing was written`,
+      broken,
+    );
+  }
+  const targets = targetStatements(db, teamId, probe.statements, o.accounts);
+  if (probe.statements.length === 1) {
+    const t = targets[0]!;
+    return { probe, parts: [{ target: t, parsed: t.accountId ? parseForAccount(db, teamId, t.accountId, bytes, o) : null }] };
+  }
+  const byCurrency = new Map<string, ParseResult>([[currency, probe]]);
+  const parts = targets.map((target): Part => {
+    if (!target.accountId) return { target, parsed: null };
+    const c = importAccount(db, teamId, target.accountId).currency;
+    const whole = byCurrency.get(c) ?? read(c);
+    byCurrency.set(c, whole);
+    const statement = whole.statements[target.index]!;
+    const parse: ParseResult = {
+      ...whole,
+      file: statement,
+      statements: [statement],
+      part: { index: target.index, of: targets.length },
+    };
+    return { target, parsed: { parse, mappingName: null, mappingId: null } };
+  });
+  return { probe, parts };
+}
+
+type StatementShape = {
+  index: number;
+  accountRef: string | null;
+  bankAccountId: string | null;
+  matchedBy: MatchedBy | null;
+  needs: string | null;
+  counts: ImportPlan['counts'] | null;
+  balance: ReturnType<typeof balanceOut> | null;
+};
+
 export interface PreviewShape {
-  bankAccountId: string;
+  bankAccountId: string | null;
   fileName: string | null;
   sha256: string;
   size: number;
-  format: 'csv' | 'ofx' | 'camt' | 'mt940';
+  format: 'csv' | 'ofx' | 'camt' | 'mt940' | 'qif';
   encoding: string;
   mapping: CsvMapping | null;
   mappingName: string | null;
+  columns: CsvColumnInfo[];
   notes: string[];
   counts: ImportPlan['counts'];
   balance: ReturnType<typeof balanceOut>;
   alreadyImported: ImportPlan['alreadyImported'];
-  transfers: { row: number; counterpartId: string; counterpartAccountId: string; days: number; unique: boolean }[];
+  statements: StatementShape[];
+  transfers: {
+    statement: number;
+    row: number;
+    counterpartId: string;
+    counterpartAccountId: string;
+    days: number;
+    unique: boolean;
+  }[];
   warnings: string[];
   rows: ReturnType<typeof rowOut>[];
 }
@@ -72,8 +164,9 @@ function balanceOut(plan: ImportPlan) {
   return balanceForApi(plan.balance, plan.currency);
 }
 
-function rowOut(_plan: ImportPlan, r: ImportPlan['rows'][number]) {
+function rowOut(statement: number, r: ImportPlan['rows'][number]) {
   return {
+    statement,
     index: r.index,
     line: r.line,
     outcome: r.outcome,
@@ -92,47 +185,108 @@ function rowOut(_plan: ImportPlan, r: ImportPlan['rows'][number]) {
   };
 }
 
+const UNCHECKED = {
+  status: 'unchecked' as const,
+  openingSource: null,
+  opening: null,
+  closing: null,
+  computedClosing: null,
+  difference: null,
+  firstDivergingRow: null,
+  segment: null,
+  suspects: [],
+  message: 'no statement of the file has an account yet',
+};
+
+/** The file's balance check: a statement's that does not add up, else one unchecked, else the first. */
+function fileBalance(checks: readonly ReturnType<typeof balanceOut>[]): ReturnType<typeof balanceOut> {
+  return checks.find((c) => c.status === 'mismatch') ?? checks.find((c) => c.status === 'unchecked') ?? checks[0] ?? UNCHECKED;
+}
+
 export function previewFile(
   db: Db,
   teamId: string,
-  accountId: string,
+  accountId: string | null,
   bytes: Uint8Array,
   o: FileOptions & { rows?: number },
-): { preview: PreviewShape; plan: ImportPlan; parsed: Parsed } {
-  const parsed = parseForAccount(db, teamId, accountId, bytes, o);
-  const plan = planImport(db, teamId, accountId, parsed.parse);
+): { preview: PreviewShape; plans: ImportPlan[] } {
+  const { probe, parts } = partsOf(db, teamId, accountId, bytes, o);
+  const planned = parts.map((p) => ({
+    ...p,
+    plan: p.parsed ? planImport(db, teamId, p.target.accountId!, p.parsed.parse) : null,
+  }));
+  const plans = planned.flatMap((p) => (p.plan ? [p.plan] : []));
+  const single = planned.length === 1 ? planned[0]! : null;
   const limit = o.rows ?? 500;
-  // The first `limit` rows, then every row a person must look at (links, review, rejected); duplicates are counted.
-  const shown = plan.rows.filter(
-    (r, i) => i < limit || r.outcome === 'link' || r.outcome === 'review' || r.outcome === 'rejected',
-  );
+  const sum = (k: keyof ImportPlan['counts']) => plans.reduce((n, p) => n + p.counts[k], 0);
+  const warnings = planned.flatMap((p) => [
+    ...(p.plan?.warnings ?? []),
+    ...(p.target.needs ? [p.target.needs] : []),
+    ...elsewhere(db, teamId, p.target),
+  ]);
+  const first = single?.parsed?.parse ?? probe;
   return {
-    plan,
-    parsed,
+    plans,
     preview: {
-      bankAccountId: accountId,
+      bankAccountId: single?.target.accountId ?? null,
       fileName: o.fileName ?? null,
-      sha256: plan.sha256,
-      size: plan.size,
-      format: plan.format as PreviewShape['format'],
-      encoding: plan.encoding,
-      mapping: (plan.mapping as CsvMapping | null) ?? null,
-      mappingName: parsed.mappingName,
-      notes: plan.notes,
-      counts: plan.counts,
-      balance: balanceOut(plan),
-      alreadyImported: plan.alreadyImported,
-      transfers: planTransfers(db, teamId, plan).map((t) => ({
-        row: Number(t.transactionId.slice(4)),
-        counterpartId: t.counterpartId,
-        counterpartAccountId: t.counterpartAccountId,
-        days: t.days,
-        unique: t.unique,
+      sha256: probe.sha256,
+      size: probe.size,
+      format: first.file.format,
+      encoding: first.file.encoding,
+      mapping: (single?.plan?.mapping as CsvMapping | null) ?? null,
+      mappingName: single?.parsed?.mappingName ?? null,
+      columns: single?.parsed?.parse.file.columns ?? [],
+      notes: plans.flatMap((p) => p.notes),
+      counts: {
+        rows: sum('rows'),
+        new: sum('new'),
+        duplicate: sum('duplicate'),
+        link: sum('link'),
+        review: sum('review'),
+        rejected: sum('rejected'),
+      },
+      balance: fileBalance(plans.map(balanceOut)),
+      alreadyImported: plans.find((p) => p.alreadyImported)?.alreadyImported ?? null,
+      statements: planned.map((p) => ({
+        index: p.target.index,
+        accountRef: p.target.accountRef,
+        bankAccountId: p.target.accountId,
+        matchedBy: p.target.matchedBy,
+        needs: p.target.needs,
+        counts: p.plan?.counts ?? null,
+        balance: p.plan ? balanceOut(p.plan) : null,
       })),
-      warnings: plan.warnings,
-      rows: shown.map((r) => rowOut(plan, r)),
+      transfers: planned.flatMap((p) =>
+        p.plan
+          ? planTransfers(db, teamId, p.plan).map((t) => ({
+              statement: p.target.index,
+              row: Number(t.transactionId.slice(4)),
+              counterpartId: t.counterpartId,
+              counterpartAccountId: t.counterpartAccountId,
+              days: t.days,
+              unique: t.unique,
+            }))
+          : [],
+      ),
+      warnings,
+      // Per statement: the first `limit` rows, then every row a person must look at (links, review, rejected).
+      rows: planned.flatMap((p) =>
+        (p.plan?.rows ?? [])
+          .filter((r, i) => i < limit || r.outcome === 'link' || r.outcome === 'review' || r.outcome === 'rejected')
+          .map((r) => rowOut(p.target.index, r)),
+      ),
     },
   };
+}
+
+/** A statement imported into the account the request named, which earlier imports of it put elsewhere. */
+function elsewhere(db: Db, teamId: string, t: StatementTarget): string[] {
+  if (t.matchedBy !== 'request' || !t.accountRef) return [];
+  const other = accountOfRef(db, teamId, normalizeAccountRef(t.accountRef));
+  return other && other !== t.accountId
+    ? [`The file names ${t.accountRef}, which earlier imports put into another account (${other})`]
+    : [];
 }
 
 export interface CommitFileOptions extends FileOptions {
@@ -144,39 +298,73 @@ export interface CommitFileOptions extends FileOptions {
   applyRules?: boolean;
 }
 
-export function commitFile(db: Db, teamId: string, accountId: string, bytes: Uint8Array, o: CommitFileOptions): CommitResult {
-  const parsed = parseForAccount(db, teamId, accountId, bytes, o);
-  const mappingName = o.saveMappingAs ?? parsed.mappingName;
-  const result = db
+export interface FileCommit extends CommitResult {
+  /** One batch per statement (account) of the file, in file order; `batch` is the first. */
+  batches: ImportBatch[];
+}
+
+export function commitFile(
+  db: Db,
+  teamId: string,
+  accountId: string | null,
+  bytes: Uint8Array,
+  o: CommitFileOptions,
+): FileCommit {
+  const results = db
     .transaction(() => {
-      const r = commitImport(db, teamId, accountId, parsed.parse, {
-        fileName: o.fileName,
-        mappingName,
-        acceptBalanceMismatch: o.acceptBalanceMismatch,
-        allowReimport: o.allowReimport,
-        onProgress: o.onProgress,
-        onPhase: o.onPhase,
-        applyRules: o.applyRules,
+      const { parts } = partsOf(db, teamId, accountId, bytes, o);
+      const missing = accountsNeeded(parts.map((p) => p.target));
+      if (missing) throw missing;
+      return parts.map(({ target, parsed }) => {
+        const account = target.accountId!;
+        const mappingName = o.saveMappingAs ?? parsed!.mappingName;
+        const r = commitImport(db, teamId, account, parsed!.parse, {
+          fileName: o.fileName,
+          mappingName,
+          acceptBalanceMismatch: o.acceptBalanceMismatch,
+          allowReimport: o.allowReimport,
+          onProgress: o.onProgress,
+          onPhase: o.onPhase,
+          applyRules: o.applyRules,
+        });
+        const mapping = parsed!.parse.file.mapping as CsvMapping | null;
+        if (mapping && o.saveMappingAs) saveImportMapping(db, teamId, account, o.saveMappingAs, mapping);
+        else if (parsed!.mappingId) touchImportMapping(db, teamId, parsed!.mappingId);
+        return { account, r };
       });
-      const mapping = parsed.parse.file.mapping as CsvMapping | null;
-      if (mapping && o.saveMappingAs) saveImportMapping(db, teamId, accountId, o.saveMappingAs, mapping);
-      else if (parsed.mappingId) touchImportMapping(db, teamId, parsed.mappingId);
-      return r;
     })
     .immediate();
-  // After the commit: the team hears of the new rows (the hosted notification type).
-  if (result.createdIds.length > 0) {
+  // After the commit: the team hears of the new rows (the hosted notification type), per account.
+  for (const { account, r } of results) {
+    if (r.createdIds.length === 0) continue;
     createNotification(db, teamId, {
       type: 'transactions_created',
       priority: 3,
       metadata: {
-        count: result.createdIds.length,
-        bankAccountId: accountId,
-        batchId: result.batch.id,
+        count: r.createdIds.length,
+        bankAccountId: account,
+        batchId: r.batch.id,
         fileName: o.fileName ?? null,
-        transactionIds: result.createdIds.slice(0, 50),
+        transactionIds: r.createdIds.slice(0, 50),
       },
     });
   }
-  return result;
+  const all = results.map((x) => x.r);
+  return {
+    batch: all[0]!.batch,
+    batches: all.map((r) => r.batch),
+    createdIds: all.flatMap((r) => r.createdIds),
+    links: all.flatMap((r) => r.links),
+    review: all.flatMap((r) => r.review),
+    rejected: all.flatMap((r) => r.rejected),
+    transfers: {
+      paired: all.reduce((n, r) => n + r.transfers.paired, 0),
+      suggested: all.reduce((n, r) => n + r.transfers.suggested, 0),
+    },
+  };
+}
+
+/** A commit as the API and the CLI report it (the created ids stay inside). */
+export function commitSummary(r: FileCommit) {
+  return { batch: r.batch, batches: r.batches, links: r.links, review: r.review, rejected: r.rejected, transfers: r.transfers };
 }

@@ -4,13 +4,14 @@ import { DATE_FORMATS } from '../domain/import/dates';
 /**
  * A CSV mapping: how one bank's CSV export becomes rows (docs/decisions/0061-csv-mapping.md). Inferred from the whole
  * file, shown in the preview, adjustable, saved per account under a name and reused on the account's next file.
- * Columns are kept by index and header text: a saved mapping finds its column by header first, so a bank that
- * reorders its columns still maps.
+ * A column is named by its header text (docs/decisions/0068): a saved mapping finds its columns by name, so a bank
+ * that reorders its columns, adds one or puts a line above the header still maps; the index is where the column was
+ * last seen, and only files without a header row are mapped by it.
  */
 export const CsvColumn = z
   .object({
-    index: z.number().int().min(0).max(500),
-    header: z.string().max(200).nullable().default(null),
+    index: z.number().int().min(0).max(500).describe('0-based position: how the column is found when it has no header'),
+    header: z.string().max(200).nullable().default(null).describe('the header text: how the column is found'),
   })
   .meta({ id: 'CsvColumn' });
 export type CsvColumn = z.infer<typeof CsvColumn>;
@@ -46,6 +47,9 @@ export const CsvMapping = z
     invert: z.boolean().default(false).describe('flip every sign (card exports that print purchases positive)'),
     description: z.array(CsvColumn).max(5).default([]),
     counterparty: CsvColumn.nullable().default(null),
+    payer: CsvColumn.nullable()
+      .default(null)
+      .describe('money in: the counterparty is read from this column (exports with separate payer and payee columns)'),
     reference: CsvColumn.nullable().default(null).describe("a column with the bank's unique id of each line"),
     balance: CsvColumn.nullable().default(null).describe('running balance after each line'),
     currency: CsvColumn.nullable().default(null),

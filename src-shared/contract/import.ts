@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { MAPPED_FIELDS } from '../domain/import/types';
 import { PageMeta } from './common';
 import { CsvMapping } from './import-mapping';
-import { CursorQuery, idParams } from './list';
+import { BooleanQuery, CursorQuery, idParams } from './list';
 import type { BodyMediaType } from './route';
 import { defineRoute } from './route';
 import { FileNameHeader, uploadForms } from './upload-forms';
@@ -31,7 +32,7 @@ export const IMPORT_MEDIA_TYPES = [
 export const IMPORT_CONSUMES = IMPORT_MEDIA_TYPES as unknown as readonly BodyMediaType[];
 const IMPORT_FORMS = uploadForms({
   mediaTypes: IMPORT_MEDIA_TYPES,
-  file: 'the bank file (CSV, OFX/QFX, camt.052/053/054 or MT940), at most 50 MiB',
+  file: 'the bank file (CSV, OFX/QFX, camt.052/053/054, MT940 or QIF), at most 50 MiB',
   fields: { fileName: z.string().max(255).optional().describe("default: the file part's file name") },
 });
 
@@ -45,8 +46,22 @@ export const ImportFileBody = z.strictObject({
 });
 export type ImportFileBody = z.infer<typeof ImportFileBody>;
 
+/** Each statement's account, chosen by the person (docs/decisions/0069). */
+const StatementAccounts = z
+  .record(z.string().min(1).max(200), z.string().min(1).max(200))
+  .describe(
+    'files of several statements: the bank account of a statement, keyed by the account the statement names (IBAN, account number, QIF account name) or by its 1-based position when it names none',
+  );
+
 export const ImportUploadQuery = z.object({
-  bankAccountId: z.string().min(1).max(200).describe('the account the file is a statement of'),
+  bankAccountId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe(
+      'the account the file is a statement of; leave it out for a file of several accounts’ statements, each going to the account it names',
+    ),
   mappingName: z
     .string()
     .min(1)
@@ -64,6 +79,9 @@ export const ImportUploadQuery = z.object({
     .max(5000)
     .default(500)
     .describe('how many planned rows to return (problem rows always come)'),
+  splitBatches: BooleanQuery.optional().describe(
+    'camt: split a batch entry (one booking, several transaction details) into one row per part',
+  ),
 });
 
 export const Problem = z
@@ -101,7 +119,8 @@ export const BalanceCheck = z
 
 export const PlannedRow = z
   .object({
-    index: z.number().int().describe('0-based position among the file rows'),
+    statement: z.number().int().describe('0-based position of the statement the row belongs to (0 for most files)'),
+    index: z.number().int().describe("0-based position among the statement's rows"),
     line: z.number().int(),
     outcome: z.enum(['new', 'duplicate', 'link', 'review', 'rejected']),
     date: z.string().nullable(),
@@ -123,6 +142,7 @@ export const PlannedRow = z
   .meta({ id: 'ImportPlannedRow' });
 
 export const TransferHint = z.object({
+  statement: z.number().int(),
   row: z.number().int(),
   counterpartId: z.string(),
   counterpartAccountId: z.string(),
@@ -130,28 +150,64 @@ export const TransferHint = z.object({
   unique: z.boolean().describe('applied on commit; otherwise suggested'),
 });
 
+export const MappedField = z.enum(MAPPED_FIELDS);
+
+export const PreviewColumn = z
+  .object({
+    index: z.number().int(),
+    header: z.string().nullable().describe('the header text (null: the file has no header row)'),
+    samples: z.array(z.string()).describe('up to three distinct values of the column'),
+    fields: z.array(MappedField).describe('what the mapping reads from the column (empty: not used)'),
+  })
+  .meta({ id: 'ImportPreviewColumn' });
+
+const PlanCounts = z.object({
+  rows: z.number().int(),
+  new: z.number().int(),
+  duplicate: z.number().int(),
+  link: z.number().int(),
+  review: z.number().int(),
+  rejected: z.number().int(),
+});
+
+export const PreviewStatement = z
+  .object({
+    index: z.number().int(),
+    accountRef: z.string().nullable().describe('the account the statement names (IBAN, account number, QIF account name)'),
+    bankAccountId: z.string().nullable().describe('where it goes; null: no account found, choose one'),
+    matchedBy: z
+      .enum(['request', 'choice', 'earlier import', 'account name'])
+      .nullable()
+      .describe(
+        "how the account was found: the upload's bankAccountId, the person's choice, the account an earlier import of the same statement went to, the one account whose name carries the reference",
+      ),
+    needs: z.string().nullable().describe('what to supply before the commit (an account for this statement)'),
+    counts: PlanCounts.nullable(),
+    balance: BalanceCheck.nullable(),
+  })
+  .meta({ id: 'ImportPreviewStatement' });
+
 export const ImportPreview = z
   .object({
     uploadId: z.string(),
-    bankAccountId: z.string(),
+    bankAccountId: z.string().nullable().describe('the account of a single-statement file (null for several statements)'),
     fileName: z.string().nullable(),
     sha256: z.string(),
     size: z.number().int(),
-    format: z.enum(['csv', 'ofx', 'camt', 'mt940']),
+    format: z.enum(['csv', 'ofx', 'camt', 'mt940', 'qif']),
     encoding: z.string(),
     mapping: CsvMapping.nullable().describe('CSV: the mapping used (inferred, saved, or the one sent)'),
     mappingName: z.string().nullable(),
+    columns: z
+      .array(PreviewColumn)
+      .describe('CSV: each column by header name with sample values and the fields read from it ("column → field")'),
     notes: z.array(z.string()).describe('what to check in the mapping: an ambiguous date format, a column guessed by content'),
-    counts: z.object({
-      rows: z.number().int(),
-      new: z.number().int(),
-      duplicate: z.number().int(),
-      link: z.number().int(),
-      review: z.number().int(),
-      rejected: z.number().int(),
-    }),
+    counts: PlanCounts,
     balance: BalanceCheck,
     alreadyImported: z.object({ batchId: z.string(), accountId: z.string(), createdAt: z.string() }).nullable(),
+    statements: z
+      .array(PreviewStatement)
+      .describe("the file's statements, one per account it holds (one for most files), each with its account"),
     transfers: z.array(TransferHint),
     warnings: z.array(z.string()),
     rows: z.array(PlannedRow).describe('the first `rows` planned rows, then every row to link, review or rejected'),
@@ -159,17 +215,26 @@ export const ImportPreview = z
   .meta({ id: 'ImportPreview' });
 export type ImportPreview = z.infer<typeof ImportPreview>;
 
+const SplitBatches = z
+  .boolean()
+  .optional()
+  .describe('camt: split a batch entry (one booking, several transaction details) into one row per part');
+
 export const PreviewBody = z.strictObject({
   mapping: CsvMapping.optional().describe('CSV: the adjusted mapping to use'),
   mappingName: z.string().min(1).max(100).optional().describe('CSV: a saved mapping of the account to use'),
   encoding: z.enum(['UTF-8', 'UTF-16LE', 'UTF-16BE', 'windows-1252', 'ISO-8859-1']).optional(),
   rows: z.number().int().min(0).max(5000).optional(),
+  splitBatches: SplitBatches,
+  accounts: StatementAccounts.optional(),
 });
 
 export const CommitBody = z.strictObject({
   mapping: CsvMapping.optional(),
   mappingName: z.string().min(1).max(100).optional(),
   encoding: z.enum(['UTF-8', 'UTF-16LE', 'UTF-16BE', 'windows-1252', 'ISO-8859-1']).optional(),
+  splitBatches: SplitBatches,
+  accounts: StatementAccounts.optional(),
   saveMappingAs: z
     .string()
     .trim()
@@ -195,6 +260,7 @@ export const ImportBatch = z
     encoding: z.string(),
     mapping: CsvMapping.nullable(),
     mappingName: z.string().nullable(),
+    accountRef: z.string().nullable().describe('the account the statement named (IBAN, account number, QIF account name)'),
     status: z.enum(['committed', 'undone']),
     counts: z.object({
       rows: z.number().int(),
@@ -216,7 +282,8 @@ export type ImportBatch = z.infer<typeof ImportBatch>;
 
 export const CommitResult = z
   .object({
-    batch: ImportBatch,
+    batch: ImportBatch.describe('the batch of the first statement'),
+    batches: z.array(ImportBatch).describe("one batch per statement (account) of the file, in the file's order"),
     links: z.array(
       z.object({ index: z.number().int(), line: z.number().int(), transactionId: z.string(), score: z.number().nullable() }),
     ),
@@ -306,7 +373,7 @@ export const importRoutes = {
     path: '/imports/uploads',
     tag,
     summary:
-      'Upload a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) and preview its import; nothing is written to the ledger',
+      'Upload a bank file (CSV, OFX/QFX, camt.052/053/054, MT940, QIF) and preview its import; nothing is written to the ledger',
     description: `${EXTENSION}The body is the file itself (text/csv, application/octet-stream… with the file name in X-Filename), multipart/form-data with a file part named file, or JSON {fileName, content: base64}. A malformed file is 422 with one entry per line in \`fields\`.`,
     scopes: ['transactions.write'],
     query: ImportUploadQuery,
@@ -332,7 +399,7 @@ export const importRoutes = {
     path: '/imports/uploads/:id/commit',
     tag,
     summary: 'Commit an uploaded file as an import batch (one transaction: all of it or nothing)',
-    description: `${EXTENSION}409 when the file was imported before (allowReimport) or its balances do not add up (acceptBalanceMismatch), naming the first diverging row; nothing is written then.`,
+    description: `${EXTENSION}409 when the file was imported before (allowReimport) or its balances do not add up (acceptBalanceMismatch), naming the first diverging row; 422 when a statement has no account yet (accounts), naming it; nothing is written then. A file of several statements is committed as one batch per account, all or nothing.`,
     scopes: ['transactions.write'],
     params: ids,
     body: CommitBody,

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Command, Option } from 'commander';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
-import { commitFile, previewFile } from '../../import/service';
+import { commitFile, commitSummary, previewFile } from '../../import/service';
 import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { listReviewItems } from '../../store/import/review';
 import { undoImportBatch } from '../../store/import/undo';
@@ -39,7 +39,23 @@ export function importCommand(): Command {
     .argument('[file]', 'the bank file')
     .addOption(dataDirOption())
     .addOption(teamOption(false))
-    .addOption(new Option('--account <id>', 'the bank account the file is a statement of'))
+    .addOption(
+      new Option(
+        '--account <id>',
+        'the bank account the file is a statement of (leave it out for a file of several accounts: each statement goes to the account it names)',
+      ),
+    )
+    .addOption(
+      new Option(
+        '--statement-account <ref=id>',
+        'the account of one statement of the file, by the account it names (IBAN, number) or its position (repeatable)',
+      ).argParser((v: string, all: Record<string, string> = {}) => {
+        const at = v.lastIndexOf('=');
+        if (at <= 0 || at === v.length - 1) throw new UsageError(`--statement-account takes REF=ACCOUNT_ID, not "${v}"`);
+        return { ...all, [v.slice(0, at)]: v.slice(at + 1) };
+      }),
+    )
+    .addOption(new Option('--split-batches', 'camt: split a batch booking into one row per part'))
     .addOption(new Option('--mapping <name>', "CSV: use this saved mapping of the account (default: the account's last used)"))
     .addOption(new Option('--save-mapping <name>', 'CSV: save the mapping used under this name for the account'))
     .addOption(new Option('--dry-run', 'preview only: parse, plan and check; write nothing'))
@@ -53,6 +69,8 @@ export function importCommand(): Command {
           dataDir?: string;
           team?: string;
           account?: string;
+          statementAccount?: Record<string, string>;
+          splitBatches?: boolean;
           mapping?: string;
           saveMapping?: string;
           dryRun?: boolean;
@@ -63,7 +81,6 @@ export function importCommand(): Command {
       ) => {
         if (!file) throw new UsageError('missing the bank file (finops import --team TEAM --account ID FILE)');
         if (!opts.team) throw new UsageError('--team is required');
-        if (!opts.account) throw new UsageError('--account is required');
         if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
         const bytes = fs.readFileSync(file);
         const fileName = path.basename(file);
@@ -72,16 +89,32 @@ export function importCommand(): Command {
           const out = (s: string) => process.stdout.write(`${s}\n`);
           try {
             process.stderr.write(`import: reading ${fileName} (${bytes.length} bytes)\n`);
-            const { preview, plan } = previewFile(db, team.id, opts.account!, bytes, {
+            const fileOptions = {
               fileName,
               mappingName: opts.mapping,
-              rows: 0,
-            });
+              splitBatches: opts.splitBatches,
+              accounts: opts.statementAccount,
+            };
+            const { preview, plans } = previewFile(db, team.id, opts.account ?? null, bytes, { ...fileOptions, rows: 0 });
             process.stderr.write(
               `import: ${preview.format} (${preview.encoding}), ${preview.counts.rows} rows: ${preview.counts.new} new, ${preview.counts.duplicate} duplicate, ${preview.counts.link} to link, ${preview.counts.review} for review, ${preview.counts.rejected} rejected\n`,
             );
+            const several = preview.statements.length > 1;
+            for (const st of preview.statements) {
+              const name = `statement ${st.index + 1} (${st.accountRef ?? 'no account named'})`;
+              if (!st.bankAccountId) {
+                const key = st.accountRef ?? String(st.index + 1);
+                process.stderr.write(`import: ${name}: no account found; pass --statement-account '${key}=ACCOUNT_ID'\n`);
+              } else if (several || st.matchedBy !== 'request') {
+                process.stderr.write(
+                  `import: ${name} → account ${st.bankAccountId} (${st.matchedBy}): ${st.counts?.rows ?? 0} rows, ${st.counts?.new ?? 0} new\n`,
+                );
+              }
+            }
             for (const n of preview.notes) process.stderr.write(`import: note: ${n}\n`);
-            for (const w of preview.warnings) process.stderr.write(`import: warning: ${w}\n`);
+            for (const w of preview.warnings.filter((x) => !preview.statements.some((st) => st.needs === x))) {
+              process.stderr.write(`import: warning: ${w}\n`);
+            }
             if (preview.alreadyImported) {
               process.stderr.write(
                 `import: this file was already imported (batch ${preview.alreadyImported.batchId}, ${preview.alreadyImported.createdAt})\n`,
@@ -103,35 +136,38 @@ export function importCommand(): Command {
               }
               return;
             }
-            const toWrite = plan.counts.new + plan.counts.link + plan.counts.review;
+            const open = preview.statements.filter((st) => !st.bankAccountId).length;
+            if (open > 0) {
+              throw new UsageError(
+                `${open} statement${open === 1 ? '' : 's'} of the file ${open === 1 ? 'has' : 'have'} no account: pass --statement-account REF=ACCOUNT_ID for ${open === 1 ? 'it' : 'each'} (or --account ID for a file of one statement); nothing was written`,
+              );
+            }
+            const toWrite = plans.reduce((n, p) => n + p.counts.new + p.counts.link + p.counts.review, 0);
             const bar = progressBar('import');
-            const r = commitFile(db, team.id, opts.account!, bytes, {
-              fileName,
-              mappingName: opts.mapping,
+            const r = commitFile(db, team.id, opts.account ?? null, bytes, {
+              ...fileOptions,
               saveMappingAs: opts.saveMapping,
               acceptBalanceMismatch: opts.acceptBalanceMismatch,
               allowReimport: opts.allowReimport,
               onProgress: toWrite > 0 ? bar : undefined,
             });
             if (opts.json) {
-              out(
-                JSON.stringify(
-                  { batch: r.batch, links: r.links, review: r.review, rejected: r.rejected, transfers: r.transfers },
-                  null,
-                  2,
-                ),
-              );
+              out(JSON.stringify(commitSummary(r), null, 2));
               return;
             }
-            const c = r.batch.counts;
-            out(
-              `imported ${fileName} as batch ${r.batch.id}: ${c.rows} rows: ${c.created} new, ${c.duplicate} duplicate, ${c.linked} linked, ${c.review} for review, ${c.rejected} rejected; ${r.transfers.paired} transfers paired, ${r.transfers.suggested} suggested`,
-            );
-            if (r.batch.balance) out(`balance: ${r.batch.balance.status}: ${r.batch.balance.message}`);
+            for (const b of r.batches) {
+              const c = b.counts;
+              const of = r.batches.length > 1 ? ` (${b.accountRef ?? 'statement'} into account ${b.bankAccountId})` : '';
+              out(
+                `imported ${fileName}${of} as batch ${b.id}: ${c.rows} rows: ${c.created} new, ${c.duplicate} duplicate, ${c.linked} linked, ${c.review} for review, ${c.rejected} rejected`,
+              );
+              if (b.balance) out(`balance: ${b.balance.status}: ${b.balance.message}`);
+            }
+            out(`transfers: ${r.transfers.paired} paired, ${r.transfers.suggested} suggested`);
             for (const l of r.links) out(`  linked line ${l.line} → transaction ${l.transactionId} (score ${l.score})`);
             for (const v of r.review) out(`  review line ${v.line}: item ${v.itemId} (candidates ${v.candidates.join(', ')})`);
             for (const x of r.rejected) out(`  rejected line ${x.line}: ${x.reason}`);
-            for (const w of r.batch.warnings) out(`  warning: ${w}`);
+            for (const w of r.batches.flatMap((b) => b.warnings)) out(`  warning: ${w}`);
           } catch (err) {
             if (err instanceof ImportRefused) throw new Error(problems(err));
             throw err;

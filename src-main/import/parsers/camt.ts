@@ -1,6 +1,6 @@
 import { SaxesParser } from 'saxes';
-import { parseAmount } from '../../../src-shared/domain/import/amounts';
-import { type BalancePoint, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
+import { formatMinor, parseAmount } from '../../../src-shared/domain/import/amounts';
+import { type BalancePoint, emptyFile, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -130,6 +130,10 @@ interface Tx {
   endToEndId: string | null;
   acctSvcrRef: string | null;
   amount: string | null;
+  /** The part's amount element (with its currency) and its own direction, when it states one. */
+  amountNode: unknown;
+  indicator: string | null;
+  line: number | null;
 }
 
 function txDetails(tx: Node, credit: boolean): Tx {
@@ -151,7 +155,47 @@ function txDetails(tx: Node, credit: boolean): Tx {
     endToEndId: e2e && e2e.toUpperCase() !== 'NOTPROVIDED' ? e2e : null,
     acctSvcrRef: text(path(tx, 'Refs', 'AcctSvcrRef')),
     amount: text(path(tx, 'AmtDtls', 'TxAmt', 'Amt')) ?? text(path(tx, 'Amt')),
+    amountNode: path(tx, 'AmtDtls', 'TxAmt', 'Amt') ?? path(tx, 'Amt'),
+    indicator: text(tx.CdtDbtInd),
+    line: (tx[LINE] as number | undefined) ?? null,
   };
+}
+
+/**
+ * A batch entry split into its parts (on request): one row per transaction detail, each with its own amount,
+ * counterparty, remittance and reference; the parts' sum must be the booked amount, else the entry stays one row and
+ * says why. Part ids derive from the entry's (`ref:…:2`), so a re-import finds them.
+ */
+function splitBatch(row: ParsedRow, txs: readonly Tx[], credit: boolean): ParsedRow[] | string {
+  const parts = txs.map((t) => {
+    const a = amountOf(t.amountNode, row.currency);
+    const partCredit = t.indicator ? t.indicator === 'CRDT' : credit;
+    return { t, minor: a.minor === null || a.currency !== row.currency ? null : partCredit ? a.minor : -a.minor };
+  });
+  if (parts.some((p) => p.minor === null)) return 'a part of the batch has no amount in the booking currency: kept as one row';
+  const sum = parts.reduce((n, p) => n + p.minor!, 0);
+  if (sum !== row.amountMinor) {
+    return `the batch's parts add up to ${formatMinor(sum, row.currency)}, but ${formatMinor(row.amountMinor, row.currency)} was booked: kept as one row`;
+  }
+  return parts.map(({ t, minor }, k) => ({
+    ...row,
+    index: row.index + k,
+    line: t.line ?? row.line,
+    amountMinor: minor!,
+    name: nameFrom(t.name, t.remittance),
+    description: t.remittance,
+    counterparty: t.name,
+    externalId: row.externalId?.startsWith('ref:')
+      ? `${row.externalId}:${k + 1}`
+      : t.endToEndId
+        ? `e2e:${t.endToEndId}:${row.date}:${minor}`
+        : null,
+    details: {
+      ...Object.fromEntries(Object.entries(row.details).filter(([key]) => key !== 'batch')),
+      batchPart: { part: k + 1, of: txs.length, bookedAmount: row.amountMinor, entryId: row.externalId },
+      ...(t.endToEndId ? { endToEndId: t.endToEndId } : {}),
+    },
+  }));
 }
 
 function charges(entry: Node): { amount: string; included: boolean | null; type: string | null }[] {
@@ -173,57 +217,57 @@ function charges(entry: Node): { amount: string; included: boolean | null; type:
   return out;
 }
 
-export function parseCamt(content: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
-  const file: ParsedFile = {
-    format: 'camt',
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
+export interface CamtOptions {
+  /** Split a batch entry (one booking, several transaction details) into one row per part. */
+  splitBatches?: boolean;
+}
+
+/** The statements of a camt document: one per account it reports on (a file may carry several). */
+export function parseCamt(
+  content: string,
+  encoding: TextEncoding,
+  accountCurrency: string,
+  options: CamtOptions = {},
+): ParsedFile[] {
+  const refuse = (line: number | null, message: string) => {
+    const file = emptyFile('camt', encoding, null);
+    file.errors.push({ line, row: null, field: null, message });
+    return [file];
   };
   let tree: Node;
   try {
     tree = readXml(content);
   } catch (err) {
     const e = err as XmlError;
-    file.errors.push({ line: e.line ?? null, row: null, field: null, message: `Malformed XML: ${e.message}` });
-    return file;
+    return refuse(e.line ?? null, `Malformed XML: ${e.message}`);
   }
   const doc = node(tree.Document);
   const root = node(doc?.BkToCstmrStmt) ?? node(doc?.BkToCstmrAcctRpt) ?? node(doc?.BkToCstmrDbtCdtNtfctn);
   if (!doc || !root) {
-    file.errors.push({
-      line: 1,
-      row: null,
-      field: null,
-      message:
-        'Not an ISO 20022 camt.052, camt.053 or camt.054 document (no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
-    });
-    return file;
+    return refuse(
+      1,
+      'Not an ISO 20022 camt.052, camt.053 or camt.054 document (no BkToCstmrStmt, BkToCstmrAcctRpt or BkToCstmrDbtCdtNtfctn)',
+    );
   }
-  const statements = [...arr(root.Stmt), ...arr(root.Rpt), ...arr(root.Ntfctn)];
-  const accounts = [
-    ...new Set(
-      statements.map((s) => text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'))).filter(Boolean),
-    ),
-  ] as string[];
-  if (accounts.length > 1) {
-    file.errors.push({
-      line: null,
-      row: null,
-      field: 'Acct',
-      message: `The file holds statements of ${accounts.length} accounts (${accounts.join(', ')}): import each account's statement on its own`,
-    });
-    return file;
+  const groups = new Map<string | null, Node[]>();
+  for (const s of [...arr(root.Stmt), ...arr(root.Rpt), ...arr(root.Ntfctn)]) {
+    const account = text(path(s, 'Acct', 'Id', 'IBAN')) ?? text(path(s, 'Acct', 'Id', 'Othr', 'Id'));
+    groups.set(account, [...(groups.get(account) ?? []), s]);
   }
-  file.accountRef = accounts[0] ?? null;
+  if (groups.size === 0)
+    return [emptyFile('camt', encoding, null)].map((f) => ({ ...f, warnings: ['The document holds no statement'] }));
+  return [...groups].map(([account, statements]) => readAccount(statements, account, encoding, accountCurrency, options));
+}
 
+/** One account's statements (Stmt, Rpt or Ntfctn) of the document as one ParsedFile. */
+function readAccount(
+  statements: readonly Node[],
+  account: string | null,
+  encoding: TextEncoding,
+  accountCurrency: string,
+  options: CamtOptions,
+): ParsedFile {
+  const file = emptyFile('camt', encoding, account);
   for (const stmt of statements) {
     const currency = text(path(stmt, 'Acct', 'Ccy'))?.toUpperCase() ?? accountCurrency;
     file.currency ??= currency;
@@ -266,9 +310,11 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
         continue;
       }
       const credit = indicator === 'CRDT';
-      const date = day(entry.BookgDt) ?? day(entry.ValDt);
+      // camt.052 and .054 entries may lack a booking date: the value date stands in, and the row says so.
+      const booked = day(entry.BookgDt);
+      const date = booked ?? day(entry.ValDt);
       if (!date) {
-        err('BookgDt', 'the entry has no booking date');
+        err('BookgDt', 'the entry has neither a booking date nor a value date');
         continue;
       }
       const status = text(entry.Sts) ?? text(path(entry, 'Sts', 'Cd')) ?? 'BOOK';
@@ -319,6 +365,7 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
         status: status === 'PDNG' ? 'pending' : 'posted',
         balanceAfterMinor: null,
         details,
+        ...(booked ? {} : { note: `no booking date in the file: booked on the value date ${date}` }),
       };
       if (status === 'INFO' || status === 'FUTR') {
         file.rejected.push({ line, row: index, field: 'Sts', message: `status ${status}: information only, not booked` });
@@ -331,6 +378,12 @@ export function parseCamt(content: string, encoding: TextEncoding, accountCurren
           field: 'Amt',
           message: `in ${amt.currency}, but the account holds ${accountCurrency}`,
         });
+        continue;
+      }
+      if (options.splitBatches && txs.length > 1) {
+        const parts = splitBatch(row, txs, credit);
+        if (typeof parts === 'string') file.rows.push({ ...row, note: parts });
+        else file.rows.push(...parts);
         continue;
       }
       file.rows.push(row);

@@ -4,12 +4,16 @@ import { inferDecimal, parseAmount } from '../../../src-shared/domain/import/amo
 import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import/dates';
 import {
   type BalancePoint,
+  type CsvColumnInfo,
+  emptyFile,
+  type MappedField,
   nameFrom,
   type ParsedFile,
   type ParsedRow,
   type Problem,
 } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
+import { normHeader, type Role, rolesFromHeaders } from './csv-headers';
 
 /**
  * CSV bank exports (docs/decisions/0060, 0061): csv-parse reads the records (quotes, embedded newlines, BOM); this
@@ -71,82 +75,6 @@ export function sniffDelimiter(text: string): (typeof DELIMITERS)[number] {
   return best.d;
 }
 
-const norm = (s: string) =>
-  s
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/\(.*?\)/g, ' ')
-    .replace(/[^a-z0-9/]+/g, ' ')
-    .trim();
-
-/** Header words per role, most specific first (German, English, French, Dutch, Spanish exports). */
-const ROLE_WORDS: Record<string, readonly string[]> = {
-  valueDate: ['wertstellung', 'valuta', 'value date', 'valutadatum', 'date de valeur', 'fecha valor'],
-  date: [
-    'buchungstag',
-    'buchungsdatum',
-    'booking date',
-    'posting date',
-    'posted date',
-    'transaction date',
-    'date operation',
-    'date',
-    'datum',
-    'fecha',
-    'data',
-  ],
-  debit: ['debit amount', 'debit', 'soll', 'withdrawals', 'withdrawal', 'paid out', 'money out', 'ausgang', 'cargo'],
-  credit: ['credit amount', 'credit', 'haben', 'deposits', 'deposit', 'paid in', 'money in', 'eingang', 'abono'],
-  indicator: ['af bij', 'soll/haben', 's/h', 'debit/credit', 'dr/cr', 'cr/dr', 'credit/debit'],
-  amount: ['betrag', 'amount', 'montant', 'importe', 'bedrag', 'umsatz', 'transaction amount'],
-  balance: ['saldo', 'balance', 'kontostand', 'solde', 'running balance'],
-  description: [
-    'verwendungszweck',
-    'transaction description',
-    'description',
-    'memo',
-    'narrative',
-    'libelle',
-    'omschrijving',
-    'mededelingen',
-    'purpose',
-    'payment details',
-    'concepto',
-    'buchungstext',
-    'reference',
-    'details',
-  ],
-  counterparty: [
-    'auftraggeber / begunstigter',
-    'auftraggeber/begunstigter',
-    'begunstigter',
-    'empfanger',
-    'zahlungsempfanger',
-    'auftraggeber',
-    'payee',
-    'counterparty',
-    'beneficiary',
-    'merchant',
-    'naam',
-    'name',
-    'tiers',
-  ],
-  reference: ['transaction id', 'transaktions id', 'transaktionsid', 'fitid', 'bank reference', 'unique id', 'id'],
-  currency: ['currency', 'wahrung', 'waehrung', 'devise', 'moneda'],
-  status: ['status', 'state'],
-};
-
-function roleMatch(header: string, words: readonly string[]): number {
-  const h = norm(header);
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
-    if (h === w) return 100 - i;
-    if (w.length > 2 && (h.startsWith(`${w} `) || h.endsWith(` ${w}`) || h.includes(` ${w} `))) return 50 - i;
-  }
-  return 0;
-}
-
 const col = (index: number, headers: readonly string[] | null): CsvColumn => ({ index, header: headers?.[index] ?? null });
 
 function looksLikeAmount(v: string): boolean {
@@ -155,6 +83,25 @@ function looksLikeAmount(v: string): boolean {
 
 function anyDate(v: string): boolean {
   return inferDateFormat([v]) !== null;
+}
+
+/** A record that reads as a transaction: a date in one cell and an amount in another. */
+function transactionLike(r: Record_): boolean {
+  const dates = r.cells.map(anyDate);
+  return dates.some(Boolean) && r.cells.some((c, i) => !dates[i] && c !== '' && looksLikeAmount(c));
+}
+
+/**
+ * The field count of the data lines: the most common one among lines that read as transactions (a short statement
+ * can have fewer of them than key/value lines above the header), else the most common of at least two.
+ */
+function dataWidth(records: readonly Record_[]): number {
+  const pick = (list: readonly Record_[]) => {
+    const counts = new Map<number, number>();
+    for (const r of list) if (r.cells.length >= 2) counts.set(r.cells.length, (counts.get(r.cells.length) ?? 0) + 1);
+    return [...counts].sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
+  };
+  return pick(records.slice(0, 400).filter(transactionLike)) || pick(records);
 }
 
 export interface CsvInference {
@@ -169,26 +116,25 @@ export function inferCsvMapping(text: string): CsvInference {
   const { records, error } = readRecords(text, delimiter);
   if (error) throw [error];
   const notes: string[] = [];
-  const widthCounts = new Map<number, number>();
-  for (const r of records) widthCounts.set(r.cells.length, (widthCounts.get(r.cells.length) ?? 0) + 1);
-  const width = [...widthCounts].filter(([w]) => w >= 2).sort((a, b) => b[1] - a[1] || b[0] - a[0])[0]?.[0] ?? 0;
+  const width = dataWidth(records);
   if (width < 2) throw [{ line: 1, row: null, field: null, message: 'No columns found: the file is not a CSV export' }];
 
-  // The header: the first full-width record without dates or amounts, followed by one with a date.
+  // The header: the first full-width record without dates or amounts, followed by one with a date. Lines above it
+  // (an account block, a period "01.03.2026 – 31.03.2026") may hold dates; the search stops where data begins.
   let headerRow: number | null = null;
   let firstDataRow = records.findIndex((r) => r.cells.length === width && r.cells.some(anyDate));
+  const dataLike = (r: Record_ | undefined) => !!r && r.cells.length >= width - 1 && r.cells.some(anyDate);
   for (let i = 0; i < Math.min(records.length - 1, 40); i++) {
     const r = records[i]!;
     // A header may lack the empty cell a trailing delimiter gives every data line.
     if (r.cells.length < width - 1) continue;
     const textual = r.cells.filter((c) => c !== '' && !anyDate(c) && !looksLikeAmount(c)).length;
-    const next = records[i + 1]!;
-    if (textual >= Math.ceil(width / 2) && next.cells.length >= width - 1 && next.cells.some(anyDate)) {
+    if (textual >= Math.ceil(width / 2) && !transactionLike(r) && dataLike(records[i + 1])) {
       headerRow = i;
       firstDataRow = i + 1;
       break;
     }
-    if (r.cells.some(anyDate)) break;
+    if (dataLike(r) && dataLike(records[i + 1])) break;
   }
   if (firstDataRow < 0)
     throw [{ line: null, row: null, field: 'date', message: 'No column holds dates: cannot find the booking date' }];
@@ -196,46 +142,9 @@ export function inferCsvMapping(text: string): CsvInference {
   const data = records.slice(firstDataRow).filter((r) => r.cells.length === width);
   const column = (i: number) => data.map((r) => r.cells[i] ?? '');
 
-  const roles: Partial<Record<keyof typeof ROLE_WORDS, number>> = {};
-  const descriptions: number[] = [];
-  if (headers) {
-    const taken = new Set<number>();
-    for (const role of [
-      'valueDate',
-      'date',
-      'indicator',
-      'debit',
-      'credit',
-      'amount',
-      'balance',
-      'counterparty',
-      'reference',
-      'currency',
-      'status',
-    ] as const) {
-      let best = -1;
-      let score = 0;
-      headers.forEach((h, i) => {
-        if (taken.has(i)) return;
-        const s = roleMatch(h, ROLE_WORDS[role]!);
-        if (s > score) {
-          score = s;
-          best = i;
-        }
-      });
-      if (best >= 0) {
-        roles[role] = best;
-        taken.add(best);
-      }
-    }
-    // The best description column, plus any other that names it just as plainly (exact, high on the list).
-    const scored = headers
-      .map((h, i) => ({ i, s: taken.has(i) ? 0 : roleMatch(h, ROLE_WORDS.description!) }))
-      .filter((d) => d.s > 0)
-      .sort((a, b) => b.s - a.s);
-    for (const d of scored) if (d === scored[0] || d.s >= 90) descriptions.push(d.i);
-    descriptions.sort((a, b) => a - b);
-  }
+  const named = headers ? rolesFromHeaders(headers) : { roles: {}, payer: null, description: [] };
+  const roles: Partial<Record<Role, number>> = { ...named.roles };
+  const descriptions = [...named.description];
 
   // Content decides where headers did not (or there is no header): dates, amounts, text.
   // A column is the date (or amount) column when at least 80 % of its values read as such: the rest are reported
@@ -304,6 +213,7 @@ export function inferCsvMapping(text: string): CsvInference {
       invert: false,
       description: descriptions.map((i) => col(i, headers)),
       counterparty: opt(roles.counterparty),
+      payer: opt(named.payer ?? undefined),
       reference: opt(roles.reference),
       balance: opt(roles.balance),
       currency: opt(roles.currency),
@@ -313,15 +223,116 @@ export function inferCsvMapping(text: string): CsvInference {
   };
 }
 
-/** A saved column found again in this file: by its header text when the file has it, else by position. */
-function resolve(c: CsvColumn, headers: readonly string[] | null): number {
-  if (c.header && headers) {
-    const at = headers.indexOf(c.header);
-    if (at >= 0) return at;
-    const loose = headers.findIndex((h) => norm(h) === norm(c.header!));
-    if (loose >= 0) return loose;
+/** Every column a mapping names, with the field it fills (the preview's "column → field"). */
+export function mappedColumns(m: CsvMapping): { field: MappedField; column: CsvColumn }[] {
+  const out: { field: MappedField; column: CsvColumn }[] = [{ field: 'date', column: m.date }];
+  const add = (field: MappedField, c: CsvColumn | null) => {
+    if (c) out.push({ field, column: c });
+  };
+  add('valueDate', m.valueDate);
+  if (m.amount.kind === 'split') {
+    add('debit', m.amount.debit);
+    add('credit', m.amount.credit);
+  } else {
+    add('amount', m.amount.column);
+    if (m.amount.kind === 'indicator') add('indicator', m.amount.indicator);
   }
-  return c.index;
+  for (const d of m.description) add('description', d);
+  add('counterparty', m.counterparty);
+  add('payer', m.payer);
+  add('reference', m.reference);
+  add('balance', m.balance);
+  add('currency', m.currency);
+  add('status', m.status);
+  return out;
+}
+
+const sameHeader = (a: string, b: string) => a === b || normHeader(a) === normHeader(b);
+
+interface Located {
+  headerRow: number | null;
+  firstDataRow: number;
+  headers: string[] | null;
+}
+
+/**
+ * Where a mapping's header row is in this file: at its saved record when that record names every column the mapping
+ * names, else the first record that does (a bank added a line above the header). A column the file lacks is a
+ * problem naming the column.
+ */
+function locateHeader(records: readonly Record_[], m: CsvMapping): Located | Problem {
+  if (m.headerRow === null) return { headerRow: null, firstDataRow: m.firstDataRow, headers: null };
+  const named = mappedColumns(m).filter(({ column }) => column.header !== null);
+  const missing = (r: Record_ | undefined) =>
+    r ? named.filter(({ column }) => !r.cells.some((h) => sameHeader(h, column.header!))) : named;
+  const at = (i: number): Located => ({
+    headerRow: i,
+    firstDataRow: i + Math.max(1, m.firstDataRow - m.headerRow!),
+    headers: records[i]!.cells,
+  });
+  if (missing(records[m.headerRow]).length === 0) return at(m.headerRow);
+  let best = { i: -1, missing: named };
+  for (let i = 0; i < Math.min(records.length, 60); i++) {
+    const lacks = missing(records[i]);
+    if (lacks.length === 0) return at(i);
+    if (lacks.length < best.missing.length) best = { i, missing: lacks };
+  }
+  const lacking = best.missing.map(({ field, column }) => `${field} "${column.header}"`).join(', ');
+  return {
+    line: best.i >= 0 ? records[best.i]!.line : null,
+    row: null,
+    field: 'mapping',
+    message: `the file has no column named as the mapping's ${lacking}`,
+  };
+}
+
+/** A mapped column in this file: by its header text when the file has a header row, else by position. */
+function resolve(c: CsvColumn, headers: readonly string[] | null): number {
+  if (!headers || c.header === null) return c.index;
+  const exact = headers.indexOf(c.header);
+  return exact >= 0 ? exact : headers.findIndex((h) => sameHeader(h, c.header!));
+}
+
+/** The mapping as it applies to this file: the header row where it was found and each column's position in it. */
+function aligned(m: CsvMapping, where: Located, headers: readonly string[] | null): CsvMapping {
+  const place = (c: CsvColumn): CsvColumn => ({ index: resolve(c, headers), header: c.header ?? headers?.[c.index] ?? null });
+  const opt = (c: CsvColumn | null) => (c ? place(c) : null);
+  const amount: CsvMapping['amount'] =
+    m.amount.kind === 'split'
+      ? { kind: 'split', debit: place(m.amount.debit), credit: place(m.amount.credit) }
+      : m.amount.kind === 'indicator'
+        ? { ...m.amount, column: place(m.amount.column), indicator: place(m.amount.indicator) }
+        : { kind: 'signed', column: place(m.amount.column) };
+  return {
+    ...m,
+    headerRow: where.headerRow,
+    firstDataRow: where.firstDataRow,
+    date: place(m.date),
+    valueDate: opt(m.valueDate),
+    amount,
+    description: m.description.map(place),
+    counterparty: opt(m.counterparty),
+    payer: opt(m.payer),
+    reference: opt(m.reference),
+    balance: opt(m.balance),
+    currency: opt(m.currency),
+    status: opt(m.status),
+  };
+}
+
+/** Each column of the file with its header, a few sample values and the field the mapping fills from it. */
+function describeColumns(m: CsvMapping, headers: readonly string[] | null, data: readonly Record_[]): CsvColumnInfo[] {
+  const width = Math.max(headers?.length ?? 0, ...data.slice(0, 20).map((r) => r.cells.length));
+  const fields = new Map<number, MappedField[]>();
+  for (const { field, column } of mappedColumns(m)) {
+    if (column.index >= 0) fields.set(column.index, [...(fields.get(column.index) ?? []), field]);
+  }
+  return Array.from({ length: width }, (_, index) => ({
+    index,
+    header: headers?.[index] ?? null,
+    samples: [...new Set(data.map((r) => r.cells[index] ?? '').filter((v) => v !== ''))].slice(0, 3),
+    fields: fields.get(index) ?? [],
+  }));
 }
 
 export interface CsvParseOptions {
@@ -332,32 +343,29 @@ export interface CsvParseOptions {
 }
 
 export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
-  const { mapping: m, currency } = options;
-  const file: ParsedFile = {
-    format: 'csv',
-    encoding: options.encoding,
-    accountRef: null,
-    currency,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: m,
-  };
-  const { records, error } = readRecords(text, m.delimiter);
+  const { currency } = options;
+  const file: ParsedFile = { ...emptyFile('csv', options.encoding), currency, mapping: options.mapping };
+  const { records, error } = readRecords(text, options.mapping.delimiter);
   if (error) {
     file.errors.push(error);
     return file;
   }
-  const headers = m.headerRow === null ? null : (records[m.headerRow]?.cells ?? null);
-  const at = (c: CsvColumn | null) => (c ? resolve(c, headers) : -1);
+  const where = locateHeader(records, options.mapping);
+  if ('message' in where) {
+    file.errors.push(where);
+    return file;
+  }
+  const headers = where.headers;
+  const m = aligned(options.mapping, where, headers);
+  file.mapping = m;
+  file.columns = describeColumns(m, headers, records.slice(m.firstDataRow, m.firstDataRow + 50));
+  const at = (c: CsvColumn | null) => (c ? c.index : -1);
   const idx = {
     date: at(m.date),
     valueDate: at(m.valueDate),
     description: m.description.map((c) => at(c)),
     counterparty: at(m.counterparty),
+    payer: at(m.payer),
     reference: at(m.reference),
     balance: at(m.balance),
     currency: at(m.currency),
@@ -398,6 +406,12 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
       problem('date', `"${dateText}" is not a date in the format ${m.dateFormat}`);
       continue;
     }
+    // A dated line without any amount states something else (BofA's "Beginning balance as of …" line).
+    const amountCells = amountIdx.split ? [amountIdx.debit, amountIdx.credit] : [amountIdx.amount];
+    if (amountCells.every((i) => cell(i) === '')) {
+      skipped.push(rec.line);
+      continue;
+    }
     const rowCurrency = idx.currency >= 0 && cell(idx.currency) ? cell(idx.currency).toUpperCase() : currency;
     let amountMinor: number | null;
     let amountText: string;
@@ -433,7 +447,8 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
         .join(' ')
         .replace(/\s+/g, ' ')
         .trim() || null;
-    const counterparty = cell(idx.counterparty) || null;
+    // Separate payer and payee columns: the other party is the payer of money in, the payee of money out.
+    const counterparty = (amountMinor > 0 && idx.payer >= 0 ? cell(idx.payer) : cell(idx.counterparty)) || null;
     let balanceAfterMinor: number | null = null;
     if (idx.balance >= 0 && cell(idx.balance) !== '') {
       balanceAfterMinor = parseAmount(cell(idx.balance), fmt, rowCurrency);

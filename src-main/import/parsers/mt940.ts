@@ -1,11 +1,13 @@
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
 import {
   type BalancePoint,
+  emptyFile,
   nameFrom,
   type ParsedFile,
   type ParsedRow,
   type Problem,
 } from '../../../src-shared/domain/import/types';
+import { isCurrencyCode } from '../../../src-shared/money';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -23,24 +25,40 @@ interface Tag {
   line: number;
 }
 
+/**
+ * Lines a bank writes outside the fields, before a statement: its BIC ("ABNANL2A"), the message type ("940",
+ * "940 00", ":940:"), an ING file header ("0000 01INGBNL2AXXXX00001").
+ */
+const SWIFT_HEADER = [/^:?940:?( \d{2})?$/, /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, /^\d{4} \d{2}[A-Z0-9]{8,20}$/];
+const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
+
 function tags(text: string): { tags: Tag[]; errors: Problem[] } {
   const out: Tag[] = [];
   const errors: Problem[] = [];
   const lines = text.split(/\r\n|\n|\r/);
-  lines.forEach((raw, i) => {
-    let l = raw;
+  // Between the end of one statement ("-") and the first field of the next, only header lines and blank lines.
+  let inField = false;
+  for (let i = 0; i < lines.length; i++) {
     // Envelope blocks and the end-of-message marker.
-    l = l.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
-    if (/^-\}?\s*$/.test(l) || /^\{5:/.test(l)) return;
-    const m = /^:(\d{2}[A-Z]?|NS):(.*)$/.exec(l);
+    let l = lines[i]!.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
+    if (/^-[}A-Z]*\s*$/.test(l) || /^\{5:/.test(l)) {
+      inField = false;
+      continue;
+    }
+    // A field tag the bank split over two lines (":" then "86:…").
+    if (/^:[0-9A-Z]{0,3}$/.test(l) && i + 1 < lines.length && TAG.test(l + lines[i + 1]!)) {
+      l += lines[++i]!;
+    }
+    const m = TAG.exec(l);
     if (m) {
       out.push({ tag: m[1]!, lines: [m[2]!], line: i + 1 });
-    } else if (out.length > 0) {
+      inField = true;
+    } else if (inField) {
       out[out.length - 1]!.lines.push(l);
-    } else if (l.trim() !== '') {
+    } else if (l.trim() !== '' && !SWIFT_HEADER.some((re) => re.test(l.trim()))) {
       errors.push({ line: i + 1, row: null, field: null, message: `"${l.slice(0, 40)}" is outside any MT940 field` });
     }
-  });
+  }
   // Trailing blank lines belong to no field.
   for (const t of out) while (t.lines.length > 1 && t.lines[t.lines.length - 1]!.trim() === '') t.lines.pop();
   return { tags: out, errors };
@@ -115,9 +133,17 @@ export function parseField86(lines: readonly string[]): Info {
     return { text, name, purpose: remittance, details };
   }
   if (/^\/[A-Z]{2,4}\//.test(raw)) {
+    // Values lose the slashes around them; ING writes the counterparty as /CNTP/account/BIC/name/ and the remittance
+    // as /REMI/USTD//text/.
     const parts = new Map<string, string>();
-    for (const m of raw.matchAll(/\/([A-Z]{2,4})\/(.*?)(?=\/[A-Z]{2,4}\/|$)/g)) parts.set(m[1]!, m[2]!.trim());
-    const name = parts.get('NAME') ?? null;
+    for (const m of raw.matchAll(/\/([A-Z]{2,4})\/(.*?)(?=\/[A-Z]{2,4}\/|$)/g)) {
+      const value = m[2]!
+        .replace(/^(USTD|STRD)\/+/, '')
+        .replace(/^\/+|\/+$/g, '')
+        .trim();
+      if (value) parts.set(m[1]!, value);
+    }
+    const name = parts.get('NAME') ?? parts.get('CNTP')?.split('/')[2]?.trim() ?? null;
     const purpose = parts.get('REMI') ?? parts.get('USTD') ?? null;
     const details = Object.fromEntries([...parts].filter(([k]) => ['EREF', 'MARF', 'CSID', 'IBAN', 'BIC', 'TRTP'].includes(k)));
     return { text: [name, purpose].filter(Boolean).join(' ') || joinWrapped(lines), name, purpose, details };
@@ -127,29 +153,64 @@ export function parseField86(lines: readonly string[]): Info {
 
 function balance(value: string, currencyHint: string): { minor: number; date: string; currency: string } | null {
   const m = /^([DC])(\d{6})([A-Z]{3})(\d[\d,]*)$/.exec(value.trim());
-  if (!m) return null;
+  if (!m || !isCurrencyCode(m[3]!)) return null;
   const date = yymmdd(m[2]!);
   const amount = parseAmount(m[4]!.replace(/,$/, ''), { decimal: ',' }, m[3] ?? currencyHint);
   if (!date || amount === null) return null;
   return { minor: m[1] === 'D' ? -amount : amount, date, currency: m[3]! };
 }
 
-const LINE_61 = /^(\d{6})(\d{4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9]{3})([^/]{0,16}?)(?:\/\/(.{0,16}))?$/;
+/**
+ * A :61: statement line: value date, entry date, debit/credit mark (R for a reversal), the funds code some banks write
+ * after it ("DF2402,00"), amount, transaction type ("NMSC", "NOVB"), customer reference (banks write longer ones than
+ * the standard's 16 characters, such as an IBAN) and the bank's reference after "//".
+ */
+const LINE_61 = /^(\d{6})(\d{4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9]{3})(.*?)(?:\/\/(.*))?$/;
 
-export function parseMt940(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
-  const file: ParsedFile = {
-    format: 'mt940',
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
-  };
+/** The :61: line, when the bank wrapped it onto the next line ("CR" then "30,00N062NONREF"): joined back. */
+function statementLine(lines: readonly string[]): { match: RegExpExecArray; rest: string[] } | null {
+  const first = lines[0]!.trim();
+  const whole = LINE_61.exec(first);
+  if (whole) return { match: whole, rest: lines.slice(1) };
+  const joined = lines.length > 1 ? LINE_61.exec(first + lines[1]!.trim()) : null;
+  return joined ? { match: joined, rest: lines.slice(2) } : null;
+}
+
+/**
+ * The text of each account's statements: a file may hold statements of several accounts (an export of all accounts).
+ * A statement runs from its :20: to the next one; it belongs to the account its :25: names. Each account's text keeps
+ * every line where it was (the other accounts' lines blanked), so problems name the file's own lines.
+ */
+function byAccount(text: string): string[] {
+  const lines = text.split(/\r\n|\n|\r/);
+  // The first statement takes the header lines above its :20:.
+  const spans: { start: number; account: string | null; opened: boolean }[] = [{ start: 0, account: null, opened: false }];
+  lines.forEach((raw, i) => {
+    const l = raw.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
+    if (l.startsWith(':20:')) {
+      if (spans[spans.length - 1]!.opened) spans.push({ start: i, account: null, opened: true });
+      else spans[spans.length - 1]!.opened = true;
+    }
+    const account = /^:25:(.*)$/.exec(l)?.[1]?.trim();
+    if (account) spans[spans.length - 1]!.account ??= account;
+  });
+  const accounts = [...new Set(spans.map((s) => s.account))];
+  if (accounts.length <= 1) return [text];
+  const owner = new Array<string | null>(lines.length);
+  spans.forEach((s, k) => {
+    const end = spans[k + 1]?.start ?? lines.length;
+    for (let i = s.start; i < end; i++) owner[i] = s.account;
+  });
+  return accounts.map((a) => lines.map((l, i) => (owner[i] === a ? l : '')).join('\n'));
+}
+
+/** The statements of an MT940 file: one per account it holds. */
+export function parseMt940(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
+  return byAccount(text).map((part) => readStatements(part, encoding, accountCurrency));
+}
+
+function readStatements(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
+  const file = emptyFile('mt940', encoding);
   const parsed = tags(text);
   file.errors.push(...parsed.errors);
   const accounts = new Set<string>();
@@ -215,7 +276,8 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
       case '61': {
         flush();
         const index = file.rows.length + file.rejected.length;
-        const m = LINE_61.exec(value);
+        const found = statementLine(t.lines);
+        const m = found?.match;
         const valueDate = m ? yymmdd(m[1]!) : null;
         if (!m || !valueDate) {
           file.errors.push({ line: t.line, row: index, field: '61', message: `"${value}" is not a statement line (:61:)` });
@@ -233,7 +295,7 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
         const amountMinor = credit ? amount : -amount;
         const customerRef = m[7]?.trim() || null;
         const bankRef = m[8]?.trim() || null;
-        const supplementary = t.lines.slice(1).join(' ').trim() || null;
+        const supplementary = found!.rest.join(' ').trim() || null;
         const ref = bankRef && bankRef.toUpperCase() !== 'NONREF' ? bankRef : null;
         pending = {
           index,
@@ -290,14 +352,6 @@ export function parseMt940(text: string, encoding: TextEncoding, accountCurrency
     }
   }
   flush();
-  if (accounts.size > 1) {
-    file.errors.push({
-      line: null,
-      row: null,
-      field: '25',
-      message: `The file holds statements of ${accounts.size} accounts (${[...accounts].join(', ')}): import each account's statement on its own`,
-    });
-  }
   file.accountRef = [...accounts][0] ?? null;
   if (parsed.tags.length === 0)
     file.errors.push({ line: 1, row: null, field: null, message: 'No MT940 fields (:20:, :61:…) found' });

@@ -1,6 +1,14 @@
 import { parseSync } from 'ofx-js';
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
-import { type BalancePoint, linesOf, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
+import {
+  type BalancePoint,
+  emptyFile,
+  linesOf,
+  nameFrom,
+  type ParsedFile,
+  type ParsedRow,
+} from '../../../src-shared/domain/import/types';
+import { isCurrencyCode } from '../../../src-shared/money';
 import type { TextEncoding } from '../encoding';
 
 /**
@@ -46,52 +54,71 @@ function statements(ofx: Node): { rs: Node; account: string | null }[] {
   return out;
 }
 
-export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile {
-  const file: ParsedFile = {
-    format: 'ofx',
-    encoding,
-    accountRef: null,
-    currency: null,
-    rows: [],
-    rejected: [],
-    errors: [],
-    warnings: [],
-    balances: [],
-    newestFirst: false,
-    mapping: null,
+/**
+ * CDATA sections some banks wrap OFX 1.x values in (<NAME><![CDATA[MONOPRIX & CIE]]>): the text inside, escaped,
+ * which the SGML reader does not know. A section's line breaks are kept, so line numbers stay.
+ */
+function withoutCdata(text: string): string {
+  if (!text.includes('<![CDATA[')) return text;
+  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, inner: string) =>
+    inner.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+  );
+}
+
+interface Placed {
+  rs: Node;
+  account: string | null;
+  /** Position (document order) of the statement's first transaction among all the file's transactions. */
+  first: number;
+}
+
+/** The statements of an OFX file: one per account it holds (a file may carry several, bank and card). */
+export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: string): ParsedFile[] {
+  const refuse = (message: string) => {
+    const file = emptyFile('ofx', encoding, null);
+    file.errors.push({ line: null, row: null, field: null, message });
+    return [file];
   };
   let parsed: { OFX: Node };
   try {
-    parsed = parseSync(text) as { OFX: Node };
+    parsed = parseSync(withoutCdata(text)) as { OFX: Node };
     if (!parsed.OFX || typeof parsed.OFX !== 'object') throw new Error('no <OFX> element');
   } catch (err) {
-    file.errors.push({ line: null, row: null, field: null, message: `Not a readable OFX file: ${(err as Error).message}` });
-    return file;
+    return refuse(`Not a readable OFX file: ${(err as Error).message}`);
   }
   const stmts = statements(parsed.OFX);
-  if (stmts.length === 0) {
-    file.errors.push({ line: null, row: null, field: null, message: 'The OFX file holds no bank or credit card statement' });
-    return file;
-  }
-  const accounts = [...new Set(stmts.map((s) => s.account).filter((a) => a !== null))];
-  if (accounts.length > 1) {
-    file.errors.push({
-      line: null,
-      row: null,
-      field: null,
-      message: `The file holds statements of ${accounts.length} accounts (${accounts.join(', ')}): import each account's statement on its own`,
-    });
-    return file;
-  }
-  file.accountRef = accounts[0] ?? null;
+  if (stmts.length === 0) return refuse('The OFX file holds no bank or credit card statement');
   // Line numbers: the n-th <STMTTRN> in the text is the n-th transaction of the tree (document order).
   const offsets: number[] = [];
   const re = /<STMTTRN>/gi;
   for (let m = re.exec(text); m; m = re.exec(text)) offsets.push(m.index);
   const lines = linesOf(text, offsets);
   let n = 0;
-  for (const { rs } of stmts) {
+  const groups = new Map<string | null, Placed[]>();
+  for (const s of stmts) {
+    const placed = { ...s, first: n };
+    n += asArray(((s.rs.BANKTRANLIST ?? {}) as Node).STMTTRN as Node | Node[] | undefined).length;
+    groups.set(s.account, [...(groups.get(s.account) ?? []), placed]);
+  }
+  return [...groups].map(([account, group]) => readAccount(group, account, lines, encoding, accountCurrency));
+}
+
+/** One account's statements of the file as one ParsedFile. */
+function readAccount(
+  stmts: readonly Placed[],
+  account: string | null,
+  lines: readonly number[],
+  encoding: TextEncoding,
+  accountCurrency: string,
+): ParsedFile {
+  const file = emptyFile('ofx', encoding, account);
+  for (const { rs, first } of stmts) {
+    let n = first;
     const currency = str(rs.CURDEF)?.toUpperCase() ?? accountCurrency;
+    if (!isCurrencyCode(currency)) {
+      file.errors.push({ line: lines[n] ?? null, row: null, field: 'CURDEF', message: `"${currency}" is not a currency code` });
+      continue;
+    }
     file.currency ??= currency;
     const list = (rs.BANKTRANLIST ?? {}) as Node;
     for (const t of asArray(list.STMTTRN as Node | Node[] | undefined)) {
@@ -154,7 +181,9 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
   const balAmount = str(ledger?.BALAMT);
   if (balAmount) {
     const currency = str(last.CURDEF)?.toUpperCase() ?? accountCurrency;
-    const minor = parseAmount(balAmount, { decimal: balAmount.includes(',') && !balAmount.includes('.') ? ',' : '.' }, currency);
+    const minor = !isCurrencyCode(currency)
+      ? null
+      : parseAmount(balAmount, { decimal: balAmount.includes(',') && !balAmount.includes('.') ? ',' : '.' }, currency);
     const asOf = ofxDay(ledger?.DTASOF);
     if (minor !== null) {
       // Rows dated after DTASOF are not in it; the closing point sits after the last row on or before that day.

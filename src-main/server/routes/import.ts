@@ -4,7 +4,7 @@ import type { FieldError } from '../../../src-shared/contract/errors';
 import { importRoutes } from '../../../src-shared/contract/import';
 import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { sha256 } from '../../import/parse-file';
-import { commitFile, previewFile } from '../../import/service';
+import { commitFile, commitSummary, previewFile } from '../../import/service';
 import type { Db } from '../../store/db';
 import { checkImportAccount } from '../../store/import/account';
 import { getImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
@@ -73,7 +73,7 @@ async function installImportBodies(app: FastifyInstance): Promise<void> {
   });
 }
 
-/** A file the import refused: 422 with one entry per problem, each naming its line. */
+/** A file the import refused: 422 with one entry per problem, each naming its line (or the statement's account). */
 function refused(err: ImportRefused): ApiError {
   const fields: FieldError[] = err.problems.slice(0, 200).map((p) => ({
     location: 'body',
@@ -105,18 +105,20 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
 
   registerRoute(app, importRoutes.upload, ({ auth, query, body }) =>
     guard(() => {
-      checkImportAccount(db, auth.teamId, query.bankAccountId, 'bankAccountId');
+      const account = query.bankAccountId ?? null;
+      if (account) checkImportAccount(db, auth.teamId, account, 'bankAccountId');
       const bytes = Buffer.from(body.content, 'base64');
       if (bytes.length === 0) throw unprocessable('The file is empty', 'body.content');
       const fileName = body.fileName ?? null;
-      const { preview } = previewFile(db, auth.teamId, query.bankAccountId, bytes, {
+      const { preview } = previewFile(db, auth.teamId, account, bytes, {
         fileName,
         mappingName: query.mappingName,
         encoding: query.encoding,
         rows: query.rows,
+        splitBatches: query.splitBatches,
       });
       const uploadId = storeUpload(db, auth.teamId, {
-        bankAccountId: query.bankAccountId,
+        bankAccountId: account,
         fileName,
         sha256: sha256(bytes),
         content: bytes,
@@ -137,8 +139,9 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
   registerRoute(app, importRoutes.commit, ({ auth, params, body }) =>
     guard(() => {
       const upload = getUpload(db, auth.teamId, params.id);
-      const r = commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName });
-      return { batch: r.batch, links: r.links, review: r.review, rejected: r.rejected, transfers: r.transfers };
+      return commitSummary(
+        commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName }),
+      );
     }),
   );
   registerRoute(app, importRoutes.listBatches, ({ auth, query }) => listImportBatches(db, auth.teamId, query));

@@ -3,7 +3,7 @@ import { InvalidReference, NotFound } from '../errors';
 
 /** The bank account a file is imported into, read within its team. */
 
-interface Account {
+export interface Account {
   id: string;
   currency: string;
   name: string;
@@ -24,4 +24,22 @@ export function checkImportAccount(db: Db, teamId: string, accountId: string, fi
   } catch {
     throw new InvalidReference(field, `Unknown bank account ${accountId}`);
   }
+}
+
+/** The team's accounts a statement could go to. */
+export function teamAccounts(db: Db, teamId: string): Account[] {
+  return db.prepare('SELECT id, currency, name FROM bank_accounts WHERE team_id = ? ORDER BY name, id').all(teamId) as Account[];
+}
+
+/** The account the team's last import of a statement naming `ref` went to (docs/decisions/0069), if any. */
+export function accountOfRef(db: Db, teamId: string, ref: string): string | null {
+  return (
+    (db
+      .prepare(
+        `SELECT bank_account_id FROM import_batches INDEXED BY import_batches_ref WHERE team_id = ? AND account_ref = ?
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+      )
+      .pluck()
+      .get(teamId, ref) as string | undefined) ?? null
+  );
 }

@@ -21,6 +21,7 @@ export interface ImportBatch {
   encoding: string;
   mapping: CsvMapping | null;
   mappingName: string | null;
+  accountRef: string | null;
   status: 'committed' | 'undone';
   counts: {
     rows: number;
@@ -48,6 +49,7 @@ interface BatchRow {
   encoding: string;
   mapping: string | null;
   mapping_name: string | null;
+  account_ref: string | null;
   status: 'committed' | 'undone';
   rows_total: number;
   created_count: number;
@@ -75,6 +77,7 @@ function toBatch(r: BatchRow): ImportBatch {
     encoding: r.encoding,
     mapping: r.mapping ? (JSON.parse(r.mapping) as CsvMapping) : null,
     mappingName: r.mapping_name,
+    accountRef: r.account_ref,
     status: r.status,
     counts: {
       rows: r.rows_total,

@@ -1,3 +1,4 @@
+import { normalizeAccountRef } from '../../../src-shared/domain/import/account-ref';
 import type { ParseResult } from '../../../src-shared/domain/import/types';
 import type { Db } from '../db';
 import { Conflict } from '../errors';
@@ -81,6 +82,7 @@ export function commitImport(
         encoding: plan.encoding,
         mapping: plan.mapping ? JSON.stringify(plan.mapping) : null,
         mapping_name: options.mappingName ?? null,
+        account_ref: parsed.file.accountRef ? normalizeAccountRef(parsed.file.accountRef) : null,
         status: 'committed',
         rows_total: plan.counts.rows,
         balance: JSON.stringify(plan.balance),

@@ -126,7 +126,7 @@ export function planImport(db: Db, teamId: string, accountId: string, parsed: Pa
       match: null,
       score: null,
       candidates: [],
-      reason: null,
+      reason: r.note ?? null,
     };
     rows.push(plan);
     const ext = r.externalId && !unreliable.has(r.externalId) ? r.externalId : null;
@@ -224,12 +224,16 @@ export function planImport(db: Db, teamId: string, accountId: string, parsed: Pa
   const firstDay = file.rows.map((r) => r.date).sort()[0];
   const ledgerOpening = firstDay ? ledgerBalanceBefore(db, teamId, accountId, firstDay) : null;
   const balance = checkBalances(file, account.currency, ledgerOpening === null ? null : { amountMinor: ledgerOpening });
+  // One statement of a file of several: the file's other statements went to other accounts, and are no re-import.
   const earlier = db
     .prepare(
       `SELECT id, bank_account_id, created_at FROM import_batches WHERE team_id = ? AND file_sha256 = ? AND status = 'committed'
+         AND (? = 0 OR bank_account_id = ?)
        ORDER BY created_at DESC LIMIT 1`,
     )
-    .get(teamId, parsed.sha256) as { id: string; bank_account_id: string; created_at: string } | undefined;
+    .get(teamId, parsed.sha256, parsed.part ? 1 : 0, accountId) as
+    | { id: string; bank_account_id: string; created_at: string }
+    | undefined;
   const count = (o: PlanOutcome) => rows.filter((r) => r.outcome === o).length;
   return {
     accountId,

@@ -10,7 +10,8 @@ export const UPLOAD_TTL_MS = 24 * 60 * 60 * 1000;
 
 export interface StoredUpload {
   id: string;
-  bankAccountId: string;
+  /** Null for a file of several accounts' statements: each finds its own account. */
+  bankAccountId: string | null;
   fileName: string | null;
   sha256: string;
   size: number;
@@ -21,7 +22,7 @@ export interface StoredUpload {
 export function storeUpload(
   db: Db,
   teamId: string,
-  u: { bankAccountId: string; fileName: string | null; sha256: string; content: Buffer },
+  u: { bankAccountId: string | null; fileName: string | null; sha256: string; content: Buffer },
   now = new Date(),
 ): string {
   const id = newId();
@@ -51,7 +52,7 @@ export function getUpload(db: Db, teamId: string, id: string, now = new Date()):
     .get(teamId, id, now.toISOString()) as
     | {
         id: string;
-        bank_account_id: string;
+        bank_account_id: string | null;
         file_name: string | null;
         sha256: string;
         size: number;

@@ -12,6 +12,7 @@ import { workflows } from './011-workflows';
 import { webSessions } from './012-web-sessions';
 import { rules } from './013-rules';
 import { sync } from './014-sync';
+import { importStatements } from './015-import-statements';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -49,6 +50,8 @@ export const MIGRATIONS: readonly Migration[] = [
   rules,
   // [014 sync engine state] — reserved number
   sync,
+  // [015 import: QIF, statements of several accounts] — reserved number
+  importStatements,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

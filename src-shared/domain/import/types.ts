@@ -2,7 +2,7 @@
 export type TextEncoding = 'UTF-8' | 'UTF-16LE' | 'UTF-16BE' | 'windows-1252' | 'ISO-8859-1';
 
 /** What every parser hands on: the file's rows in one shape, with line numbers, problems and balances. */
-export type ImportFormat = 'csv' | 'ofx' | 'camt' | 'mt940';
+export type ImportFormat = 'csv' | 'ofx' | 'camt' | 'mt940' | 'qif';
 
 export interface ParsedRow {
   /** 0-based position among the file's rows (stable: the batch's per-row outcome is keyed by it). */
@@ -25,6 +25,8 @@ export interface ParsedRow {
   balanceAfterMinor: number | null;
   /** Format-specific facts kept on the transaction's metadata (bank transaction code, batch details, charges…). */
   details: Record<string, unknown>;
+  /** What the person should know about how the row was read (a booking day taken from the value date…). */
+  note?: string;
 }
 
 export interface Problem {
@@ -62,6 +64,51 @@ export interface ParsedFile {
   newestFirst: boolean;
   /** The CSV mapping used (CSV only). */
   mapping: unknown;
+  /** CSV: each column with its header, sample values and the fields the mapping fills from it. */
+  columns?: CsvColumnInfo[];
+}
+
+/** What a CSV mapping reads from a column. */
+export const MAPPED_FIELDS = [
+  'date',
+  'valueDate',
+  'amount',
+  'debit',
+  'credit',
+  'indicator',
+  'description',
+  'counterparty',
+  'payer',
+  'reference',
+  'balance',
+  'currency',
+  'status',
+] as const;
+export type MappedField = (typeof MAPPED_FIELDS)[number];
+
+/** A CSV column as the preview shows it: "Betrag (EUR)" → amount, with a few of its values. */
+export interface CsvColumnInfo {
+  index: number;
+  header: string | null;
+  samples: string[];
+  fields: MappedField[];
+}
+
+/** A statement with nothing in it yet: what each parser fills. */
+export function emptyFile(format: ImportFormat, encoding: TextEncoding, accountRef: string | null = null): ParsedFile {
+  return {
+    format,
+    encoding,
+    accountRef,
+    currency: null,
+    rows: [],
+    rejected: [],
+    errors: [],
+    warnings: [],
+    balances: [],
+    newestFirst: false,
+    mapping: null,
+  };
 }
 
 export class ImportRefused extends Error {
@@ -103,7 +150,15 @@ export function linesOf(text: string, offsets: readonly number[]): number[] {
 
 /** A parsed bank file with its identity: what planning and committing an import take. */
 export interface ParseResult {
+  /**
+   * The file's statement; for a file of several accounts' statements, a refusal saying so (the statements are
+   * imported one by one from `statements`).
+   */
   file: ParsedFile;
+  /** One per account the file holds statements of, in file order (one for most files). */
+  statements: ParsedFile[];
+  /** Set when `file` is one statement of a file of several: other statements of the same file are no re-import. */
+  part?: { index: number; of: number };
   sha256: string;
   size: number;
   /** What the person should check in the mapping (CSV): an ambiguous date format, a column guessed by content. */

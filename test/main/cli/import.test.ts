@@ -68,7 +68,10 @@ describe('finops import', () => {
     expect(bad.status).toBe(2);
     const noAccount = runCli(['import', '--data-dir', dir, '--team', 'Cli Import', path.join(FIXTURES, 'chase.csv')]);
     expect(noAccount.status).toBe(2);
-    expect(noAccount.stderr).toMatch(/--account is required/);
+    expect(noAccount.stderr).toMatch(
+      /statement 1 \(no account named\): no account found; pass --statement-account '1=ACCOUNT_ID'/,
+    );
+    expect(noAccount.stderr).toMatch(/1 statement of the file has no account: .*--account ID.*nothing was written/);
     const usd = runCli([
       'import',
       '--data-dir',
@@ -82,5 +85,38 @@ describe('finops import', () => {
     expect(usd.status).toBe(1);
     expect(usd.stderr).toMatch(/None of the file's 4 rows can be imported/);
     expect(usd.stderr).toMatch(/line 39 \(CURDEF\): in USD, but the account holds EUR/);
+  }, 120_000);
+
+  it('imports a file of several accounts: says which statements need an account and how to pass it', () => {
+    const { dir, account } = dataDir();
+    const db = openDatabase(dir);
+    const team = db.prepare("SELECT id FROM teams WHERE name = 'Cli Import'").pluck().get() as string;
+    const savings = write(db, team, (w) =>
+      w.insert('bank_account', { name: 'Tagesgeld', type: 'depository', currency: 'EUR', manual: 0 }),
+    );
+    db.close();
+    const file = path.join(FIXTURES, 'statements/mt940-all-accounts.sta');
+    const base = ['import', '--data-dir', dir, '--team', 'Cli Import'];
+    const asked = runCli([...base, '--statement-account', `37040044/0532013000=${account}`, file]);
+    expect(asked.status).toBe(2);
+    expect(asked.stderr).toMatch(/statement 1 \(37040044\/0532013000\) → account \S+ \(choice\): 3 rows, 3 new/);
+    expect(asked.stderr).toMatch(
+      /statement 2 \(DE12500105170648489890\): no account found; pass --statement-account 'DE12500105170648489890=ACCOUNT_ID'/,
+    );
+    expect(asked.stderr).toMatch(/1 statement of the file has no account: pass --statement-account REF=ACCOUNT_ID/);
+
+    const run = runCli([
+      ...base,
+      '--statement-account',
+      `37040044/0532013000=${account}`,
+      '--statement-account',
+      `DE12500105170648489890=${savings}`,
+      file,
+    ]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /imported mt940-all-accounts.sta \(37040044\/0532013000 into account \S+\) as batch \S+: 3 rows: 3 new/,
+    );
+    expect(run.stdout).toMatch(/\(DE12500105170648489890 into account \S+\) as batch \S+: 1 rows: 1 new/);
   }, 120_000);
 });

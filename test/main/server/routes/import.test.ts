@@ -53,6 +53,11 @@ describe('import over the API', () => {
       alreadyImported: null,
     });
     expect(preview.rows[0]).toMatchObject({ outcome: 'new', amount: -84, date: '2026-03-31', line: 8 });
+    // "Column → field" by header name, with sample values.
+    expect(preview.columns.find((c: { header: string }) => c.header === 'Betrag (EUR)')).toMatchObject({
+      fields: ['amount'],
+      samples: ['-84,00', '3.570,00', '-23,45'],
+    });
     // Nothing written by a preview.
     expect(api.db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(0);
 
@@ -152,6 +157,73 @@ describe('import over the API', () => {
     expect(ok.statusCode).toBe(201);
     expect(ok.json().batch.warnings[0]).toMatch(/Balance check/);
     expect(up.uploadId).toBeDefined();
+  });
+
+  it('imports a file of several accounts: asks for the accounts it needs (422 naming each), then one batch per account', async () => {
+    const { api, token, account, teamId } = await setup();
+    const savings = write(api.db, teamId, (w) =>
+      w.insert('bank_account', { name: 'Tagesgeld', type: 'depository', currency: 'EUR', manual: 0 }),
+    );
+    const file = fs.readFileSync(path.join(FIXTURES, 'statements/mt940-all-accounts.sta'));
+    const up = await api.app.inject({
+      method: 'POST',
+      url: '/v1/imports/uploads',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'x-filename': 'alle.sta' },
+      payload: file,
+    });
+    expect(up.statusCode, up.body).toBe(201);
+    const id = up.json().uploadId;
+    expect(up.json()).toMatchObject({
+      bankAccountId: null,
+      format: 'mt940',
+      statements: [
+        {
+          accountRef: '37040044/0532013000',
+          bankAccountId: null,
+          needs: expect.stringContaining('accounts["37040044/0532013000"]'),
+        },
+        { accountRef: 'DE12500105170648489890', bankAccountId: null },
+      ],
+    });
+    const early = await api.call('POST', `/v1/imports/uploads/${id}/commit`, { token, body: {} });
+    expect(early.statusCode).toBe(422);
+    expect(early.json().fields.map((f: { path: string }) => f.path)).toEqual([
+      'accounts.37040044/0532013000',
+      'accounts.DE12500105170648489890',
+    ]);
+    const accounts = { '37040044/0532013000': account, DE12500105170648489890: savings };
+    const again = await api.call('POST', `/v1/imports/uploads/${id}/preview`, { token, body: { accounts } });
+    expect(again.json()).toMatchObject({ counts: { rows: 4, new: 4 }, balance: { status: 'ok' } });
+    expect(again.json().rows.map((r: { statement: number }) => r.statement)).toEqual([0, 0, 0, 1]);
+    const commit = await api.call('POST', `/v1/imports/uploads/${id}/commit`, { token, body: { accounts } });
+    expect(commit.statusCode, commit.body).toBe(201);
+    expect(
+      commit
+        .json()
+        .batches.map((b: { bankAccountId: string; counts: { created: number } }) => [b.bankAccountId, b.counts.created]),
+    ).toEqual([
+      [account, 3],
+      [savings, 1],
+    ]);
+    const unknown = await api.call('POST', `/v1/imports/uploads/${id}/preview`, {
+      token,
+      body: { accounts: { 'DE00 0000': account } },
+    });
+    expect(unknown.statusCode).toBe(422);
+  });
+
+  it('splits a camt batch entry into its parts when the preview or commit asks for it', async () => {
+    const { api, token, account } = await setup();
+    const camt = fs.readFileSync(path.join(FIXTURES, 'camt053-v08.xml'));
+    const up = await upload(api, token, account, camt, 'application/xml', 'camt.xml', '&splitBatches=true');
+    expect(up.json().counts.rows).toBe(7);
+    const whole = await api.call('POST', `/v1/imports/uploads/${up.json().uploadId}/preview`, { token, body: {} });
+    expect(whole.json().counts.rows).toBe(6);
+    const commit = await api.call('POST', `/v1/imports/uploads/${up.json().uploadId}/commit`, {
+      token,
+      body: { splitBatches: true },
+    });
+    expect(commit.json().batch.counts).toMatchObject({ rows: 7, created: 7 });
   });
 
   it('documents the routes as extensions in the OpenAPI document', async () => {
