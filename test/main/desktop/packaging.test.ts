@@ -41,6 +41,7 @@ const { FileMatcher } = require('app-builder-lib/out/fileMatcher') as {
 
 interface LockPackage {
   dev?: boolean;
+  devOptional?: boolean;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
 }
