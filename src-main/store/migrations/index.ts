@@ -12,6 +12,8 @@ import { workflows } from './011-workflows';
 import { webSessions } from './012-web-sessions';
 import { rules } from './013-rules';
 import { sync } from './014-sync';
+import { reserved15 } from './015-reserved';
+import { specAreas } from './016-spec-areas';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -49,6 +51,10 @@ export const MIGRATIONS: readonly Migration[] = [
   rules,
   // [014 sync engine state] — reserved number
   sync,
+  // [015] — reserved number (a placeholder until its area lands)
+  reserved15,
+  // [016 tracker categories, partial payments, workflow settings, per-user notification state]
+  specAreas,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -47,6 +47,8 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/tags/{id}': async (api, token) =>
     (await api.call('POST', '/v1/tags', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
   '/v1/tracker-projects/{id}': (api, token) => matrixProject(api, token),
+  '/v1/tracker-categories/{id}': async (api, token) =>
+    (await api.call('POST', '/v1/tracker-categories', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
   '/v1/tracker-entries/{id}': async (api, token) =>
     (
       await api.call('POST', '/v1/tracker-entries', {
@@ -224,6 +226,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/tracker-projects': { name: 'Body Project' },
   'PATCH /v1/tracker-projects/{id}': { description: 'patched' },
   'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
+  'PATCH /v1/tracker-categories/{id}': { color: '#123456' },
   'PATCH /v1/teams/{id}': { fiscalYearStartMonth: 4 },
   'PATCH /v1/users/me': { timezone: 'Europe/Berlin' },
   'POST /v1/documents': { fileName: 'body.png', content: MATRIX_PNG },
@@ -283,6 +286,7 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
   'POST /v1/tracker-entries/bulk': async (api, token) => [
     { projectId: await matrixProject(api, token), start: '2025-01-02T09:00:00Z', duration: 60 },
   ],
+  'POST /v1/tracker-categories': async () => ({ name: `body-${Math.random()}` }),
   'POST /v1/tracker-entries/timer/start': async (api, token) => ({ projectId: await matrixProject(api, token) }),
   'POST /v1/invoices/from-tracker': async (api, token) => {
     const projectId = await matrixProject(api, token);
