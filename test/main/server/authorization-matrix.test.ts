@@ -65,10 +65,8 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
-  '/v1/invoice-payments/{id}': async (api, token) => {
-    const invoiceId = await matrixInvoice(api, token, 'paid');
-    return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
-  },
+  '/v1/invoice-payments/{id}': (api, token) => matrixPayment(api, token),
+  '/v1/invoice-payments/{id}/bounce': (api, token) => matrixPayment(api, token),
   '/v1/transactions/{id}': (api, token) => matrixTransaction(api, token),
   '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
   '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
@@ -121,6 +119,11 @@ async function matrixInvoice(api: TestApi, token: string, status?: 'unpaid' | 'p
   if (status) await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'unpaid' } });
   if (status === 'paid') await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'paid' } });
   return id;
+}
+
+async function matrixPayment(api: TestApi, token: string): Promise<string> {
+  const invoiceId = await matrixInvoice(api, token, 'paid');
+  return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
 }
 
 async function matrixBankAccount(api: TestApi, token: string): Promise<string> {
