@@ -4,11 +4,20 @@ import type { Db } from '../../store/db';
 import { unmatchInvoicePayment } from '../../store/invoices/matching';
 import { bounceInvoicePayment, recordInvoicePayment } from '../../store/invoices/payment-records';
 import { getInvoicePayment, listInvoicePayments, listPayments } from '../../store/invoices/payments';
+import type { ServerCredentialSources } from '../../sync/credentials';
 import { registerRoute } from '../route';
+import { registerPaymentProviderRoutes } from './payment-provider';
 
-/** `/v1/payments` and `/v1/invoice-payments` (docs/decisions/0076-invoice-payments.md). */
-export async function invoicePaymentRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+/**
+ * `/v1/payments` and `/v1/invoice-payments` (docs/decisions/0076-invoice-payments.md, 0147), and the payment-provider
+ * routes relayed to the team's sync remote with the credential the server's sync settings find.
+ */
+export async function invoicePaymentRoutesPlugin(
+  app: FastifyInstance,
+  opts: { db: Db; sync?: false | ServerCredentialSources },
+): Promise<void> {
   const { db } = opts;
+  registerPaymentProviderRoutes(app, db, opts.sync || {});
   registerRoute(app, r.payments, ({ auth, query }) => listPayments(db, auth.teamId, query));
   registerRoute(app, r.list, ({ auth, query }) => listInvoicePayments(db, auth.teamId, query));
   registerRoute(app, r.get, ({ auth, params }) => getInvoicePayment(db, auth.teamId, params.id));

@@ -65,6 +65,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
+  '/v1/invoices/{id}/payment-intent': (api, token) => matrixInvoice(api, token, 'unpaid'),
   '/v1/invoice-payments/{id}': (api, token) => matrixPayment(api, token),
   '/v1/invoice-payments/{id}/bounce': (api, token) => matrixPayment(api, token),
   '/v1/transactions/{id}': (api, token) => matrixTransaction(api, token),
@@ -289,6 +290,7 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
   'POST /v1/tracker-entries/bulk': async (api, token) => [
     { projectId: await matrixProject(api, token), start: '2025-01-02T09:00:00Z', duration: 60 },
   ],
+  'POST /v1/invoice-payments/payment-intent': async (api, token) => ({ invoiceId: await matrixInvoice(api, token, 'unpaid') }),
   'POST /v1/tracker-categories': async () => ({ name: `body-${Math.random()}` }),
   'POST /v1/tracker-entries/timer/start': async (api, token) => ({ projectId: await matrixProject(api, token) }),
   'POST /v1/invoices/from-tracker': async (api, token) => {
@@ -342,6 +344,12 @@ const REFUSED: Record<string, number> = {
   'POST /v1/banking/session/result': 409,
   'POST /v1/banking/connections/delete': 409,
   'GET /v1/banking/connections/status': 409,
+  // The payment provider is reached through a sync remote only: without one these say so (decision 0147).
+  'GET /v1/invoice-payments/connect-stripe': 409,
+  'GET /v1/invoice-payments/connect-stripe/callback': 409,
+  'POST /v1/invoice-payments/disconnect-stripe': 409,
+  'POST /v1/invoice-payments/payment-intent': 409,
+  'POST /v1/invoices/{id}/payment-intent': 409,
 };
 
 /** A path parameter: `{id}`, `{executionId}`. */
