@@ -69,7 +69,8 @@ export const paymentProviderRoutes = {
     method: 'GET',
     path: '/invoice-payments/stripe-status',
     tag: 'invoices',
-    summary: 'Whether the team has a payment provider connected (asked of the sync remote; connected: false with the reason without one)',
+    summary:
+      'Whether the team has a payment provider connected (asked of the sync remote; connected: false with the reason without one)',
     scopes: ['invoices.read'],
     responses: { 200: PaymentProviderStatus },
   }),

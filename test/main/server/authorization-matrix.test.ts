@@ -28,6 +28,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
+  '/v1/workflows/{id}/runs': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/runs/{executionId}': (api, token) => matrixRun(api, token),
   '/app/workflows/{id}': (api, token) => matrixWorkflow(api, token),
   '/app/workflows/{id}/promote': (api, token) => matrixWorkflow(api, token),
