@@ -21,9 +21,16 @@ export interface DomainEvents {
   'transactions.imported': { transactionIds: readonly string[]; runRules: boolean };
   /**
    * A payment of an invoice failed: an applied payment bounced (`paymentId`, the money came back), or a payment
-   * intent was refused by the payment provider (no payment).
+   * intent was refused by the payment provider (no payment). `failureId` names this failure once (the bounced
+   * payment, or the notification that told the team of a refused intent).
    */
-  'payment.failed': { invoiceId: string; paymentId: string | null; transactionId: string | null; reason: string };
+  'payment.failed': {
+    failureId: string;
+    invoiceId: string;
+    paymentId: string | null;
+    transactionId: string | null;
+    reason: string;
+  };
   /**
    * A customer entered a segment of its engagement (src-shared/domain/customer-engagement.ts: first-time, repeat,
    * recent, unpaid, paid) through a move of one of its invoices.

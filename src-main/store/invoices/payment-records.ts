@@ -102,6 +102,7 @@ function paymentFailed(
     metadata: { invoiceId: fact.invoiceId, invoiceNumber: fact.invoiceNumber, paymentId: fact.paymentId, reason: fact.reason },
   });
   publish(w, 'payment.failed', {
+    failureId: fact.paymentId ?? note.id,
     invoiceId: fact.invoiceId,
     paymentId: fact.paymentId,
     transactionId: fact.transactionId,
