@@ -220,6 +220,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/workflows/{id}/chat': { message: 'matrix' },
   'POST /app/workflows': { definition: MATRIX_WORKFLOW },
   'POST /app/workflows/{id}/promote': { version: 1 },
+  'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'PATCH /v1/transactions/{id}': { note: 'patched' },
