@@ -35,7 +35,14 @@ export const PaymentIntentBody = z.preprocess(
   z.looseObject({ invoiceId: z.string().min(1).max(200).describe('the invoice to be paid') }),
 );
 
-const passthroughQuery = z.record(z.string(), z.string()).optional();
+/** The provider's return carries its own parameters (an OAuth code and state, or an error); all are handed on. */
+const ProviderQuery = z.looseObject({
+  code: z.string().max(2000).optional(),
+  state: z.string().max(2000).optional(),
+  scope: z.string().max(2000).optional(),
+  error: z.string().max(2000).optional(),
+  error_description: z.string().max(2000).optional(),
+});
 
 export const paymentProviderRoutes = {
   connect: defineRoute({
@@ -44,7 +51,7 @@ export const paymentProviderRoutes = {
     tag: 'invoices',
     summary: "Connect the team's payment provider (relayed to the sync remote; 409 with the reason without one)",
     scopes: ['invoices.write'],
-    query: passthroughQuery,
+    query: ProviderQuery,
     responses: { 200: RemoteAnswer },
   }),
   connectCallback: defineRoute({
@@ -53,7 +60,7 @@ export const paymentProviderRoutes = {
     tag: 'invoices',
     summary: "The payment provider's return from connecting (relayed to the sync remote; 409 with the reason without one)",
     scopes: ['invoices.write'],
-    query: passthroughQuery,
+    query: ProviderQuery,
     responses: { 200: RemoteAnswer },
   }),
   disconnect: defineRoute({

@@ -37,10 +37,20 @@ export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sour
   }
 
   registerRoute(app, r.connect, async ({ auth, query, reply }) =>
-    answer(reply, await relayed(auth.teamId, { method: 'GET', path: '/invoice-payments/connect-stripe', query })),
+    answer(
+      reply,
+      await relayed(auth.teamId, { method: 'GET', path: '/invoice-payments/connect-stripe', query: stringsOf(query) }),
+    ),
   );
   registerRoute(app, r.connectCallback, async ({ auth, query, reply }) =>
-    answer(reply, await relayed(auth.teamId, { method: 'GET', path: '/invoice-payments/connect-stripe/callback', query })),
+    answer(
+      reply,
+      await relayed(auth.teamId, {
+        method: 'GET',
+        path: '/invoice-payments/connect-stripe/callback',
+        query: stringsOf(query),
+      }),
+    ),
   );
   registerRoute(app, r.disconnect, async ({ auth, body, reply }) =>
     answer(reply, await relayed(auth.teamId, { method: 'POST', path: '/invoice-payments/disconnect-stripe', body })),
@@ -109,6 +119,11 @@ export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sour
       }),
     ),
   );
+}
+
+/** The query's parameters as given (repeated ones and other shapes are not the provider's). */
+function stringsOf(query: Record<string, unknown>): Record<string, string> {
+  return Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
 }
 
 /** The client's Idempotency-Key travels on: a retry is the same intent at the remote too. */

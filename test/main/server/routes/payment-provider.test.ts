@@ -161,5 +161,10 @@ describe('payment provider routes', () => {
       type: 'payment_failed',
       metadata: { invoiceId, reason: 'card declined: insufficient funds' },
     });
+    // The provider's return is handed on with its parameters; a 402 there is no payment of an invoice.
+    const back = await api.call('GET', '/v1/invoice-payments/connect-stripe/callback?code=ac_1&state=s-9', { token });
+    expect(back.statusCode).toBe(402);
+    expect(seen.at(-1)?.path).toBe('/v1/invoice-payments/connect-stripe/callback?code=ac_1&state=s-9');
+    expect((await api.call('GET', '/v1/notifications', { token })).json().data).toHaveLength(1);
   });
 });
