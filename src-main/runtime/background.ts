@@ -2,7 +2,7 @@ import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner'
 import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
 import type { Db } from '../store/db';
 import { type SchedulerOptions, SyncScheduler } from '../sync/scheduler';
-import { type RunnerOptions, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
+import { type RunnerOptions, retiredEnvSettings, runnerOptionsFromEnv, WorkflowRunner } from '../workflows/runner';
 import { installSubscriptions } from './subscriptions';
 
 /**
@@ -45,14 +45,14 @@ export function backgroundOf(db: Db): BackgroundWork | undefined {
 export function startBackgroundWork(db: Db, options: BackgroundOptions): BackgroundWork {
   installSubscriptions();
   const onError = options.onError ?? (() => {});
-  const fromEnv = runnerOptionsFromEnv();
+  const retired = retiredEnvSettings();
+  if (retired && options.workflows !== false) onError(new Error(retired), 'workflows');
   const workflows =
     options.workflows === false
       ? undefined
       : new WorkflowRunner(db, {
-          ...fromEnv,
+          ...runnerOptionsFromEnv(),
           ...options.workflows,
-          ports: { ...fromEnv.ports, ...options.workflows?.ports },
           onError: options.workflows?.onError ?? ((err, runId) => onError(err, 'workflows', runId)),
         }).start();
   // Overdue moves (caught up at once for the time the app was closed), scheduled sends and the email queue.

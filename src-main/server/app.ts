@@ -169,7 +169,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reconciliationRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
-      await v1.register(invoicePaymentRoutesPlugin, { db: options.db });
+      await v1.register(invoicePaymentRoutesPlugin, { db: options.db, sync: options.sync });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });
       // [workflows routes register here]

@@ -24,7 +24,7 @@ export interface StartOptions {
   invoiceJobs?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
   /**
    * The workflow runner started with the server (false: none). Defaults come from the environment
-   * (workflows/runner.ts runnerOptionsFromEnv: allowed HTTP hosts, concurrency, lease); no HTTP host by default.
+   * (workflows/runner.ts runnerOptionsFromEnv: concurrency, lease); allowed HTTP hosts are each team's setting.
    */
   workflows?: false | RunnerOptions;
   /** Sync rounds with each team's remote (false: none); sync/scheduler.ts. */

@@ -83,6 +83,17 @@ export const ENTITIES = {
     readScope: 'tracker-entries.read',
     synced: true,
   },
+  // Not synced (decision 0146): the hosted service has no route for them (hosted-service-facts.md lists none), so a
+  // hosted remote cannot hold one, and an entry's sync projection leaves its category out. The remote bills an
+  // entry at its project's rate; the category's rate applies here only. Syncing them with a Finops Desk remote
+  // means a SYNC_SPECS entry (src-shared/domain/sync/fields.ts) and the entry's categoryId in its projection.
+  tracker_category: {
+    table: 'tracker_categories',
+    readScope: 'tracker-entries.read',
+    synced: false,
+    // An entry shows its category's name and colour, and its rate and amount follow the category's rate.
+    embeddedIn: [{ entity: 'tracker_entry', link: 'tracker_entries', column: 'category_id', target: 'id' }],
+  },
   // Their status syncs (read, archived); each side creates its own (sync/capabilities.ts: no create, no delete).
   notification: {
     table: 'notifications',
@@ -207,5 +218,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   rule_failures: 'run log of rules (reported over the API), not a record',
   import_batch_rows: 'part of the import batch (the outcome of each row of its file)',
   import_uploads: 'scratch copies of uploaded bank files between preview and commit (expire after a day)',
+  workflow_settings: "a team's workflow settings (the HTTP allow-list): local configuration, never synced",
+  notification_reads: "part of the notification (each member's own status of a team-wide one; the change is the notification's)",
   // [tables that are not entities register here]
 };

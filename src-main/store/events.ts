@@ -19,6 +19,23 @@ export interface DomainEvents {
   'invoice.overdue': { invoiceId: string; dueDate: string };
   /** An import committed new transactions; `runRules` is false when the caller asked for a plain import. */
   'transactions.imported': { transactionIds: readonly string[]; runRules: boolean };
+  /**
+   * A payment of an invoice failed: an applied payment bounced (`paymentId`, the money came back), or a payment
+   * intent was refused by the payment provider (no payment). `failureId` names this failure once (the bounced
+   * payment, or the notification that told the team of a refused intent).
+   */
+  'payment.failed': {
+    failureId: string;
+    invoiceId: string;
+    paymentId: string | null;
+    transactionId: string | null;
+    reason: string;
+  };
+  /**
+   * A customer entered a segment of its engagement (src-shared/domain/customer-engagement.ts: first-time, repeat,
+   * recent, unpaid, paid) through a move of one of its invoices.
+   */
+  'customer.segment_entered': { customerId: string; segment: string; invoiceId: string; invoiceStatus: string };
 }
 
 export type DomainEventType = keyof DomainEvents;
@@ -27,6 +44,8 @@ export type DomainEventHandler<K extends DomainEventType> = (w: Writer, event: D
 const handlers: { [K in DomainEventType]: DomainEventHandler<K>[] } = {
   'invoice.overdue': [],
   'transactions.imported': [],
+  'payment.failed': [],
+  'customer.segment_entered': [],
 };
 
 /** Adds a handler for one event type; returns the function that removes it again. */

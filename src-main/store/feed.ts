@@ -18,6 +18,7 @@ import { getReconciliation } from './reconciliation/reconciliation';
 import { getRecurringSeries } from './rules/recurring';
 import { getRule } from './rules/rules';
 import { getTag } from './tags/tags';
+import { getTrackerCategory } from './tracker/categories';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
 import { getTransaction } from './transactions/read';
@@ -41,6 +42,7 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   invoice: getInvoice,
   tracker_project: getTrackerProject,
   tracker_entry: getTrackerEntry,
+  tracker_category: getTrackerCategory,
   notification: getNotification,
   document: getDocument,
   inbox_item: getInboxItem,

@@ -1,4 +1,5 @@
-import { openSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import type { SyncRemote } from '../store/sync/remotes';
 import type { Credential } from './remote-client';
 
 /**
@@ -127,4 +128,24 @@ export async function resolveCredential(
   const parsed = parseStoredSecret(secret);
   if (parsed.kind === 'api_key') return { credential: staticCredential(parsed.token), from: 'keychain' };
   return { credential: oauthCredential(store, account, parsed), from: 'keychain (OAuth)' };
+}
+
+/** Where a server finds its teams' remote credentials: its sync settings (tests give an environment or a store). */
+export interface ServerCredentialSources {
+  credentials?: { env?: NodeJS.ProcessEnv };
+  secretStore?: SecretStore;
+}
+
+/**
+ * The credential of a team's remote as the server's routes use it: `$FINOPS_REMOTE_TOKEN`, else the entry the team's
+ * credential was kept under (`credentialRef`, set by the Sync screen) in the process's secret store — the one the
+ * sync scheduler reads, so a key entered once serves rounds and relayed calls alike. NoCredential when none is kept.
+ */
+export async function remoteCredential(remote: SyncRemote, sources: ServerCredentialSources = {}): Promise<Credential> {
+  const { credential } = await resolveCredential(remote.baseUrl, {
+    env: sources.credentials?.env ?? process.env,
+    store: sources.secretStore ?? (await processSecretStore()).store,
+    account: remote.credentialRef ?? secretAccounts.syncToken(remote.baseUrl),
+  });
+  return credential;
 }

@@ -55,6 +55,8 @@ export interface ClientOptions {
   /** The longest Retry-After honoured by waiting (default 120 s); a longer one ends the round (resumed later). */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
+  /** `manual`: a redirect is answered as it came (a relayed call hands it to its caller); default follow. */
+  redirect?: 'follow' | 'manual';
   signal?: AbortSignal;
   /** Tests: a seeded random source for the jitter, a sleep that can be observed. */
   random?: () => number;
@@ -147,7 +149,13 @@ export class RemoteClient {
       this.requests++;
       try {
         const signals = [AbortSignal.timeout(o.timeoutMs ?? 30_000), ...(o.signal ? [o.signal] : [])];
-        res = await fetch(this.url(path, options.query), { method, headers, body, signal: AbortSignal.any(signals) });
+        res = await fetch(this.url(path, options.query), {
+          method,
+          headers,
+          body,
+          redirect: o.redirect ?? 'follow',
+          signal: AbortSignal.any(signals),
+        });
       } catch (err) {
         if (o.signal?.aborted) throw o.signal.reason;
         failures++;

@@ -7,6 +7,7 @@ import type { Db } from '../store/db';
 import { queueInvoiceReminder } from '../store/invoices/send';
 import { updateInvoice } from '../store/invoices/write';
 import { type TransactionChange, updateTransaction } from '../store/transactions/update';
+import { teamHttpHosts } from '../store/workflows/settings';
 
 /**
  * The effects a run has on the rest of the app, behind small interfaces, so the engine does not depend on when
@@ -24,8 +25,11 @@ export interface EffectPorts {
   /** When absent (a test without it), the reminder node fails with a clear message. */
   queueInvoiceReminder?: InvoiceReminderQueue;
   recordUpdaters: Partial<Record<RecordResource, RecordUpdater>>;
-  /** Hosts (`host` or `host:port`) HTTP nodes may call; empty: HTTP nodes are off. */
-  httpAllowedHosts: readonly string[];
+  /**
+   * Hosts (`host` or `host:port`) HTTP nodes of the team's runs may call; empty: HTTP nodes are off. The team's
+   * workflow settings in its data (store/workflows/settings.ts), so every process advancing a run reads the same.
+   */
+  httpAllowedHosts: (db: Db, teamId: string) => readonly string[];
   fetch: typeof fetch;
 }
 
@@ -75,7 +79,7 @@ export function defaultEffectPorts(overrides: Partial<EffectPorts> = {}): Effect
     queueInvoiceReminder: (db, teamId, invoiceId, { idempotencyKey }) =>
       queueInvoiceReminder(db, teamId, invoiceId, { idempotencyKey }),
     recordUpdaters: { customer: updateCustomerField, invoice: updateInvoiceField, transaction: updateTransactionField },
-    httpAllowedHosts: [],
+    httpAllowedHosts: teamHttpHosts,
     fetch: globalThis.fetch,
     ...overrides,
   };
@@ -96,7 +100,9 @@ export function httpTargetProblem(url: string, allowed: readonly string[]): stri
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
     return `only http and https URLs may be called, not ${parsed.protocol}`;
   if (parsed.username || parsed.password) return 'a URL with credentials in it is refused';
-  if (allowed.length === 0) return 'HTTP calls are off: no host is on the allow-list (FINOPS_WORKFLOW_HTTP_HOSTS)';
+  if (allowed.length === 0) {
+    return "HTTP calls are off: no host is on the team's allow-list (finops workflow http-hosts, or PUT /app/workflow-settings)";
+  }
   const host = parsed.hostname.toLowerCase();
   const hostPort = parsed.port ? `${host}:${parsed.port}` : host;
   const ok = allowed.some((entry) => {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
 import { PROCESS_OWNER } from '../store/leases';
-import { type Claim, claimNextRun, claimRun } from '../store/workflows/runs/claims';
+import { type Claim, claimNextRun, claimRun, releaseRunsOfGoneHolders } from '../store/workflows/runs/claims';
 import { loadRunState } from '../store/workflows/runs/state';
 import { defaultEffectPorts, type EffectPorts } from './effects';
 import { type DriveResult, driveRun, type FaultInjector, SimulatedCrash } from './engine';
@@ -12,7 +12,7 @@ import { onWake } from './wakeup';
  * Runs workflow runs in the background of a process (the server; the CLI for the run it just started or decided),
  * with bounded concurrency. Work is claimed through the database (store/workflow-runs.ts claimNextRun, a lease per
  * run), so a server and a CLI on one data dir never run the same step twice, and a run whose process died is taken
- * over once its lease lapses. Each poll also fires due schedule triggers (under their own named lease).
+ * over once its lease lapses — at once when that process was of this machine (a restarted server, a new command). Each poll also fires due schedule triggers (under their own named lease).
  */
 export interface RunnerOptions {
   /** Runs advanced at once; default 4. */
@@ -31,25 +31,24 @@ export interface RunnerOptions {
   onError?: (err: unknown, runId?: string) => void;
 }
 
-/** The HTTP node allow-list from $FINOPS_WORKFLOW_HTTP_HOSTS (comma-separated hosts or host:port); empty by default. */
-export function workflowHttpHostsFromEnv(env: NodeJS.ProcessEnv = process.env): string[] {
-  return (env.FINOPS_WORKFLOW_HTTP_HOSTS ?? '')
-    .split(',')
-    .map((h) => h.trim())
-    .filter(Boolean);
-}
-
 /**
- * Runner settings a deployment may change: $FINOPS_WORKFLOW_HTTP_HOSTS (above), $FINOPS_WORKFLOW_CONCURRENCY and
- * $FINOPS_WORKFLOW_LEASE_MS (how soon a dead process's runs are taken over; at least 1000).
+ * Runner settings a deployment may change: $FINOPS_WORKFLOW_CONCURRENCY and $FINOPS_WORKFLOW_LEASE_MS (how soon a
+ * run whose process vanished without a trace is taken over; at least 1000). They change how fast runs go, never what
+ * a run does: what a run may do (the HTTP allow-list) is the team's, kept in its data (store/workflows/settings.ts).
  */
 export function runnerOptionsFromEnv(env: NodeJS.ProcessEnv = process.env): RunnerOptions {
   const int = (v: string | undefined, min: number) => (v && /^\d+$/.test(v) && Number(v) >= min ? Number(v) : undefined);
   return {
     concurrency: int(env.FINOPS_WORKFLOW_CONCURRENCY, 1),
     leaseMs: int(env.FINOPS_WORKFLOW_LEASE_MS, 1000),
-    ports: { httpAllowedHosts: workflowHttpHostsFromEnv(env) },
   };
+}
+
+/** Why a former setting is no longer read, when the environment still sets it (the server logs it at start). */
+export function retiredEnvSettings(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env.FINOPS_WORKFLOW_HTTP_HOSTS
+    ? 'FINOPS_WORKFLOW_HTTP_HOSTS is no longer read: allowed HTTP hosts are a team setting now (finops workflow http-hosts --set …)'
+    : undefined;
 }
 
 export const DEFAULT_CONCURRENCY = 4;
@@ -83,9 +82,10 @@ export class WorkflowRunner {
     this.ports = defaultEffectPorts(options.ports);
   }
 
-  /** Starts polling (and listening for in-process wake-ups). */
+  /** Starts polling (and listening for in-process wake-ups); runs a dead process of this machine held are free at once. */
   start(): this {
     this.started = true;
+    this.reclaim();
     this.unsubscribe = onWake(() => this.kick());
     this.kick();
     return this;
@@ -178,6 +178,7 @@ export class WorkflowRunner {
 
   /** Drives one run when it is ready and free (the CLI after a start or a decision); false when another process has it. */
   async driveOne(teamId: string, runId: string): Promise<DriveResult | 'busy'> {
+    this.reclaim();
     if (!claimRun(this.db, teamId, runId, this.owner, this.clock(), this.leaseMs)) {
       const state = loadRunState(this.db, teamId, runId);
       return ['completed', 'failed', 'canceled', 'waiting'].includes(state.status) && !state.cancelRequested
@@ -187,6 +188,15 @@ export class WorkflowRunner {
     const result = await this.launch({ runId, teamId });
     if (this.crashed) throw this.crashed;
     return result;
+  }
+
+  /** Frees the claims of runs whose holder died on this machine (a crashed server, a killed command). */
+  private reclaim(): void {
+    try {
+      releaseRunsOfGoneHolders(this.db, this.clock());
+    } catch (err) {
+      this.options.onError?.(err);
+    }
   }
 
   /** Whether a simulated crash stopped this runner (tests). */

@@ -1,6 +1,7 @@
 import {
   DISPATCHABLE_TRIGGER_TYPES,
   type RecordResource,
+  type Trigger,
   type WorkflowDefinition,
 } from '../../src-shared/contract/workflow-definition';
 import type { Db } from '../store/db';
@@ -74,6 +75,8 @@ export function declares(definition: WorkflowDefinition, triggerType: string): b
 export interface TriggeredOptions {
   /** Per workflow: a second event with the same key starts nothing more (e.g. `invoice_overdue:<invoiceId>:<dueDate>`). */
   idempotencyKey?: string;
+  /** Whether a declared trigger of this type takes the event (a segment trigger names its segment); default all. */
+  accepts?: (trigger: Trigger) => boolean;
 }
 
 /**
@@ -98,6 +101,10 @@ export function enqueueTriggeredRuns(
         if (wf.promotedVersion === null || wf.promotedDefinition === null) continue;
         if (options.idempotencyKey && findRunByKey(db, teamId, workflowId, options.idempotencyKey)) continue;
         const definition = parseStoredDefinition(wf.promotedDefinition);
+        const accepts = options.accepts;
+        if (accepts && typeof definition !== 'string') {
+          if (!definition.triggers.some((t) => t.type === triggerType && accepts(t))) continue;
+        }
         runs.push(
           insertRun(w, {
             workflowId,

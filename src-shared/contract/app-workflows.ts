@@ -124,10 +124,39 @@ export const RunListQuery = z.object({
   statuses: multiValue(z.enum(RUN_STATUSES)),
 });
 
+/** A team's workflow settings, the same in every process that advances its runs (docs/decisions/0149). */
+export const WorkflowSettings = z
+  .object({
+    httpHosts: z.array(z.string()).describe('hosts (host or host:port) HTTP nodes may call; empty: HTTP nodes are off'),
+    updatedAt: z.string().nullable(),
+  })
+  .meta({ id: 'WorkflowSettings' });
+
+export const WorkflowSettingsPut = z.strictObject({
+  httpHosts: z.array(z.string().max(300)).max(100, 'at most 100 hosts').describe('replaces the list; [] turns HTTP nodes off'),
+});
+
 const read = { tag: 'app: workflows', scopes: ['workflows.read'], mount: '/app' } as const;
 const write = { tag: 'app: workflows', scopes: ['workflows.write'], mount: '/app' } as const;
 
 export const appWorkflowRoutes = {
+  settings: defineRoute({
+    ...read,
+    method: 'GET',
+    path: '/workflow-settings',
+    summary: 'The team’s workflow settings (the HTTP allow-list)',
+    description: INTERNAL,
+    responses: { 200: WorkflowSettings },
+  }),
+  putSettings: defineRoute({
+    ...write,
+    method: 'PUT',
+    path: '/workflow-settings',
+    summary: 'Replace the team’s workflow settings; every process advancing its runs reads them',
+    description: INTERNAL,
+    body: WorkflowSettingsPut,
+    responses: { 200: WorkflowSettings },
+  }),
   list: defineRoute({
     ...read,
     method: 'GET',

@@ -41,7 +41,7 @@ const Slug = z
   .trim()
   .max(64, 'must be at most 64 characters')
   .regex(SLUG_PATTERN, 'must be lowercase letters and digits separated by single hyphens, e.g. office-snacks');
-const Color = z
+export const Color = z
   .string()
   .trim()
   .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex colour #rrggbb')

@@ -9,15 +9,17 @@ import { defineRoute } from './route';
  * `GET /v1/invoice-payments` without shapes; ours:
  * - an invoice payment is a link between an invoice and what paid it: a ledger transaction (suggested by the
  *   matcher, applied automatically above the confidence threshold or confirmed by a person, or dismissed), or a
- *   payment marked by hand (no transaction);
- * - `GET /v1/payments` lists the money received: the applied links only, newest first;
+ *   payment marked by hand (no transaction). Several payments may pay one invoice in parts; a refund gives money
+ *   back on a paid one; a bounced payment came back and no longer counts (docs/decisions/0147-partial-payments.md);
+ * - `GET /v1/payments` lists the money that moved: the applied payments and refunds, newest first;
  * - `GET /v1/invoice-payments` lists every link with its state, for the review of suggestions;
  *   `POST /v1/invoice-payments` applies a match (confirms a suggestion, or links a transaction by hand);
  *   `DELETE /v1/invoice-payments/{id}` unmatches an applied link (the invoice and the transaction are restored) or
  *   dismisses a suggestion; the link stays as dismissed so the matcher never proposes the same pair again.
  */
 
-export const PAYMENT_STATES = ['suggested', 'applied', 'dismissed'] as const;
+export const PAYMENT_STATES = ['suggested', 'applied', 'dismissed', 'bounced'] as const;
+export const PAYMENT_KINDS = ['payment', 'refund'] as const;
 
 export const InvoicePayment = z
   .object({
@@ -25,7 +27,9 @@ export const InvoicePayment = z
     invoiceId: z.string(),
     invoiceNumber: z.string().nullable(),
     transactionId: z.string().nullable().describe('null for a payment marked by hand'),
-    state: z.enum(PAYMENT_STATES),
+    kind: z.enum(PAYMENT_KINDS).describe('payment: money in for the invoice; refund: money given back on a paid one'),
+    state: z.enum(PAYMENT_STATES).describe('bounced: applied, then the money came back; it no longer counts'),
+    failureReason: z.string().nullable().describe('why a bounced payment bounced'),
     amount: z.number().describe('the amount paid, in currency'),
     currency: z.string(),
     date: z.string().describe('the day the money arrived (the transaction date)'),
@@ -58,15 +62,36 @@ export const InvoicePaymentListQuery = z.object({
 
 export const InvoicePaymentCreate = z.strictObject({
   invoiceId: z.string().min(1).max(200),
-  transactionId: z.string().min(1).max(200).describe('an incoming transaction of the team, same currency'),
+  transactionId: z
+    .string()
+    .min(1)
+    .max(200)
+    .optional()
+    .describe('a transaction of the team in the invoice currency (money in pays, money out refunds); omit to record by hand'),
+  kind: z.enum(PAYMENT_KINDS).optional().describe('default payment'),
+  amount: z
+    .number()
+    .positive()
+    .optional()
+    .describe('without a transaction: the amount (default all that is still due, or all that can be refunded)'),
+  date: Day.optional().describe("without a transaction: the day the money moved (default today in the invoice's time zone)"),
 });
+export type InvoicePaymentCreate = z.infer<typeof InvoicePaymentCreate>;
+
+/** The body is optional. */
+export const InvoicePaymentBounce = z.preprocess(
+  (v) => v ?? {},
+  z.strictObject({
+    reason: z.string().trim().min(1).max(500).optional().describe('why the money came back (default "bounced")'),
+  }),
+);
 
 export const paymentRoutes = {
   payments: defineRoute({
     method: 'GET',
     path: '/payments',
     tag: 'invoices',
-    summary: 'Money received for invoices: applied payments, newest first',
+    summary: 'Money of invoices: applied payments and refunds (kind), newest first',
     scopes: ['invoices.read'],
     query: PaymentListQuery,
     responses: { 200: InvoicePaymentPage },
@@ -93,7 +118,8 @@ export const paymentRoutes = {
     method: 'POST',
     path: '/invoice-payments',
     tag: 'invoices',
-    summary: 'Apply a match: the transaction pays the invoice (confirms a suggestion or links by hand)',
+    summary:
+      'Record a payment or refund of an invoice: apply a transaction (confirms a suggestion or links by hand) or an amount by hand',
     scopes: ['invoices.write', 'transactions.write'],
     idempotent: true,
     body: InvoicePaymentCreate,
@@ -106,6 +132,17 @@ export const paymentRoutes = {
     summary: 'Unmatch (invoice and transaction restored) or dismiss a suggestion; returns the link, now dismissed',
     scopes: ['invoices.write', 'transactions.write'],
     params: idParams(),
+    responses: { 200: InvoicePayment },
+  }),
+  bounce: defineRoute({
+    method: 'POST',
+    path: '/invoice-payments/:id/bounce',
+    tag: 'invoices',
+    summary: 'An applied payment whose money came back: it stops counting and starts the payment_failed workflows',
+    scopes: ['invoices.write', 'transactions.write'],
+    idempotent: true,
+    params: idParams(),
+    body: InvoicePaymentBounce,
     responses: { 200: InvoicePayment },
   }),
 };

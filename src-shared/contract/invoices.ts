@@ -179,6 +179,7 @@ export type InvoiceDelivery = z.infer<typeof InvoiceDelivery>;
 export const InvoicePaymentRef = z
   .object({
     id: z.string(),
+    kind: z.enum(['payment', 'refund']),
     transactionId: z.string().nullable(),
     amount: z.number(),
     currency: z.string(),
@@ -221,7 +222,11 @@ export const Invoice = z
     internalNote: z.string().nullable(),
     trackerProjectId: z.string().nullable().describe('the tracker project this invoice was drafted from'),
     delivery: InvoiceDelivery.nullable().describe('the latest email of this invoice (invoice or reminder)'),
-    payment: InvoicePaymentRef.nullable().describe('the applied payment, when paid through a matched transaction'),
+    payment: InvoicePaymentRef.nullable().describe('the latest applied payment (not refund), if any'),
+    payments: z.array(InvoicePaymentRef).describe('applied payments and refunds, oldest first'),
+    paidAmount: z.number().describe('sum of the applied payments'),
+    refundedAmount: z.number().describe('sum of the applied refunds'),
+    amountDue: z.number().describe('what is still due: amount − paidAmount while unpaid or overdue, else 0'),
     pdfUrl: z.string().describe('GET this path for the PDF'),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -108,6 +108,10 @@ const entryFields = {
   date: IsoDate.optional().describe("default: the start's date in the assignee's time zone"),
   description: Text(5000),
   assignedId: z.preprocess(emptyToNull, z.string().max(200).nullable()).optional().describe('default: the caller'),
+  categoryId: z
+    .preprocess(emptyToNull, z.string().max(200).nullable())
+    .optional()
+    .describe('a tracker category (activity type) of the team; its rate applies when the project has none'),
 };
 
 export const TrackerEntryCreate = z.strictObject({
@@ -125,6 +129,7 @@ export const TrackerEntryPatch = z.strictObject({
   date: IsoDate.optional(),
   description: Text(5000),
   assignedId: entryFields.assignedId,
+  categoryId: entryFields.categoryId,
 });
 export type TrackerEntryPatch = z.infer<typeof TrackerEntryPatch>;
 
@@ -147,6 +152,11 @@ export const TrackerEntry = z
     }),
     assignedId: z.string().nullable(),
     assigned: z.object({ id: z.string(), fullName: z.string() }).nullable(),
+    categoryId: z.string().nullable(),
+    category: z.object({ id: z.string(), name: z.string(), color: z.string() }).nullable(),
+    rate: z.number().nullable().describe("the hourly rate the amount uses: the project's, else the category's"),
+    rateSource: z.enum(['project', 'category']).nullable().describe('where `rate` comes from; null: no rate'),
+    billable: z.boolean().describe('the project and the category (if any) are billable'),
     date: z.string(),
     start: z.string(),
     stop: z.string().nullable().describe('null while the timer runs'),
@@ -195,6 +205,7 @@ export const TimerStart = z.strictObject({
   projectId: z.string().min(1).max(200),
   description: Text(5000),
   assignedId: entryFields.assignedId,
+  categoryId: entryFields.categoryId,
   start: Instant.optional().describe('default: now'),
 });
 export type TimerStart = z.infer<typeof TimerStart>;

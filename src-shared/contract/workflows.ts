@@ -101,6 +101,20 @@ export const workflowRoutes = {
     body: ExecuteBody.nullish(),
     responses: { 200: StartAck },
   }),
+  // The spec's overview lists POST /workflows/{id}/runs; its detailed contract has execute. The same operation under
+  // the overview's name: same body, checks, key space and answer (docs/decisions/0149-workflow-settings-and-emitted-triggers.md).
+  startRun: defineRoute({
+    method: 'POST',
+    path: '/workflows/:id/runs',
+    tag: 'workflows',
+    summary: 'Start a run of a published workflow (the overview’s name for execute; identical to it)',
+    description:
+      'POST /workflows/{id}/execute under the name the spec’s overview gives it: the same body, checks, idempotency key space (shared with execute and chat) and start acknowledgment (HTTP 200).',
+    scopes: ['workflows.write'],
+    params: WorkflowIdParams,
+    body: ExecuteBody.nullish(),
+    responses: { 200: StartAck },
+  }),
   chat: defineRoute({
     method: 'POST',
     path: '/workflows/:id/chat',

@@ -2,15 +2,40 @@
  * Time-tracking rules, defined once (the SQL form is src-main/store/tracker/amount-sql.ts; a table test holds both
  * equal).
  *
- * An entry's billable amount is its duration × the project's hourly rate, rounded half up to the currency's minor
+ * An entry's billable amount is its duration × its hourly rate (`effectiveRate`: the project's, else its category's), rounded half up to the currency's minor
  * unit: (seconds × rateMinor + 1800) ÷ 3600, integer division. Totals are sums of entry amounts, never a rounding of
- * a summed duration, so a project's total always equals the sum of the entries shown. Entries of projects that are
- * not billable, or have no rate, amount to 0. A running entry (no stop) counts in no total until it is stopped.
+ * a summed duration, so a project's total always equals the sum of the entries shown. Entries that are not
+ * billable (project or category), or have no rate, amount to 0. A running entry (no stop) counts in no total until it is stopped.
  */
 export const SECONDS_PER_HOUR = 3600;
 
 /** The shortest entry a timer keeps: a timer stopped sooner is discarded (the hosted rule). */
 export const MIN_TIMER_SECONDS = 60;
+
+/** What an entry's rate comes from: its project's own rate, its category's default rate, or nothing. */
+export type RateSource = 'project' | 'category' | null;
+
+export interface RateInputs {
+  project: { rateMinor: number | null; currency: string | null; billable: boolean };
+  /** The entry's category, when it has one. */
+  category: { rateMinor: number | null; currency: string; billable: boolean } | null;
+}
+
+/**
+ * The rate and billability of an entry (docs/decisions/0146-tracker-categories.md):
+ * - billable only when both the project and the category (if any) are billable: a non-billable activity (internal
+ *   meetings) bills nothing even on a billable project, and a non-billable project bills nothing at all;
+ * - the project's rate wins when it has one (the project overrides); else the category's default rate, when it is
+ *   in the project's currency (a rate is never converted: EUR 90/h is not USD 90/h); else no rate (amount 0).
+ */
+export function effectiveRate(i: RateInputs): { rateMinor: number | null; source: RateSource; billable: boolean } {
+  const billable = i.project.billable && (i.category?.billable ?? true);
+  if (i.project.rateMinor !== null) return { rateMinor: i.project.rateMinor, source: 'project', billable };
+  const c = i.category;
+  if (c && c.rateMinor !== null && c.currency === i.project.currency)
+    return { rateMinor: c.rateMinor, source: 'category', billable };
+  return { rateMinor: null, source: null, billable };
+}
 
 export function entryAmountMinor(durationSeconds: number, rateMinor: number | null, billable: boolean): number {
   if (!billable || rateMinor === null || rateMinor <= 0 || durationSeconds <= 0) return 0;

@@ -9,6 +9,7 @@ import { ensureTeam } from '../../store/teams/teams';
 import { decideApproval } from '../../store/workflows/runs/approvals';
 import { cancelRun } from '../../store/workflows/runs/cancel';
 import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
+import { getWorkflowSettings, setWorkflowSettings } from '../../store/workflows/settings';
 import { getWebhookSecret, listWorkflows, rotateWebhookSecret } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { StartRefused, startWorkflowRun } from '../../workflows/dispatch';
@@ -269,6 +270,30 @@ export function workflowCommand(): Command {
           if (!(err instanceof NotFound)) throw err;
           out(JSON.stringify(getRunDetail(db, team.id, id), null, 2));
         }
+      }),
+    );
+
+  common(cmd.command('http-hosts'))
+    .description(
+      'show or change the hosts HTTP nodes of the team’s runs may call (kept with the team: the server and these commands read the same)',
+    )
+    .option('--set <hosts>', 'replace the list: comma-separated host or host:port entries ("" turns HTTP nodes off)')
+    .option('--add <host>', 'add a host (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .option('--remove <host>', 'remove a host (repeatable)', (v: string, prev: string[] = []) => [...prev, v])
+    .action((opts: Common & { set?: string; add?: string[]; remove?: string[] }) =>
+      withDb(opts, (db) => {
+        const team = findTeam(db, opts.team);
+        let hosts = getWorkflowSettings(db, team.id).httpHosts;
+        if (opts.set !== undefined || opts.add || opts.remove) {
+          if (opts.set !== undefined)
+            hosts = opts.set
+              .split(',')
+              .map((h) => h.trim())
+              .filter(Boolean);
+          hosts = [...hosts, ...(opts.add ?? [])].filter((h) => !(opts.remove ?? []).includes(h));
+          hosts = setWorkflowSettings(db, team.id, { httpHosts: hosts }).httpHosts;
+        }
+        for (const h of hosts) out(h);
       }),
     );
 

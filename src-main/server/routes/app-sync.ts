@@ -17,7 +17,7 @@ import {
 import { syncStatus } from '../../store/sync/status';
 import { getMembership } from '../../store/users/users';
 import { testConnection } from '../../sync/connection-test';
-import { NoCredential, resolveCredential, staticCredential } from '../../sync/credentials';
+import { NoCredential, remoteCredential, staticCredential } from '../../sync/credentials';
 import { isNetworkFailure, type Credential as RemoteCredential } from '../../sync/remote-client';
 import { resolveConflict } from '../../sync/resolve';
 import { leaseNameOf, RoundBusy, runRound } from '../../sync/round';
@@ -145,12 +145,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
     const scheduler = backgroundOf(db)?.sync;
     if (scheduler) scheduler.syncNow(auth.teamId);
     else {
-      const { credential } = await resolveCredential(remote.baseUrl, {
-        env: env(),
-        store: await secrets(),
-        account: accountOf(remote),
-      });
-      rounds.start(remote, credential);
+      rounds.start(remote, await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }));
     }
     return statusOf(auth);
   });
@@ -166,11 +161,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
 
   async function keptToken(remote: SyncRemote): Promise<string | undefined> {
     try {
-      const { credential } = await resolveCredential(remote.baseUrl, {
-        env: env(),
-        store: await secrets(),
-        account: accountOf(remote),
-      });
+      const credential = await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() });
       return await credential.token();
     } catch (err) {
       if (err instanceof NoCredential) return undefined;

@@ -4,6 +4,7 @@ import type { Db } from '../../store/db';
 import { decideApproval } from '../../store/workflows/runs/approvals';
 import { cancelRun } from '../../store/workflows/runs/cancel';
 import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
+import { getWorkflowSettings, setWorkflowSettings } from '../../store/workflows/settings';
 import { listWorkflows } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { describeProblems } from '../../workflows/validate';
@@ -25,6 +26,8 @@ function decider(auth: Credential): string {
 
 export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
+  registerRoute(app, appWorkflowRoutes.settings, ({ auth }) => getWorkflowSettings(db, auth.teamId));
+  registerRoute(app, appWorkflowRoutes.putSettings, ({ auth, body }) => setWorkflowSettings(db, auth.teamId, body));
   registerRoute(app, appWorkflowRoutes.list, ({ auth, query }) => listWorkflows(db, auth.teamId, query));
   registerRoute(app, appWorkflowRoutes.import, ({ auth, body }) => {
     try {

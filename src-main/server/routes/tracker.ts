@@ -1,6 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { trackerRoutes as r } from '../../../src-shared/contract/tracker';
+import { trackerCategoryRoutes as categories } from '../../../src-shared/contract/tracker-categories';
 import type { Db } from '../../store/db';
+import {
+  createTrackerCategory,
+  deleteTrackerCategory,
+  getTrackerCategory,
+  listTrackerCategories,
+  updateTrackerCategory,
+} from '../../store/tracker/categories';
 import {
   createTrackerEntries,
   createTrackerEntry,
@@ -29,6 +37,12 @@ export async function trackerRoutesPlugin(app: FastifyInstance, opts: { db: Db }
   registerRoute(app, r.createProject, ({ auth, body }) => createTrackerProject(db, auth.teamId, body));
   registerRoute(app, r.updateProject, ({ auth, params, body }) => updateTrackerProject(db, auth.teamId, params.id, body));
   registerRoute(app, r.deleteProject, ({ auth, params }) => deleteTrackerProject(db, auth.teamId, params.id));
+
+  registerRoute(app, categories.list, ({ auth }) => ({ data: listTrackerCategories(db, auth.teamId) }));
+  registerRoute(app, categories.get, ({ auth, params }) => getTrackerCategory(db, auth.teamId, params.id));
+  registerRoute(app, categories.create, ({ auth, body }) => createTrackerCategory(db, auth.teamId, body));
+  registerRoute(app, categories.update, ({ auth, params, body }) => updateTrackerCategory(db, auth.teamId, params.id, body));
+  registerRoute(app, categories.delete, ({ auth, params }) => deleteTrackerCategory(db, auth.teamId, params.id));
 
   registerRoute(app, r.listEntries, ({ auth, query }) => listTrackerEntries(db, auth.teamId, query));
   registerRoute(app, r.getEntry, ({ auth, params }) => getTrackerEntry(db, auth.teamId, params.id));

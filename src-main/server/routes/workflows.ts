@@ -6,7 +6,7 @@ import { runReference } from '../../store/workflows/runs/row';
 import { type Started, StartRefused, type StartRequest, startWorkflowRun } from '../../workflows/dispatch';
 import { wakeRunners } from '../../workflows/wakeup';
 import { ApiError, forbidden } from '../errors';
-import { registerRoute } from '../route';
+import { type RouteContext, registerRoute } from '../route';
 
 /**
  * The public workflow operations: execute, chat, read a run (contract/workflows.ts). Starting a run only enqueues
@@ -33,7 +33,12 @@ export function startAck(run: Started) {
 
 export async function workflowRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
-  registerRoute(app, workflowRoutes.execute, ({ auth, params, body }) => {
+  /** execute, and the same operation under the overview's name (POST /workflows/{id}/runs). */
+  const execute = ({
+    auth,
+    params,
+    body,
+  }: Pick<RouteContext<typeof workflowRoutes.execute | typeof workflowRoutes.startRun>, 'auth' | 'params' | 'body'>) => {
     // An empty body is every default: a manual run with no trigger data.
     const b = body ?? ExecuteBody.parse({});
     const run = startOrRefuse(db, auth.teamId, params.id, {
@@ -44,7 +49,9 @@ export async function workflowRoutesPlugin(app: FastifyInstance, opts: { db: Db 
       requireApiExecution: true,
     });
     return startAck(run);
-  });
+  };
+  registerRoute(app, workflowRoutes.execute, execute);
+  registerRoute(app, workflowRoutes.startRun, execute);
   registerRoute(app, workflowRoutes.chat, ({ auth, params, body }) => {
     const conversationId = body.conversationId ?? null;
     const run = startOrRefuse(db, auth.teamId, params.id, {

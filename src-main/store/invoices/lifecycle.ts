@@ -7,6 +7,7 @@ import type { Writer } from '../write';
 import { cancelPendingDeliveries } from './deliveries';
 import { releaseInvoicePayments } from './payment-links';
 import { type InvoiceRow, invoiceTimeZone } from './read';
+import { publishEnteredSegments, segmentsBefore } from './segments';
 
 /**
  * The invoice lifecycle (src-shared/domain/invoice-lifecycle.ts) applied to stored invoices: the check of a move
@@ -71,7 +72,9 @@ export function applyMove(w: Writer, r: InvoiceRow, action: InvoiceAction, optio
     default:
       break;
   }
+  const segments = segmentsBefore(w, r, options.now);
   w.update('invoice', r.id, values);
+  publishEnteredSegments(w, r, segments, status, options.now);
   if (status === 'overdue' && r.status !== 'overdue') publish(w, 'invoice.overdue', { invoiceId: r.id, dueDate: r.due_date });
   return status;
 }

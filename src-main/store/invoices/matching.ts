@@ -1,6 +1,5 @@
 import type { Transaction } from '../../../src-shared/contract/transactions';
 import { addDays } from '../../../src-shared/domain/invoice-dates';
-import { transition } from '../../../src-shared/domain/invoice-lifecycle';
 import {
   decide,
   type InvoiceSide,
@@ -8,16 +7,17 @@ import {
   scorePayment,
   type TransactionSide,
 } from '../../../src-shared/domain/invoice-payment-match';
+import { type PaymentKind, recordProblem } from '../../../src-shared/domain/invoice-settlement';
 import { toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { listTransactionDetails } from '../transactions/list';
 import { getTransaction } from '../transactions/read';
 import { type Writer, write } from '../write';
-import { applyMove, lifecycleContext } from './lifecycle';
-import type { PaymentRow } from './payment-links';
+import { dismissApplied, type PaymentRow, settlementOf } from './payment-links';
 import { getInvoicePayment } from './payments';
 import { getInvoiceRow, type InvoiceRow } from './read';
+import { settleInvoice } from './settlement';
 import { markTransactionPaid, restoreMatchedTransaction } from './transaction-link';
 
 /**
@@ -31,24 +31,29 @@ import { markTransactionPaid, restoreMatchedTransaction } from './transaction-li
 
 interface OpenInvoice extends InvoiceRow {
   customer_display: string | null;
+  /** What is still due: the amount less the applied payments (a partly paid invoice is matched for the rest). */
+  due_minor: number;
 }
 
 function openInvoices(db: Db, teamId: string, invoiceId?: string): OpenInvoice[] {
   return db
     .prepare(
-      `SELECT i.*, coalesce(i.customer_name, c.name) AS customer_display FROM invoices i
-       LEFT JOIN customers c ON c.team_id = i.team_id AND c.id = i.customer_id
-       WHERE i.team_id = @team AND i.status IN ('unpaid', 'overdue') AND i.amount_minor > 0 ${invoiceId ? 'AND i.id = @invoice' : ''}
-         AND NOT EXISTS (SELECT 1 FROM invoice_payments p WHERE p.team_id = i.team_id AND p.invoice_id = i.id AND p.state = 'applied')`,
+      `SELECT * FROM (
+         SELECT i.*, coalesce(i.customer_name, c.name) AS customer_display, i.amount_minor - coalesce((
+           SELECT sum(p.amount_minor) FROM invoice_payments p
+           WHERE p.team_id = i.team_id AND p.invoice_id = i.id AND p.state = 'applied' AND p.kind = 'payment'), 0) AS due_minor
+         FROM invoices i LEFT JOIN customers c ON c.team_id = i.team_id AND c.id = i.customer_id
+         WHERE i.team_id = @team AND i.status IN ('unpaid', 'overdue') ${invoiceId ? 'AND i.id = @invoice' : ''})
+       WHERE due_minor > 0`,
     )
     .all({ team: teamId, invoice: invoiceId ?? null }) as OpenInvoice[];
 }
 
-function invoiceSide(inv: InvoiceRow, customerName: string | null): InvoiceSide {
+function invoiceSide(inv: InvoiceRow, customerName: string | null, dueMinor = inv.amount_minor): InvoiceSide {
   return {
     invoiceNumber: inv.invoice_number,
     customerName,
-    amountMinor: inv.amount_minor,
+    amountMinor: dueMinor,
     currency: inv.currency,
     issueDate: inv.issue_date,
     dueDate: inv.due_date,
@@ -64,9 +69,9 @@ function txSide(t: Transaction): TransactionSide {
   };
 }
 
-/** The ledger's incoming transactions of exactly this amount and currency in the invoice's date window. */
+/** The ledger's incoming transactions of exactly what is due, in its currency, in the invoice's date window. */
 function candidatesFor(db: Db, teamId: string, inv: OpenInvoice): Transaction[] {
-  const amount = toMajor(inv.amount_minor, inv.currency);
+  const amount = toMajor(inv.due_minor, inv.currency);
   const out: Transaction[] = [];
   let cursor: string | undefined;
   do {
@@ -115,7 +120,7 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
   for (const inv of openInvoices(db, teamId, options.invoiceId)) {
     for (const t of candidatesFor(db, teamId, inv)) {
       if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) continue;
-      const score = scorePayment(invoiceSide(inv, inv.customer_display), txSide(t));
+      const score = scorePayment(invoiceSide(inv, inv.customer_display, inv.due_minor), txSide(t));
       if (score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
     }
   }
@@ -155,7 +160,7 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
       for (const p of apply) {
         if (!stillFree(p)) continue;
         const inv = getInvoiceRow(db, teamId, p.invoice.id)!;
-        applyPair(w, inv, p.transaction, { matchedBy: 'auto', confidence: p.score.confidence, now });
+        applyPair(w, inv, p.transaction, { kind: 'payment', matchedBy: 'auto', confidence: p.score.confidence, now });
         applied.push({ invoiceId: p.invoice.id, transactionId: p.transaction.id, confidence: p.score.confidence });
       }
       return { suggested, applied };
@@ -164,28 +169,31 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
   );
 }
 
-/** Pays the invoice with the transaction, inside the caller's write; returns the payment row's id. */
+/**
+ * Applies the transaction to the invoice as a payment (money in) or a refund (money out), inside the caller's write,
+ * and settles the invoice; returns the payment row's id.
+ */
 function applyPair(
   w: Writer,
   inv: InvoiceRow,
   t: Transaction,
-  options: { matchedBy: 'auto' | 'user'; confidence: number | null; now: Date },
+  options: { kind: 'payment' | 'refund'; matchedBy: 'auto' | 'user'; confidence: number | null; now: Date },
 ): string {
   const db = w.db;
   const day = t.date.slice(0, 10);
   const restoreInvoice = JSON.stringify({ status: inv.status, paidAt: inv.paid_at });
-  // Midday UTC of the booking day: the same calendar day in every time zone from UTC−11 to UTC+11.
-  applyMove(w, inv, 'pay', { now: options.now, paidAt: `${day}T12:00:00.000Z` });
   const restoreTransaction = markTransactionPaid(db, w.teamId, t);
   const values = {
+    kind: options.kind,
     state: 'applied',
-    amount_minor: toMinor(t.amount, t.currency),
+    amount_minor: Math.abs(toMinor(t.amount, t.currency)),
     currency: t.currency,
     paid_on: day,
     confidence: options.confidence,
     matched_by: options.matchedBy,
     restore_invoice: restoreInvoice,
     restore_transaction: restoreTransaction,
+    failure_reason: null,
   };
   const existing = pairRow(db, w.teamId, inv.id, t.id);
   let id: string;
@@ -193,7 +201,8 @@ function applyPair(
     w.update('invoice_payment', existing.id, values);
     id = existing.id;
   } else id = w.insert('invoice_payment', { invoice_id: inv.id, transaction_id: t.id, ...values });
-  // Other suggestions of this invoice, and of this transaction for other invoices, are moot now.
+  settleInvoice(w, inv.id, options.now, day);
+  // Other suggestions of this transaction are moot now, and so are this invoice's: they were for what was due before.
   const moot = db
     .prepare(
       `SELECT id FROM invoice_payments WHERE team_id = ? AND state = 'suggested' AND id != ? AND (invoice_id = ? OR transaction_id = ?)`,
@@ -204,16 +213,34 @@ function applyPair(
   return id;
 }
 
-/** POST /v1/invoice-payments: a person confirms a suggestion or links a transaction to an open invoice. */
-export function applyInvoicePayment(
+/** The team's invoice to record a payment on (422 for an id the team does not have). */
+export function invoiceFor(db: Db, teamId: string, invoiceId: string): InvoiceRow {
+  const inv = getInvoiceRow(db, teamId, invoiceId);
+  if (!inv) throw new InvalidReference('invoiceId', `invoiceId: the team has no invoice ${invoiceId}`);
+  return inv;
+}
+
+/** Refuses a payment or refund of `valueMinor` that the invoice cannot take now (domain: invoice-settlement.ts). */
+export function checkRecordable(db: Db, teamId: string, inv: InvoiceRow, kind: PaymentKind, valueMinor: number): void {
+  const problem = recordProblem(settlementOf(db, teamId, inv), kind, valueMinor);
+  if (!problem) return;
+  if (problem.conflict) throw new Conflict(problem.message);
+  throw new InvalidReference('amount', `amount: ${problem.message}`);
+}
+
+/**
+ * POST /v1/invoice-payments with a transaction: a person confirms a suggestion or links a transaction — money in
+ * pays an open invoice (in part or in full), money out refunds a paid one.
+ */
+export function applyTransactionPayment(
   db: Db,
   teamId: string,
-  input: { invoiceId: string; transactionId: string },
+  input: { invoiceId: string; transactionId: string; kind?: PaymentKind },
   now = new Date(),
 ) {
+  const kind = input.kind ?? 'payment';
   const id = write(db, teamId, (w) => {
-    const inv = getInvoiceRow(db, teamId, input.invoiceId);
-    if (!inv) throw new InvalidReference('invoiceId', `invoiceId: the team has no invoice ${input.invoiceId}`);
+    const inv = invoiceFor(db, teamId, input.invoiceId);
     let t: Transaction;
     try {
       t = getTransaction(db, teamId, input.transactionId);
@@ -222,14 +249,14 @@ export function applyInvoicePayment(
         throw new InvalidReference('transactionId', `transactionId: the team has no transaction ${input.transactionId}`);
       throw e;
     }
-    const move = transition(inv.status, 'pay', lifecycleContext(inv, now));
-    if (!move.ok) {
-      throw new Conflict(
-        `The invoice is ${inv.status}: only an unpaid or overdue invoice can be paid. Allowed next states: ${move.allowed.join(', ') || 'none (the invoice is settled)'}`,
+    if (kind === 'payment' ? t.amount <= 0 : t.amount >= 0) {
+      throw new InvalidReference(
+        'transactionId',
+        kind === 'payment'
+          ? 'transactionId: only money in (a positive amount) can pay an invoice'
+          : 'transactionId: only money out (a negative amount) can refund an invoice',
       );
     }
-    if (t.amount <= 0)
-      throw new InvalidReference('transactionId', 'transactionId: only money in (a positive amount) can pay an invoice');
     if (t.currency !== inv.currency) {
       throw new InvalidReference(
         'transactionId',
@@ -237,40 +264,52 @@ export function applyInvoicePayment(
       );
     }
     const other = appliedTransaction(db, teamId, t.id);
-    if (other) throw new Conflict(`The transaction already pays invoice ${other.invoice_id}`, 'unmatch it there first');
-    const score = scorePayment(invoiceSide(inv, inv.customer_name), txSide(t));
-    return applyPair(w, inv, t, { matchedBy: 'user', confidence: score.confidence || null, now });
+    if (other) throw new Conflict(`The transaction is already applied to invoice ${other.invoice_id}`, 'unmatch it there first');
+    checkRecordable(db, teamId, inv, kind, Math.abs(toMinor(t.amount, t.currency)));
+    const score = kind === 'payment' ? scorePayment(invoiceSide(inv, inv.customer_name), txSide(t)).confidence : 0;
+    return applyPair(w, inv, t, { kind, matchedBy: 'user', confidence: score || null, now });
   });
   return getInvoicePayment(db, teamId, id);
 }
 
 /**
- * DELETE /v1/invoice-payments/{id}: an applied link is unmatched — the invoice goes back to unpaid (or overdue) and
- * the transaction to how it was — and a suggestion is dismissed. Either way the link stays, dismissed.
+ * DELETE /v1/invoice-payments/{id}: an applied payment is unmatched — it stops counting, its transaction goes back
+ * to how it was, and a paid invoice it no longer covers reopens — an applied refund is undone on a paid invoice, and
+ * a suggestion is dismissed. Either way the link stays, dismissed.
  */
 export function unmatchInvoicePayment(db: Db, teamId: string, id: string, now = new Date()) {
   write(db, teamId, (w) => {
-    const row = db.prepare('SELECT * FROM invoice_payments WHERE team_id = ? AND id = ?').get(teamId, id) as
-      | PaymentRow
-      | undefined;
-    if (!row) throw new NotFound('invoice payment', id);
-    if (row.state === 'dismissed') return;
+    const row = paymentRow(db, teamId, id);
+    if (row.state === 'dismissed' || row.state === 'bounced') return;
     if (row.state === 'suggested') {
       w.update('invoice_payment', id, { state: 'dismissed' });
       return;
     }
     const inv = getInvoiceRow(db, teamId, row.invoice_id);
-    if (inv && inv.status !== 'paid') {
-      throw new Conflict(
-        `The invoice is ${inv.status}: only the payment of a paid invoice can be unmatched`,
-        'a refunded invoice keeps its payment',
-      );
-    }
-    if (inv) applyMove(w, inv, 'reopen', { now });
-    restoreMatchedTransaction(db, teamId)(row);
-    w.update('invoice_payment', id, { state: 'dismissed', restore_invoice: null, restore_transaction: null });
+    if (inv) checkTakeBack(db, teamId, inv, row);
+    dismissApplied(w, row, restoreMatchedTransaction(db, teamId));
+    if (inv) settleInvoice(w, inv.id, now);
   });
   return getInvoicePayment(db, teamId, id);
+}
+
+export function paymentRow(db: Db, teamId: string, id: string): PaymentRow {
+  const row = db.prepare('SELECT * FROM invoice_payments WHERE team_id = ? AND id = ?').get(teamId, id) as PaymentRow | undefined;
+  if (!row) throw new NotFound('invoice payment', id);
+  return row;
+}
+
+/**
+ * Whether an applied row may stop counting: a refunded invoice is settled (nothing leaves it), and a payment of an
+ * invoice with refunds stays (money went back against it).
+ */
+export function checkTakeBack(db: Db, teamId: string, inv: InvoiceRow, row: PaymentRow): void {
+  if (inv.status === 'refunded') {
+    throw new Conflict('The invoice is refunded: its payments and refunds stay', 'a refunded invoice is settled');
+  }
+  if (row.kind === 'payment' && settlementOf(db, teamId, inv).refundedMinor > 0) {
+    throw new Conflict('The invoice has refunds: its payments stay', 'undo the refunds first (DELETE /v1/invoice-payments/{id})');
+  }
 }
 
 /** Each team's change sequence, for the scheduler to match only the teams whose inputs changed. */

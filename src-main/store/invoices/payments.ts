@@ -20,7 +20,9 @@ function toPayment(r: Row): InvoicePayment {
     invoiceId: r.invoice_id,
     invoiceNumber: r.invoice_number,
     transactionId: r.transaction_id,
+    kind: r.kind,
     state: r.state,
+    failureReason: r.failure_reason,
     amount: toMajor(r.amount_minor, r.currency),
     currency: r.currency,
     date: r.paid_on,
@@ -78,7 +80,7 @@ function page(
   };
 }
 
-/** GET /v1/payments: applied payments, by payment day then id, newest first. */
+/** GET /v1/payments: applied payments and refunds, by payment day then id, newest first. */
 export function listPayments(db: Db, teamId: string, q: { from?: string; to?: string; cursor?: string; pageSize: number }): Page {
   const params: Record<string, unknown> = {};
   const where = ["p.state = 'applied'", ...dayRange('p.paid_on', q.from, q.to, params)];

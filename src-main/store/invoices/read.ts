@@ -2,18 +2,19 @@ import type { Invoice, InvoiceTemplate } from '../../../src-shared/contract/invo
 import { lineAmountMinor } from '../../../src-shared/domain/invoice-amounts';
 import { isPastDue } from '../../../src-shared/domain/invoice-dates';
 import { nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import { dueMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { placeholders } from '../list/keyset';
 import { latestDeliveries, toDelivery } from './deliveries';
-import { appliedPayments } from './payment-links';
+import { appliedPayments, type PaymentRow, totalsOf } from './payment-links';
 import { baseTemplate, resolveTemplate } from './settings';
 
 /**
  * An invoice as stored (its row, line items and template as JSON) and as the API shows it: the row read with its
- * customer, latest delivery and applied payment. Reads return the stored totals; writes compute them
+ * customer, latest delivery and applied payments. Reads return the stored totals; writes compute them
  * (./content.ts).
  */
 
@@ -159,7 +160,19 @@ function toInvoice(
   const major = (minor: number) => toMajor(minor, r.currency);
   const tz = invoiceTimeZone(r);
   const delivery = deliveries.get(r.id);
-  const payment = payments.get(r.id);
+  const applied = payments.get(r.id) ?? [];
+  const totals = totalsOf(applied);
+  const ref = (p: PaymentRow) => ({
+    id: p.id,
+    kind: p.kind,
+    transactionId: p.transaction_id,
+    amount: toMajor(p.amount_minor, p.currency),
+    currency: p.currency,
+    date: p.paid_on,
+    matchedBy: p.matched_by,
+    confidence: p.confidence,
+  });
+  const payment = applied.filter((p) => p.kind === 'payment').at(-1);
   return {
     id: r.id,
     invoiceNumber: r.invoice_number,
@@ -207,17 +220,11 @@ function toInvoice(
     internalNote: r.internal_note,
     trackerProjectId: r.tracker_project_id,
     delivery: delivery ? toDelivery(delivery) : null,
-    payment: payment
-      ? {
-          id: payment.id,
-          transactionId: payment.transaction_id,
-          amount: toMajor(payment.amount_minor, payment.currency),
-          currency: payment.currency,
-          date: payment.paid_on,
-          matchedBy: payment.matched_by,
-          confidence: payment.confidence,
-        }
-      : null,
+    payment: payment ? ref(payment) : null,
+    payments: applied.map(ref),
+    paidAmount: major(totals.paidMinor),
+    refundedAmount: major(totals.refundedMinor),
+    amountDue: major(dueMinor({ status: r.status, amountMinor: r.amount_minor, ...totals })),
     pdfUrl: `/v1/invoices/${r.id}/pdf`,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

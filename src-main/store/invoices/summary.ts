@@ -7,7 +7,7 @@ import { type InvoiceRow, invoiceTimeZone } from './read';
 
 /**
  * The team-wide figures of its invoices (docs/decisions/0075-invoice-summary-and-payment-score.md): totals by
- * currency, and the facts the on-time payment score (src-shared/domain/invoice-payment-score.ts) is computed from.
+ * currency (outstanding and overdue: what is still due, partial payments deducted), and the facts the on-time payment score (src-shared/domain/invoice-payment-score.ts) is computed from.
  */
 
 const ISSUED = INVOICE_STATUSES.filter((s) => s !== 'draft' && s !== 'canceled');
@@ -20,9 +20,13 @@ export function invoiceSummary(db: Db, teamId: string, statuses?: readonly Invoi
          sum(CASE WHEN status IN (${placeholders(counted.length)}) THEN amount_minor ELSE 0 END) AS total,
          sum(CASE WHEN status IN (${placeholders(counted.length)}) THEN 1 ELSE 0 END) AS n,
          sum(CASE WHEN status = 'paid' THEN amount_minor ELSE 0 END) AS paid,
-         sum(CASE WHEN status IN ('unpaid', 'overdue') THEN amount_minor ELSE 0 END) AS outstanding,
-         sum(CASE WHEN status = 'overdue' THEN amount_minor ELSE 0 END) AS overdue
-       FROM invoices WHERE team_id = ? GROUP BY currency ORDER BY currency`,
+         sum(CASE WHEN status IN ('unpaid', 'overdue') THEN amount_minor - received ELSE 0 END) AS outstanding,
+         sum(CASE WHEN status = 'overdue' THEN amount_minor - received ELSE 0 END) AS overdue
+       FROM (SELECT i.*, CASE WHEN i.status IN ('unpaid', 'overdue') THEN coalesce((
+               SELECT sum(p.amount_minor) FROM invoice_payments p WHERE p.team_id = i.team_id AND p.invoice_id = i.id
+                 AND p.state = 'applied' AND p.kind = 'payment'), 0) ELSE 0 END AS received
+             FROM invoices i WHERE i.team_id = ?)
+       GROUP BY currency ORDER BY currency`,
     )
     .all(...counted, ...counted, teamId) as {
     currency: string;

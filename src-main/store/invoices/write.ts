@@ -2,6 +2,7 @@ import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/c
 import { dayOf } from '../../../src-shared/domain/day-input';
 import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
 import { actionFor, type InvoiceAction, nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import { dueMinor, refundableMinor } from '../../../src-shared/domain/invoice-settlement';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference } from '../errors';
@@ -10,7 +11,7 @@ import { write } from '../write';
 import { convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
 import { queueDelivery } from './deliveries';
 import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
-import { recordManualPayment, releaseInvoicePayments, undoAppliedPayment } from './payment-links';
+import { recordManualPayment, releaseInvoicePayments, settlementOf, undoAppliedPayments } from './payment-links';
 import {
   type CustomerRef,
   customersById,
@@ -210,10 +211,22 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
       }
       if (action === 'issue' && !r.sent_at) w.update('invoice', id, { sent_at: w.now });
       if (action === 'issue') r = requireInvoiceRow(db, teamId, id);
+      // Marked paid (or refunded) by hand: what was still due (or what can be refunded) is recorded as a payment
+      // (a refund) on the day given; reopened by hand: the applied payments are undone.
+      const settlement = settlementOf(db, teamId, r);
+      if (action === 'reopen') undoAppliedPayments(w, id, restoreMatchedTransaction(db, teamId));
       applyMove(w, r, action, { now, paidAt: patch.paidAt, scheduledAt: patch.scheduledAt });
-      // Marked paid by hand: the payment is recorded; reopened: the applied payment is undone.
-      if (action === 'pay') recordManualPayment(w, r, dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r)));
-      if (action === 'reopen') undoAppliedPayment(w, id, restoreMatchedTransaction(db, teamId));
+      const paidOn = dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r));
+      if (action === 'pay') {
+        recordManualPayment(w, r, { kind: 'payment', amountMinor: dueMinor(settlement), paidOn });
+      }
+      if (action === 'refund') {
+        recordManualPayment(w, r, {
+          kind: 'refund',
+          amountMinor: refundableMinor(settlement),
+          paidOn: dayIn(now, invoiceTimeZone(r)),
+        });
+      }
     } else if (patch.paidAt !== undefined && r.status === 'paid') {
       w.update('invoice', id, { paid_at: new Date(patch.paidAt).toISOString() });
     }

@@ -13,6 +13,7 @@ import { webSessions } from './012-web-sessions';
 import { rules } from './013-rules';
 import { sync } from './014-sync';
 import { importStatements } from './015-import-statements';
+import { specAreas } from './016-spec-areas';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -52,6 +53,8 @@ export const MIGRATIONS: readonly Migration[] = [
   sync,
   // [015 import: QIF, statements of several accounts] — reserved number
   importStatements,
+  // [016 tracker categories, partial payments, workflow settings, per-user notification state]
+  specAreas,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -2,15 +2,17 @@ import type { Notification, NotificationStatus } from '../../../src-shared/contr
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
 import { listFingerprint } from '../list/cursor';
-import { keysetPage, placeholders } from '../list/keyset';
-import { write } from '../write';
+import { keysetPage } from '../list/keyset';
+import { type Writer, write } from '../write';
 
 /**
  * Notifications (docs/decisions/0059-notifications.md). A notification is addressed to one member (`user_id`) or to
- * the whole team (`user_id` NULL). What a user sees, and may change, is their own and the team's; a team-wide
- * notification is one record, so its status is shared by the team. Who "the user" is for a credential is decided
- * in one place, store/users.ts `actingUserId` (a user's own credential: that user; an API key: the team's owner);
- * callers pass its result here (undefined when the team has no member: the team's notifications only).
+ * the whole team (`user_id` NULL). What a user sees, and may change, is their own and the team's. Each member reads
+ * a team-wide notification for themselves (docs/decisions/0148-notification-read-state.md): their status of it is
+ * kept in `notification_reads`, and the notification's own status — what a member who never touched it sees, and
+ * what syncs — changes only without a member (a team with none, a sync pull). Who "the user" is for a credential is
+ * decided in one place, store/users.ts `actingUserId` (a user's own credential: that user; an API key: the team's
+ * owner); callers pass its result here (undefined when the team has no member: the team's notifications only).
  *
  * Other areas create notifications with `createNotification` (imports: transactions_created; invoices; workflows),
  * inside their own write when they have one, so a notification never outlives a rolled-back action.
@@ -27,6 +29,18 @@ interface Row {
   metadata: string;
   last_used_at: string | null;
   created_at: string;
+}
+
+/** The notification as `userId` sees it: their own status of a team-wide one, else the record's. */
+function selectFor(userId: string | undefined): { sql: string; params: Record<string, unknown> } {
+  if (!userId) return { sql: 'SELECT n.* FROM notifications n', params: {} };
+  return {
+    sql: `SELECT n.id, n.team_id, n.user_id, n.type, n.priority, n.source, n.metadata, n.created_at,
+        coalesce(r.status, n.status) AS status, coalesce(r.last_used_at, n.last_used_at) AS last_used_at
+      FROM notifications n
+      LEFT JOIN notification_reads r ON r.notification_id = n.id AND r.user_id = @user AND n.user_id IS NULL`,
+    params: { user: userId },
+  };
 }
 
 function toNotification(r: Row): Notification {
@@ -123,7 +137,12 @@ export function listNotifications(
   const params: Record<string, unknown> = { team: teamId, ...who.params };
   const statuses = query.status?.length ? [...new Set(query.status)].sort() : null;
   if (statuses) {
-    where.push('n.status IN (SELECT value FROM json_each(@statuses))');
+    where.push(
+      userId
+        ? `coalesce((SELECT r.status FROM notification_reads r WHERE r.notification_id = n.id AND r.user_id = @user
+             AND n.user_id IS NULL), n.status) IN (SELECT value FROM json_each(@statuses))`
+        : 'n.status IN (SELECT value FROM json_each(@statuses))',
+    );
     params.statuses = JSON.stringify(statuses);
   }
   if (query.priority !== undefined) {
@@ -153,12 +172,7 @@ export function listNotifications(
       ]),
       cursor: query.cursor,
     });
-    const rows =
-      page.ids.length === 0
-        ? []
-        : (db
-            .prepare(`SELECT * FROM notifications WHERE team_id = ? AND id IN (${placeholders(page.ids.length)})`)
-            .all(teamId, ...page.ids) as Row[]);
+    const rows = readFor(db, teamId, userId, page.ids);
     const byId = new Map(rows.map((r) => [r.id, r]));
     return {
       data: page.ids.flatMap((id) => {
@@ -170,7 +184,52 @@ export function listNotifications(
   })();
 }
 
-/** Sets one notification's status; NotFound for another user's (or another team's) notification. */
+function readFor(db: Db, teamId: string, userId: string | undefined, ids: readonly string[]): Row[] {
+  if (ids.length === 0) return [];
+  const select = selectFor(userId);
+  return db
+    .prepare(`${select.sql} WHERE n.team_id = @team AND n.id IN (SELECT value FROM json_each(@ids))`)
+    .all({ ...select.params, team: teamId, ids: JSON.stringify(ids) }) as Row[];
+}
+
+/** The row of one notification as the user sees it; NotFound for another user's (or another team's). */
+function seenRow(db: Db, teamId: string, userId: string | undefined, id: string): Row {
+  const who = audience(userId);
+  const select = selectFor(userId);
+  const row = db
+    .prepare(`${select.sql} WHERE n.team_id = @team AND n.id = @id AND ${who.sql}`)
+    .get({ ...select.params, ...who.params, team: teamId, id }) as Row | undefined;
+  if (!row) throw new NotFound('notification', id);
+  return row;
+}
+
+/** One notification as the user sees it (their own status of a team-wide one). */
+export function getNotificationFor(db: Db, teamId: string, userId: string | undefined, id: string): Notification {
+  return toNotification(seenRow(db, teamId, userId, id));
+}
+
+/**
+ * Sets the status the user sees, inside the caller's write: a member's status of a team-wide notification is their
+ * own (the notification records a change so live screens refresh; its synced fields do not move); a personal one,
+ * or any without a member, changes the notification itself. Returns whether anything changed.
+ */
+function setStatus(w: Writer, userId: string | undefined, seen: Row, status: NotificationStatus): boolean {
+  if (seen.status === status) return false;
+  if (userId && seen.user_id === null) {
+    w.db
+      .prepare(
+        `INSERT INTO notification_reads (team_id, notification_id, user_id, status, last_used_at) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (notification_id, user_id) DO UPDATE SET status = excluded.status, last_used_at = excluded.last_used_at`,
+      )
+      .run(w.teamId, seen.id, userId, status, w.now);
+    w.touch('notification', seen.id);
+  } else {
+    w.update('notification', seen.id, { status, last_used_at: w.now });
+  }
+  return true;
+}
+
+/** Sets one notification's status as the user sees it; NotFound for another user's (or another team's) notification. */
 export function updateNotificationStatus(
   db: Db,
   teamId: string,
@@ -179,13 +238,8 @@ export function updateNotificationStatus(
   status: NotificationStatus,
 ): Notification {
   return write(db, teamId, (w) => {
-    const who = audience(userId);
-    const row = db
-      .prepare(`SELECT * FROM notifications n WHERE n.team_id = @team AND n.id = @id AND ${who.sql}`)
-      .get({ team: teamId, id, ...who.params }) as Row | undefined;
-    if (!row) throw new NotFound('notification', id);
-    if (row.status !== status) w.update('notification', id, { status, last_used_at: w.now });
-    return getNotification(db, teamId, id);
+    setStatus(w, userId, seenRow(db, teamId, userId, id), status);
+    return getNotificationFor(db, teamId, userId, id);
   });
 }
 
@@ -199,13 +253,13 @@ export function updateAllNotificationStatus(
   return write(db, teamId, (w) => {
     const who = audience(userId);
     const ids = db
-      .prepare(
-        `SELECT n.id FROM notifications n WHERE n.team_id = @team AND ${who.sql} AND n.status <> @status
-         ORDER BY n.created_at DESC, n.id DESC`,
-      )
+      .prepare(`SELECT n.id FROM notifications n WHERE n.team_id = @team AND ${who.sql} ORDER BY n.created_at DESC, n.id DESC`)
       .pluck()
-      .all({ team: teamId, status, ...who.params }) as string[];
-    for (const id of ids) w.update('notification', id, { status, last_used_at: w.now });
-    return ids.map((id) => getNotification(db, teamId, id));
+      .all({ team: teamId, ...who.params }) as string[];
+    const seen = new Map(readFor(db, teamId, userId, ids).map((r) => [r.id, r]));
+    const changed = ids.filter((id) => setStatus(w, userId, seen.get(id)!, status));
+    return readFor(db, teamId, userId, changed)
+      .map(toNotification)
+      .sort((a, b) => changed.indexOf(a.id) - changed.indexOf(b.id));
   });
 }

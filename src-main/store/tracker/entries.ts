@@ -11,7 +11,8 @@ import { Conflict, InvalidReference, NotFound } from '../errors';
 import { placeholders } from '../list/keyset';
 import { getTeam } from '../teams/teams';
 import { type Writer, write } from '../write';
-import { entryAmountSql } from './amount-sql';
+import { categoryJoin, entryAmountSql, entryBillableSql, entryRateSourceSql, entryRateSql } from './amount-sql';
+import { checkCategory } from './categories';
 import { invoiceIdSql } from './projects';
 
 /**
@@ -36,6 +37,12 @@ export interface EntryRow {
   project_currency: string | null;
   assigned_name: string | null;
   invoice_id: string | null;
+  category_id: string | null;
+  category_name: string | null;
+  category_color: string | null;
+  rate_minor: number | null;
+  rate_source: 'project' | 'category' | null;
+  billable: number;
   amount_minor: number;
 }
 
@@ -43,9 +50,12 @@ export function selectEntries(db: Db): string {
   return `SELECT e.id, e.project_id, e.assigned_id, e.date, e.start, e.stop, e.duration_seconds, e.description,
     e.created_at, e.updated_at, p.name AS project_name, p.billable AS project_billable, p.rate_minor AS project_rate_minor,
     p.currency AS project_currency, u.full_name AS assigned_name, ${invoiceIdSql(db, 'e')} AS invoice_id,
-    ${entryAmountSql('e', 'p')} AS amount_minor
+    e.category_id, c.name AS category_name, c.color AS category_color, ${entryRateSql('p', 'c')} AS rate_minor,
+    ${entryRateSourceSql('p', 'c')} AS rate_source, ${entryBillableSql('p', 'c')} AS billable,
+    ${entryAmountSql('e', 'p', 'c')} AS amount_minor
     FROM tracker_entries e
     JOIN tracker_projects p ON p.team_id = e.team_id AND p.id = e.project_id
+    ${categoryJoin('e', 'c')}
     LEFT JOIN users u ON u.id = e.assigned_id`;
 }
 
@@ -68,6 +78,14 @@ export function toEntry(r: EntryRow, now: number): TrackerEntry {
     },
     assignedId: r.assigned_id,
     assigned: r.assigned_id && r.assigned_name !== null ? { id: r.assigned_id, fullName: r.assigned_name } : null,
+    categoryId: r.category_id,
+    category:
+      r.category_id && r.category_name !== null
+        ? { id: r.category_id, name: r.category_name, color: r.category_color ?? '' }
+        : null,
+    rate: r.rate_minor !== null && currency ? toMajor(r.rate_minor, currency) : null,
+    rateSource: r.rate_source,
+    billable: r.billable === 1,
     date: r.date,
     start: r.start,
     stop: r.stop,
@@ -233,10 +251,12 @@ function insertEntry(
   checkProject(db, teamId, input.projectId, `${prefix}projectId`);
   const assigned = input.assignedId === undefined ? actingUser : input.assignedId;
   checkAssignee(db, teamId, assigned, `${prefix}assignedId`);
+  if (input.categoryId) checkCategory(db, teamId, input.categoryId, `${prefix}categoryId`);
   const t = timing(input.start, input.stop, input.duration, prefix);
   return w.insert('tracker_entry', {
     id: input.id,
     project_id: input.projectId,
+    category_id: input.categoryId ?? null,
     assigned_id: assigned,
     date: input.date ?? localDate(db, assigned, input.start),
     start: input.start,
@@ -276,13 +296,18 @@ export function updateTrackerEntry(db: Db, teamId: string, id: string, input: Tr
     const row = entryRow(db, teamId, id);
     if (!row) throw new NotFound('tracker entry', id);
     const timeChanges = input.start !== undefined || input.stop !== undefined || input.duration !== undefined;
-    if (timeChanges || (input.projectId !== undefined && input.projectId !== row.project_id)) {
-      assertNotBilled(row, timeChanges ? 'time' : 'project');
+    const projectChanges = input.projectId !== undefined && input.projectId !== row.project_id;
+    // A billed entry's amount is on an invoice: what sets it (time, project, category) is locked.
+    const categoryChanges = input.categoryId !== undefined && input.categoryId !== row.category_id;
+    if (timeChanges || projectChanges || categoryChanges) {
+      assertNotBilled(row, timeChanges ? 'time' : projectChanges ? 'project' : 'category');
     }
     if (input.projectId !== undefined) checkProject(db, teamId, input.projectId);
     if (input.assignedId !== undefined) checkAssignee(db, teamId, input.assignedId);
+    if (input.categoryId) checkCategory(db, teamId, input.categoryId);
     const values: Record<string, string | number | null | undefined> = {
       project_id: input.projectId,
+      category_id: input.categoryId,
       assigned_id: input.assignedId,
       description: input.description,
       date: input.date,

@@ -13,7 +13,7 @@ import { keysetPage, placeholders, type SortColumn } from '../list/keyset';
 import { resolveTagRefs } from '../tags/tags';
 import { getTeam } from '../teams/teams';
 import { type Values, write } from '../write';
-import { entryAmountSql } from './amount-sql';
+import { categoryJoin, entryAmountSql } from './amount-sql';
 
 /**
  * Tracker projects of a team with their totals (docs/decisions/0080-tracker.md). Totals are computed in the read
@@ -56,7 +56,7 @@ export function hasBilledColumn(db: Db): boolean {
 export const invoiceIdSql = (db: Db, e: string) => (hasBilledColumn(db) ? `${e}.invoice_id` : 'NULL');
 
 function readColumns(db: Db): string {
-  const amount = entryAmountSql('e', 'p');
+  const amount = entryAmountSql('e', 'p', 'ec');
   const invoice = invoiceIdSql(db, 'e');
   return `p.*, c.name AS customer_name,
   (SELECT json_group_array(json_array(id, name)) FROM (
@@ -65,7 +65,8 @@ function readColumns(db: Db): string {
   (SELECT json_array(coalesce(sum(e.duration_seconds), 0), coalesce(sum(${amount}), 0),
                      coalesce(sum(CASE WHEN ${invoice} IS NULL THEN e.duration_seconds ELSE 0 END), 0),
                      coalesce(sum(CASE WHEN ${invoice} IS NULL THEN ${amount} ELSE 0 END), 0))
-     FROM tracker_entries e WHERE e.team_id = p.team_id AND e.project_id = p.id AND e.stop IS NOT NULL) AS totals_json`;
+     FROM tracker_entries e ${categoryJoin('e', 'ec')}
+     WHERE e.team_id = p.team_id AND e.project_id = p.id AND e.stop IS NOT NULL) AS totals_json`;
 }
 
 function toProject(r: ProjectRow): TrackerProject {
@@ -113,7 +114,7 @@ export function getTrackerProject(db: Db, teamId: string, id: string): TrackerPr
 // The list.
 
 function sortColumns(): Record<string, SortColumn> {
-  const amount = entryAmountSql('e', 'p');
+  const amount = entryAmountSql('e', 'p', 'ec');
   return {
     created_at: { sql: 'p.created_at', kind: 'text' },
     name: { sql: 'lower(p.name)', kind: 'text' },
@@ -125,7 +126,7 @@ function sortColumns(): Record<string, SortColumn> {
       kind: 'number',
     },
     amount: {
-      sql: `(SELECT coalesce(sum(${amount}), 0) FROM tracker_entries e
+      sql: `(SELECT coalesce(sum(${amount}), 0) FROM tracker_entries e ${categoryJoin('e', 'ec')}
              WHERE e.team_id = p.team_id AND e.project_id = p.id AND e.stop IS NOT NULL)`,
       kind: 'number',
     },
@@ -216,7 +217,7 @@ function checkCustomer(db: Db, teamId: string, customerId: string | null | undef
   }
 }
 
-function minorOf(amount: number, currency: string, field: string): number {
+export function minorOf(amount: number, currency: string, field: string): number {
   try {
     return toMinor(amount, currency);
   } catch (err) {

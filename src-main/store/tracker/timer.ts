@@ -3,6 +3,7 @@ import { MIN_TIMER_SECONDS } from '../../../src-shared/domain/tracker';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { type Writer, write } from '../write';
+import { checkCategory } from './categories';
 import {
   checkAssignee,
   checkProject,
@@ -54,11 +55,13 @@ export function startTimer(db: Db, teamId: string, input: TimerStart, actingUser
     checkProject(db, teamId, input.projectId);
     const assignee = input.assignedId === undefined ? actingUser : input.assignedId;
     checkAssignee(db, teamId, assignee);
+    if (input.categoryId) checkCategory(db, teamId, input.categoryId);
     const start = input.start ?? w.now;
     const running = runningRow(db, teamId, assignee);
     if (running) stopRow(w, db, running, start < running.start ? running.start : start);
     return w.insert('tracker_entry', {
       project_id: input.projectId,
+      category_id: input.categoryId ?? null,
       assigned_id: assignee,
       date: localDate(db, assignee, start),
       start,

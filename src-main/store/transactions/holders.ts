@@ -75,7 +75,7 @@ export function dropPaymentSuggestions(w: Writer, db: Db, teamId: string, transa
   const ids = db
     .prepare(
       `SELECT p.id FROM json_each(?) AS wanted
-       JOIN invoice_payments p ON p.team_id = ? AND p.transaction_id = wanted.value AND p.state IN ('suggested', 'dismissed')`,
+       JOIN invoice_payments p ON p.team_id = ? AND p.transaction_id = wanted.value AND p.state IN ('suggested', 'dismissed', 'bounced')`,
     )
     .pluck()
     .all(JSON.stringify(transactionIds), teamId) as string[];

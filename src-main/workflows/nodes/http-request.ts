@@ -4,7 +4,7 @@ import { renderJson, renderText } from '../templates';
 import type { NodeImpl } from './types';
 
 /**
- * Calls an allow-listed host (the list is empty by default: HTTP nodes are off). The only node that reaches outside
+ * Calls a host on the team's allow-list (its workflow settings; empty by default: HTTP nodes are off). The only node that reaches outside
  * the database, so the only one whose step can be cut short after its effect happened: it is retried after a crash
  * only when repeating it is harmless (GET, PUT, DELETE, or a receiver declared to honour the Idempotency-Key header
  * the call always carries). Redirects are not followed (they could leave the allow-list).
@@ -20,7 +20,7 @@ export const httpRequest: NodeImpl<Of<'http_request'>> = {
   idempotent: (node) => SAFE_TO_REPEAT.has(node.method) || node.idempotent,
   run: async (node, c) => {
     const url = renderText(node.url, c.run);
-    const problem = httpTargetProblem(url, c.ports.httpAllowedHosts);
+    const problem = httpTargetProblem(url, c.ports.httpAllowedHosts(c.db, c.teamId));
     if (problem) return { kind: 'fail', message: problem };
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(node.headers ?? {})) headers[k.toLowerCase()] = renderText(v, c.run);

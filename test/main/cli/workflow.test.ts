@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FINOPS_BIN, ROOT, runCli } from '../../helpers/cli';
@@ -158,5 +160,54 @@ describe('finops workflow', () => {
     const other = runCli(['workflow', 'webhook-secret', id, '--data-dir', dir, '--team', 'Globex']);
     expect(other.status).toBe(1);
     expect(other.stdout).toBe('');
+  }, 60_000);
+
+  it('approve runs the rest of a workflow with the team’s HTTP allow-list, set from the command line', async () => {
+    const received: string[] = [];
+    const receiver = http.createServer((req, res) => {
+      received.push(`${req.method} ${req.url}`);
+      res.setHeader('content-type', 'application/json');
+      res.end('{"ok":true}');
+    });
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    const host = `127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+    try {
+      const dir = tmpDir('finops-wf-cli-');
+      const wf = (...args: string[]) => runCli(['workflow', ...args, '--data-dir', dir, '--team', 'Acme']);
+      const file = path.join(dir, 'http.json');
+      fs.writeFileSync(
+        file,
+        JSON.stringify({
+          name: 'Ask, then call',
+          active: true,
+          triggers: [{ type: 'manual' }],
+          nodes: [
+            { id: 'ask', kind: 'approval', title: 'Call?' },
+            { id: 'call', kind: 'http_request', method: 'PUT', url: `http://${host}/done` },
+          ],
+          edges: [{ from: 'ask', to: 'call', when: 'approved' }],
+        }),
+      );
+      const id = wf('import', file, '--promote').stdout.trim();
+      expect(wf('http-hosts', '--set', `${host.toUpperCase()},example.org`).stdout).toBe(`${host}\nexample.org\n`);
+      expect(wf('http-hosts', '--remove', 'example.org').stdout).toBe(`${host}\n`);
+      const bad = wf('http-hosts', '--add', 'https://evil.example/');
+      expect(bad.status).not.toBe(0);
+      expect(bad.stderr).toContain('httpHosts[1]');
+      const runId = wf('start', id).stdout.split('\t')[0]!;
+      // The command runs the approved rest in its own process (the receiver answers from this one meanwhile).
+      const approved = await new Promise<string>((resolve, reject) => {
+        const child = spawn(FINOPS_BIN, ['workflow', 'approve', runId, '--data-dir', dir, '--team', 'Acme']);
+        let out = '';
+        child.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+        });
+        child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}`))));
+      });
+      expect(approved).toBe(`${runId}\tcompleted\n`);
+      expect(received).toEqual(['PUT /done']);
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   }, 60_000);
 });

@@ -28,6 +28,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
+  '/v1/workflows/{id}/runs': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/runs/{executionId}': (api, token) => matrixRun(api, token),
   '/app/workflows/{id}': (api, token) => matrixWorkflow(api, token),
   '/app/workflows/{id}/promote': (api, token) => matrixWorkflow(api, token),
@@ -47,6 +48,8 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/tags/{id}': async (api, token) =>
     (await api.call('POST', '/v1/tags', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
   '/v1/tracker-projects/{id}': (api, token) => matrixProject(api, token),
+  '/v1/tracker-categories/{id}': async (api, token) =>
+    (await api.call('POST', '/v1/tracker-categories', { token, body: { name: `matrix-${Math.random()}` } })).json().id,
   '/v1/tracker-entries/{id}': async (api, token) =>
     (
       await api.call('POST', '/v1/tracker-entries', {
@@ -63,10 +66,9 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
-  '/v1/invoice-payments/{id}': async (api, token) => {
-    const invoiceId = await matrixInvoice(api, token, 'paid');
-    return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
-  },
+  '/v1/invoices/{id}/payment-intent': (api, token) => matrixInvoice(api, token, 'unpaid'),
+  '/v1/invoice-payments/{id}': (api, token) => matrixPayment(api, token),
+  '/v1/invoice-payments/{id}/bounce': (api, token) => matrixPayment(api, token),
   '/v1/transactions/{id}': (api, token) => matrixTransaction(api, token),
   '/v1/teams/{id}': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
   '/v1/teams/{id}/members': async (api, token) => (await api.call('GET', '/v1/teams', { token })).json().data[0].id,
@@ -119,6 +121,11 @@ async function matrixInvoice(api: TestApi, token: string, status?: 'unpaid' | 'p
   if (status) await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'unpaid' } });
   if (status === 'paid') await api.call('PATCH', `/v1/invoices/${id}`, { token, body: { status: 'paid' } });
   return id;
+}
+
+async function matrixPayment(api: TestApi, token: string): Promise<string> {
+  const invoiceId = await matrixInvoice(api, token, 'paid');
+  return (await api.call('GET', `/v1/invoice-payments?invoiceId=${invoiceId}`, { token })).json().data[0].id;
 }
 
 async function matrixBankAccount(api: TestApi, token: string): Promise<string> {
@@ -213,6 +220,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/workflows/{id}/chat': { message: 'matrix' },
   'POST /app/workflows': { definition: MATRIX_WORKFLOW },
   'POST /app/workflows/{id}/promote': { version: 1 },
+  'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'PATCH /v1/transactions/{id}': { note: 'patched' },
@@ -224,6 +232,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/tracker-projects': { name: 'Body Project' },
   'PATCH /v1/tracker-projects/{id}': { description: 'patched' },
   'PATCH /v1/tracker-entries/{id}': { description: 'patched' },
+  'PATCH /v1/tracker-categories/{id}': { color: '#123456' },
   'PATCH /v1/teams/{id}': { fiscalYearStartMonth: 4 },
   'PATCH /v1/users/me': { timezone: 'Europe/Berlin' },
   'POST /v1/documents': { fileName: 'body.png', content: MATRIX_PNG },
@@ -283,6 +292,8 @@ const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unkno
   'POST /v1/tracker-entries/bulk': async (api, token) => [
     { projectId: await matrixProject(api, token), start: '2025-01-02T09:00:00Z', duration: 60 },
   ],
+  'POST /v1/invoice-payments/payment-intent': async (api, token) => ({ invoiceId: await matrixInvoice(api, token, 'unpaid') }),
+  'POST /v1/tracker-categories': async () => ({ name: `body-${Math.random()}` }),
   'POST /v1/tracker-entries/timer/start': async (api, token) => ({ projectId: await matrixProject(api, token) }),
   'POST /v1/invoices/from-tracker': async (api, token) => {
     const projectId = await matrixProject(api, token);
@@ -335,6 +346,12 @@ const REFUSED: Record<string, number> = {
   'POST /v1/banking/session/result': 409,
   'POST /v1/banking/connections/delete': 409,
   'GET /v1/banking/connections/status': 409,
+  // The payment provider is reached through a sync remote only: without one these say so (decision 0147).
+  'GET /v1/invoice-payments/connect-stripe': 409,
+  'GET /v1/invoice-payments/connect-stripe/callback': 409,
+  'POST /v1/invoice-payments/disconnect-stripe': 409,
+  'POST /v1/invoice-payments/payment-intent': 409,
+  'POST /v1/invoices/{id}/payment-intent': 409,
 };
 
 /** A path parameter: `{id}`, `{executionId}`. */

@@ -7,15 +7,8 @@ type Doc = { paths: Record<string, Record<string, { 'x-finops-origin'?: string; 
 /** Operations the spec or the hosted service names that this server does not serve yet (README "Not built yet"). */
 const NOT_BUILT = new Set([
   'GET /payments',
-  'POST /invoices/{}/payment-intent',
-  'POST /workflows/{}/runs',
   'POST /transactions/{}/attachments/{}/presigned-url',
   'PUT /invoices/{}',
-  'GET /invoice-payments/connect-stripe',
-  'GET /invoice-payments/connect-stripe/callback',
-  'POST /invoice-payments/disconnect-stripe',
-  'GET /invoice-payments/stripe-status',
-  'POST /invoice-payments/payment-intent',
   'POST /oauth/register',
 ]);
 

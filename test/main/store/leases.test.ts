@@ -1,17 +1,9 @@
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../../src-main/store/db';
 import { acquireLease, holderIsGone, leaseHolder } from '../../../src-main/store/leases';
+import { deadPid } from '../../helpers/processes';
 import { tmpDir } from '../../helpers/tmp';
-
-/** A pid of this machine that ran and has ended. */
-async function deadPid(): Promise<number> {
-  const child = spawn(process.execPath, ['-e', '0']);
-  const pid = child.pid!;
-  await new Promise((r) => child.once('exit', r));
-  return pid;
-}
 
 describe('leases', () => {
   it('a lease whose holder is a process of this machine that is gone is taken at once; a live holder keeps it', async () => {

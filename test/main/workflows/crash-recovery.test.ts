@@ -8,6 +8,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../../src-main/store/db';
@@ -16,9 +17,11 @@ import { notificationsOfRun } from '../../../src-main/store/workflows/records';
 import { decideApproval } from '../../../src-main/store/workflows/runs/approvals';
 import { getRunDetail } from '../../../src-main/store/workflows/runs/reads';
 import { loadRunState } from '../../../src-main/store/workflows/runs/state';
+import { setWorkflowSettings } from '../../../src-main/store/workflows/settings';
 import { startWorkflowRun } from '../../../src-main/workflows/dispatch';
 import { type FaultPoint, SimulatedCrash } from '../../../src-main/workflows/engine';
 import { WorkflowRunner } from '../../../src-main/workflows/runner';
+import { deadPid } from '../../helpers/processes';
 import { definition, importActive, openTestDb } from './fixtures';
 
 /** A receiver counting calls per method and Idempotency-Key. */
@@ -49,6 +52,7 @@ function callsOf(method: string, runId: string): number {
 const LEASE_MS = 10_000;
 
 function crashyWorkflow(db: Db, teamId: string): string {
+  setWorkflowSettings(db, teamId, { httpHosts: [host] });
   return importActive(
     db,
     teamId,
@@ -85,7 +89,6 @@ async function driveThroughCrashes(db: Db, teamId: string, runIds: string[], cra
       clock: () => new Date(clock),
       schedules: false,
       concurrency: 2,
-      ports: { httpAllowedHosts: [host] },
       faults: {
         hit(_point: FaultPoint) {
           if (crashes[hits++ % Math.max(1, crashes.length)] && hits <= crashes.length) throw new SimulatedCrash('killed');
@@ -199,7 +202,6 @@ describe('crash recovery', () => {
           leaseMs: LEASE_MS,
           clock: () => new Date(clock),
           schedules: false,
-          ports: { httpAllowedHosts: [host] },
           faults: {
             hit(p, info) {
               points.push(p);
@@ -254,6 +256,57 @@ describe('crash recovery', () => {
       }
     } finally {
       db2.close();
+      db.close();
+    }
+  });
+
+  it('takes back at once the runs a dead process of this machine held, and waits for a live holder', async () => {
+    const { db, teamId } = openTestDb();
+    try {
+      const wf = importActive(db, teamId, definition({ nodes: [{ id: 'note', kind: 'notify', message: 'resumed' }] }));
+      const start = () =>
+        startWorkflowRun(db, teamId, wf, { triggerType: 'manual', triggerData: {}, source: 'app', requireApiExecution: false })
+          .id;
+      const orphan = start();
+      const held = start();
+      // Claimed for a minute: one by a server that crashed (its pid has ended), one by a live process (our parent).
+      const claim = (id: string, owner: string) =>
+        db
+          .prepare('UPDATE workflow_runs SET lease_owner = ?, lease_expires_at = ? WHERE id = ?')
+          .run(owner, new Date(Date.now() + 60_000).toISOString(), id);
+      claim(orphan, `${os.hostname()}:${await deadPid()}:abcd:runner:0001`);
+      claim(held, `${os.hostname()}:${process.ppid}:abcd:runner:0002`);
+      const runner = new WorkflowRunner(db, { schedules: false, pollMs: 60_000 }).start();
+      await expect.poll(() => getRunDetail(db, teamId, orphan).status, { timeout: 5_000 }).toBe('completed');
+      await runner.stop();
+      expect(getRunDetail(db, teamId, held).status).toBe('pending');
+    } finally {
+      db.close();
+    }
+  });
+
+  it('an HTTP node follows the team’s allow-list, read from its data wherever the run is advanced', async () => {
+    const { db, teamId, otherTeamId } = openTestDb();
+    try {
+      const def = definition({ nodes: [{ id: 'get', kind: 'http_request', method: 'GET', url: `http://${host}/status` }] });
+      const run = (team: string) =>
+        startWorkflowRun(db, team, importActive(db, team, def), {
+          triggerType: 'manual',
+          triggerData: {},
+          source: 'app',
+          requireApiExecution: false,
+        }).id;
+      setWorkflowSettings(db, teamId, { httpHosts: [host.toUpperCase(), host] });
+      const allowed = run(teamId);
+      const refused = run(otherTeamId);
+      // Two "processes" (a server's runner, a command's) with no settings of their own: the team's decide.
+      await new WorkflowRunner(db, { owner: 'server', schedules: false }).runUntilIdle();
+      expect(getRunDetail(db, teamId, allowed).status).toBe('completed');
+      const other = getRunDetail(db, otherTeamId, refused);
+      expect(other.status).toBe('failed');
+      expect(other.errorMessage).toContain("no host is on the team's allow-list");
+      expect(() => setWorkflowSettings(db, teamId, { httpHosts: ['https://evil.example/x'] })).toThrow(/httpHosts\[0\]/);
+    } finally {
       db.close();
     }
   });

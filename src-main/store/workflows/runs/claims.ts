@@ -1,5 +1,5 @@
 import type { Db } from '../../db';
-import { claimCondition } from '../../leases';
+import { claimCondition, holderIsGone } from '../../leases';
 
 /**
  * Runners claim runs through the database with a lease (src-main/store/leases.ts), renew it while they work and
@@ -43,6 +43,30 @@ export function claimNextRun(db: Db, owner: string, now: Date, leaseMs: number):
       return candidate;
     })
     .immediate();
+}
+
+/**
+ * Lets the claims of runs held by a process of this machine that is gone (a crashed server, a killed CLI) lapse now
+ * (store/leases.ts holderIsGone), so a restarted process takes its interrupted runs back at once instead of waiting
+ * out their leases. The claim only lapses: what the dead holder may have done is the engine's recovery (a step left
+ * running is repeated only when that is harmless). Returns how many runs it freed.
+ */
+export function releaseRunsOfGoneHolders(db: Db, now: Date): number {
+  const nowIso = now.toISOString();
+  const owners = db
+    .prepare(
+      `SELECT DISTINCT lease_owner FROM workflow_runs INDEXED BY workflow_runs_ready
+       WHERE status IN ('pending', 'running', 'waiting') AND lease_owner IS NOT NULL AND lease_expires_at > ?`,
+    )
+    .pluck()
+    .all(nowIso) as string[];
+  let freed = 0;
+  for (const owner of owners.filter(holderIsGone)) {
+    freed += db
+      .prepare('UPDATE workflow_runs SET lease_expires_at = ? WHERE lease_owner = ? AND lease_expires_at > ?')
+      .run(nowIso, owner, nowIso).changes;
+  }
+  return freed;
 }
 
 /** Claims one run when it is ready and free (the CLI drives the run it just approved or started). */

@@ -192,3 +192,26 @@ describe('/app/workflow-runs', () => {
     }
   });
 });
+
+describe('/app/workflow-settings', () => {
+  it('keeps each team’s HTTP allow-list, normalised; bad entries are refused by index', async () => {
+    const { api, token } = await setup();
+    expect((await api.call('GET', '/app/workflow-settings', { token })).json()).toEqual({ httpHosts: [], updatedAt: null });
+    const put = await api.call('PUT', '/app/workflow-settings', {
+      token,
+      body: { httpHosts: ['Hooks.Example.com', 'api.example.org:8443', 'hooks.example.com'] },
+    });
+    expect(put.statusCode, put.body).toBe(200);
+    expect(put.json().httpHosts).toEqual(['api.example.org:8443', 'hooks.example.com']);
+    const bad = await api.call('PUT', '/app/workflow-settings', {
+      token,
+      body: { httpHosts: ['ok.example', 'http://x.example/'] },
+    });
+    expect(bad.statusCode).toBe(422);
+    expect(bad.json().message).toContain('httpHosts[1]');
+    const other = api.key('Globex');
+    expect((await api.call('GET', '/app/workflow-settings', { token: other })).json().httpHosts).toEqual([]);
+    const readOnly = api.key('Acme', ['workflows.read']);
+    expect((await api.call('PUT', '/app/workflow-settings', { token: readOnly, body: { httpHosts: [] } })).statusCode).toBe(403);
+  });
+});

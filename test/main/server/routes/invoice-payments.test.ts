@@ -222,3 +222,133 @@ describe('invoice payments', () => {
     expect(dangling).toBe(0);
   });
 });
+
+describe('partial payments, refunds and bounces', () => {
+  async function payments(api: TestApi, token: string) {
+    const { customerId, bankAccountId } = await setup(api, token);
+    const inv = await issued(api, token, customerId, 1000);
+    const get = async () => (await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json();
+    const record = (body: Record<string, unknown>) =>
+      api.call('POST', '/v1/invoice-payments', { token, body: { invoiceId: inv.id, ...body } });
+    return { inv, bankAccountId, get, record };
+  }
+
+  it('several payments pay an invoice once they cover it; the matcher looks for what is still due', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Parts');
+    const { inv, bankAccountId, get, record } = await payments(api, token);
+
+    const first = await record({ amount: 300, date: '2099-03-05' });
+    expect(first.statusCode, first.body).toBe(201);
+    expect(first.json()).toMatchObject({
+      kind: 'payment',
+      state: 'applied',
+      amount: 300,
+      matchedBy: 'manual',
+      transactionId: null,
+    });
+    expect(await get()).toMatchObject({ status: 'unpaid', paidAmount: 300, amountDue: 700, paidAt: null });
+    const summary = (await api.call('GET', '/v1/invoices/summary', { token })).json().data[0];
+    expect(summary).toMatchObject({ totalAmount: 1000, outstanding: 700, paid: 0 });
+    // More than is still due is refused; so is a refund of an invoice that is not paid.
+    expect((await record({ amount: 700.01 })).statusCode).toBe(422);
+    expect((await record({ kind: 'refund', amount: 10 })).statusCode).toBe(409);
+
+    // A transaction of the rest is found by the matcher and applied (exact rest, invoice number in the text).
+    const txId = await income(api, token, bankAccountId, 700, `Rest ${inv.invoiceNumber} Nordwind Logistik`);
+    const run = runSchedulerOnce(api.db, new Date('2099-03-21T00:00:00Z'));
+    expect(run?.matched).toEqual([{ invoiceId: inv.id, transactionId: txId, confidence: 1 }]);
+    const paid = await get();
+    expect(paid).toMatchObject({ status: 'paid', paidAmount: 1000, amountDue: 0, paidAt: '2099-03-20T12:00:00.000Z' });
+    expect(paid.payments.map((p: { amount: number; kind: string }) => [p.kind, p.amount])).toEqual([
+      ['payment', 300],
+      ['payment', 700],
+    ]);
+    expect(paid.payment).toMatchObject({ transactionId: txId, amount: 700 });
+    expect((await api.call('GET', '/v1/payments', { token })).json().data).toHaveLength(2);
+
+    // Unmatching one part reopens the invoice with that part due again.
+    const del = await api.call('DELETE', `/v1/invoice-payments/${paid.payment.id}`, { token });
+    expect(del.statusCode, del.body).toBe(200);
+    expect(await get()).toMatchObject({ status: 'unpaid', paidAmount: 300, amountDue: 700, paidAt: null });
+    // An invoice that received money cannot be canceled.
+    const cancel = await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { status: 'canceled' } });
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json().message).toContain('received money');
+    // Marking it paid by hand records the rest.
+    const marked = (
+      await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { status: 'paid', paidAt: '2099-03-25T10:00:00Z' } })
+    ).json();
+    expect(marked).toMatchObject({ status: 'paid', paidAmount: 1000, amountDue: 0 });
+    expect(marked.payments.at(-1)).toMatchObject({ amount: 700, matchedBy: 'manual', date: '2099-03-25' });
+  });
+
+  it('refunds give money back on a paid invoice: a part keeps it paid, all of it makes it refunded', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Refunds');
+    const { bankAccountId, get, record } = await payments(api, token);
+    await record({ amount: 1000 });
+    expect((await get()).status).toBe('paid');
+
+    // A refund through an outgoing transaction of the ledger, then the rest by hand.
+    const out = await api.call('POST', '/v1/transactions', {
+      token,
+      body: { name: 'Refund Nordwind', amount: -250, currency: 'EUR', date: '2099-04-02', bankAccountId },
+    });
+    const wrongWay = await record({
+      transactionId: await income(api, token, bankAccountId, 250, 'not a refund'),
+      kind: 'refund',
+    });
+    expect(wrongWay.statusCode).toBe(422);
+    const part = await record({ transactionId: out.json().id, kind: 'refund' });
+    expect(part.statusCode, part.body).toBe(201);
+    expect(part.json()).toMatchObject({ kind: 'refund', amount: 250, date: '2099-04-02' });
+    expect(await get()).toMatchObject({ status: 'paid', paidAmount: 1000, refundedAmount: 250, refundedAt: null });
+    expect((await record({ kind: 'refund', amount: 800 })).statusCode).toBe(422);
+    // A payment of an invoice with refunds stays; the partial refund itself can be undone.
+    const payment = (await get()).payments.find((p: { kind: string }) => p.kind === 'payment');
+    expect((await api.call('DELETE', `/v1/invoice-payments/${payment.id}`, { token })).statusCode).toBe(409);
+    expect((await api.call('DELETE', `/v1/invoice-payments/${part.json().id}`, { token })).statusCode).toBe(200);
+    expect(await get()).toMatchObject({ status: 'paid', refundedAmount: 0 });
+
+    const all = await record({ kind: 'refund' });
+    expect(all.statusCode, all.body).toBe(201);
+    expect(all.json().amount).toBe(1000);
+    const refunded = await get();
+    expect(refunded).toMatchObject({ status: 'refunded', paidAmount: 1000, refundedAmount: 1000 });
+    expect(refunded.refundedAt).not.toBeNull();
+    expect((await api.call('DELETE', `/v1/invoice-payments/${all.json().id}`, { token })).statusCode).toBe(409);
+  });
+
+  it('a bounced payment stops counting, reopens the invoice, tells the team and restores its transaction', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Bounces');
+    const { inv, bankAccountId, get, record } = await payments(api, token);
+    const txId = await income(api, token, bankAccountId, 1000, 'SEPA debit Nordwind');
+    const applied = await record({ transactionId: txId });
+    expect(applied.statusCode, applied.body).toBe(201);
+    expect((await get()).status).toBe('paid');
+    expect((await api.call('GET', `/v1/transactions/${txId}`, { token })).json().isFulfilled).toBe(true);
+
+    const bounced = await api.call('POST', `/v1/invoice-payments/${applied.json().id}/bounce`, {
+      token,
+      body: { reason: 'direct debit returned: account closed' },
+    });
+    expect(bounced.statusCode, bounced.body).toBe(200);
+    expect(bounced.json()).toMatchObject({ state: 'bounced', failureReason: 'direct debit returned: account closed' });
+    expect(await get()).toMatchObject({ status: 'unpaid', paidAmount: 0, amountDue: 1000, payments: [] });
+    expect((await api.call('GET', `/v1/transactions/${txId}`, { token })).json().isFulfilled).toBe(false);
+    const notes = (await api.call('GET', '/v1/notifications', { token })).json().data;
+    expect(notes.find((n: { type: string }) => n.type === 'payment_failed')?.metadata).toMatchObject({
+      invoiceId: inv.id,
+      reason: 'direct debit returned: account closed',
+    });
+    // Bouncing again, or bouncing a manual refund, is a conflict; another team's payment is not found.
+    expect((await api.call('POST', `/v1/invoice-payments/${applied.json().id}/bounce`, { token })).statusCode).toBe(409);
+    const other = api.key('Other Team');
+    expect((await api.call('POST', `/v1/invoice-payments/${applied.json().id}/bounce`, { token: other })).statusCode).toBe(404);
+    expect(
+      (await api.call('POST', '/v1/invoice-payments', { token: other, body: { invoiceId: inv.id, amount: 5 } })).statusCode,
+    ).toBe(422);
+  });
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createClient } from '../../../../src-main/store/auth/oauth/clients';
 import { createAuthorizationCode, exchangeAuthorizationCode } from '../../../../src-main/store/auth/oauth/codes';
-import { createNotification } from '../../../../src-main/store/notifications/notifications';
+import { createNotification, updateNotificationStatus } from '../../../../src-main/store/notifications/notifications';
 import { createUser } from '../../../../src-main/store/users/users';
 import { write } from '../../../../src-main/store/write';
 import { Notification } from '../../../../src-shared/contract/notifications';
@@ -193,6 +193,38 @@ describe('notifications', () => {
     ).toEqual([theirs.id, shared.id].sort());
     expect(status(mine.id)).toBe('read');
     expect((await api.call('POST', '/v1/notifications/update-all-status', { token: key, body: {} })).statusCode).toBe(422);
+  });
+
+  it('each member reads a team-wide notification for themselves; the record (what syncs) keeps its own status', async () => {
+    const { api, key, teamId, member } = await setup();
+    const shared = createNotification(api.db, teamId, { type: 'transactions_created', priority: 3 });
+    const asMember = userToken(api, teamId, member);
+    const listed = async (token: string, query = '') =>
+      (await api.call('GET', `/v1/notifications${query}`, { token })).json().data.map((n: Notification) => [n.id, n.status]);
+    const seqBefore = api.db.prepare('SELECT change_seq FROM teams WHERE id = ?').pluck().get(teamId) as number;
+
+    // The owner (the API key acts for them) reads it: the member still sees it unread.
+    const read = await api.call('PATCH', `/v1/notifications/${shared.id}/status`, { token: key, body: { status: 'read' } });
+    expect(read.json().data).toMatchObject({ id: shared.id, status: 'read' });
+    expect(read.json().data.lastUsedAt).not.toBeNull();
+    expect(await listed(key)).toEqual([[shared.id, 'read']]);
+    expect(await listed(asMember)).toEqual([[shared.id, 'unread']]);
+    expect(await listed(asMember, '?status=unread')).toEqual([[shared.id, 'unread']]);
+    expect(await listed(key, '?status=unread')).toEqual([]);
+    // The record keeps its status; the change feed still tells live screens that it moved.
+    const record = api.db.prepare('SELECT status, last_used_at FROM notifications WHERE id = ?').get(shared.id);
+    expect(record).toEqual({ status: 'unread', last_used_at: null });
+    const seqAfter = api.db.prepare('SELECT change_seq FROM teams WHERE id = ?').pluck().get(teamId) as number;
+    expect(seqAfter).toBeGreaterThan(seqBefore);
+
+    // The member archives it for themselves; the owner's read stays.
+    const all = await api.call('POST', '/v1/notifications/update-all-status', { token: asMember, body: { status: 'archived' } });
+    expect(all.json().data.map((n: Notification) => [n.id, n.status])).toEqual([[shared.id, 'archived']]);
+    expect(await listed(key)).toEqual([[shared.id, 'read']]);
+    // A change of the record itself (a sync pull: no member) is what members who never touched it see.
+    const later = createNotification(api.db, teamId, { type: 'invoice_paid', priority: 2 });
+    write(api.db, teamId, () => updateNotificationStatus(api.db, teamId, undefined, later.id, 'read'), { origin: 'sync' });
+    expect(await listed(asMember, '?status=read')).toEqual([[later.id, 'read']]);
   });
 
   it('creates notifications through the write path, checking what other areas pass', async () => {

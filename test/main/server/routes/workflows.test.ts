@@ -236,6 +236,24 @@ describe('POST /v1/workflows/{id}/execute', () => {
   });
 });
 
+describe('POST /v1/workflows/{id}/runs (the overview’s name for execute)', () => {
+  it('is execute: the same acknowledgment, key space, checks and refusals', async () => {
+    const { api, token, other, wf } = await setup();
+    const res = await api.call('POST', `/v1/workflows/${wf}/runs`, { token, body: { idempotencyKey: 'r-1' } });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'queued', executionId: expect.any(String), runId: expect.any(String) });
+    const viaExecute = (await api.call('POST', `/v1/workflows/${wf}/execute`, { token, body: { idempotencyKey: 'r-1' } })).json();
+    expect(viaExecute.executionId).toBe(res.json().executionId);
+    const run = (await api.call('GET', `/v1/workflows/runs/${res.json().executionId}`, { token })).json();
+    expect(run).toMatchObject({ workflowId: wf, triggerType: 'manual' });
+    expectError(await api.call('POST', `/v1/workflows/${wf}/runs`, { token: other, body: {} }), 404);
+    expectError(await api.call('POST', `/v1/workflows/${wf}/runs`, { token, body: { triggerType: 'nope' } }), 400);
+    expectError(await api.call('POST', `/v1/workflows/${wf}/runs`, { token, body: { triggerType: 'webhook' } }), 409);
+    // Listing a workflow's runs is not a public operation (the app's list is /app/workflows/{id}/runs).
+    expect([404, 405]).toContain((await api.call('GET', `/v1/workflows/${wf}/runs`, { token })).statusCode);
+  });
+});
+
 describe('POST /v1/workflows/{id}/chat', () => {
   it('passes the message and conversationId as trigger data (top level wins) and echoes conversationId', async () => {
     const { api, token, wf } = await setup();
@@ -322,7 +340,7 @@ describe('the body idempotencyKey', () => {
 });
 
 describe('the public API has only the spec’s workflow operations', () => {
-  it('answers 404/405 for list, create, update, delete, deploy, resume and cancel under /v1', async () => {
+  it('answers 404/405 for list, create, update, delete, deploy, run lists, resume and cancel under /v1', async () => {
     const { api, token, wf } = await setup();
     for (const [method, url] of [
       ['GET', '/v1/workflows'],
@@ -331,7 +349,7 @@ describe('the public API has only the spec’s workflow operations', () => {
       ['DELETE', `/v1/workflows/${wf}`],
       ['GET', `/v1/workflows/${wf}`],
       ['POST', `/v1/workflows/${wf}/deploy`],
-      ['POST', `/v1/workflows/${wf}/runs`],
+      ['GET', `/v1/workflows/${wf}/runs`],
       ['GET', '/v1/workflows/runs'],
       ['POST', '/v1/workflows/runs/x/resume'],
       ['POST', '/v1/workflows/runs/x/cancel'],
@@ -345,6 +363,7 @@ describe('the public API has only the spec’s workflow operations', () => {
       '/v1/workflows/runs/{executionId}',
       '/v1/workflows/{id}/chat',
       '/v1/workflows/{id}/execute',
+      '/v1/workflows/{id}/runs',
     ]);
   });
 });

@@ -5,8 +5,13 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { entryAmountSql } from '../../../../src-main/store/tracker/amount-sql';
-import { entryAmountMinor } from '../../../../src-shared/domain/tracker';
+import {
+  entryAmountSql,
+  entryBillableSql,
+  entryRateSourceSql,
+  entryRateSql,
+} from '../../../../src-main/store/tracker/amount-sql';
+import { effectiveRate, entryAmountMinor, type RateInputs } from '../../../../src-shared/domain/tracker';
 
 const CASES: [number, number | null, boolean, number | null][] = [
   [3600, 10000, true, 10000],
@@ -23,14 +28,16 @@ const CASES: [number, number | null, boolean, number | null][] = [
   [12345, 1, true, 3],
 ];
 
+const NO_CATEGORY = '(SELECT NULL AS rate_minor, NULL AS currency, NULL AS billable) c';
+
 describe('entry amount rule', () => {
   const db = new Database(':memory:');
-  const sql = entryAmountSql('e', 'p');
+  const sql = entryAmountSql('e', 'p', 'c');
   // Bound JS numbers arrive as REAL; the table's INTEGER columns store integers, so cast as they would be stored.
   const run = (duration: number, rate: number | null, billable: boolean) =>
     db
       .prepare(
-        `SELECT ${sql} FROM (SELECT CAST(? AS INTEGER) AS duration_seconds, 'x' AS stop) e, (SELECT CAST(? AS INTEGER) AS rate_minor, ? AS billable) p`,
+        `SELECT ${sql} FROM (SELECT CAST(? AS INTEGER) AS duration_seconds, 'x' AS stop) e, (SELECT CAST(? AS INTEGER) AS rate_minor, ? AS billable, 'EUR' AS currency) p, ${NO_CATEGORY}`,
       )
       .pluck()
       .get(duration, rate, billable ? 1 : 0);
@@ -51,10 +58,93 @@ describe('entry amount rule', () => {
   it('a running entry (no stop) amounts to 0 in SQL', () => {
     const running = db
       .prepare(
-        `SELECT ${sql} FROM (SELECT 3600 AS duration_seconds, NULL AS stop) e, (SELECT 100 AS rate_minor, 1 AS billable) p`,
+        `SELECT ${sql} FROM (SELECT 3600 AS duration_seconds, NULL AS stop) e, (SELECT 100 AS rate_minor, 1 AS billable, 'EUR' AS currency) p, ${NO_CATEGORY}`,
       )
       .pluck()
       .get();
     expect(running).toBe(0);
+  });
+});
+
+/** Project rate, project currency, project billable, category (rate, currency, billable) or null → rate, source, billable. */
+const RATE_CASES: [RateInputs, ReturnType<typeof effectiveRate>][] = [
+  [
+    { project: { rateMinor: 10000, currency: 'EUR', billable: true }, category: null },
+    { rateMinor: 10000, source: 'project', billable: true },
+  ],
+  [
+    { project: { rateMinor: null, currency: 'EUR', billable: true }, category: null },
+    { rateMinor: null, source: null, billable: true },
+  ],
+  // The project's rate overrides the category's.
+  [
+    {
+      project: { rateMinor: 10000, currency: 'EUR', billable: true },
+      category: { rateMinor: 5000, currency: 'EUR', billable: true },
+    },
+    { rateMinor: 10000, source: 'project', billable: true },
+  ],
+  [
+    {
+      project: { rateMinor: null, currency: 'EUR', billable: true },
+      category: { rateMinor: 5000, currency: 'EUR', billable: true },
+    },
+    { rateMinor: 5000, source: 'category', billable: true },
+  ],
+  // A rate in another currency is never taken for this one.
+  [
+    {
+      project: { rateMinor: null, currency: 'USD', billable: true },
+      category: { rateMinor: 5000, currency: 'EUR', billable: true },
+    },
+    { rateMinor: null, source: null, billable: true },
+  ],
+  [
+    {
+      project: { rateMinor: null, currency: 'EUR', billable: true },
+      category: { rateMinor: null, currency: 'EUR', billable: true },
+    },
+    { rateMinor: null, source: null, billable: true },
+  ],
+  // Billable only when both are.
+  [
+    {
+      project: { rateMinor: 10000, currency: 'EUR', billable: true },
+      category: { rateMinor: 5000, currency: 'EUR', billable: false },
+    },
+    { rateMinor: 10000, source: 'project', billable: false },
+  ],
+  [
+    {
+      project: { rateMinor: null, currency: 'EUR', billable: false },
+      category: { rateMinor: 5000, currency: 'EUR', billable: true },
+    },
+    { rateMinor: 5000, source: 'category', billable: false },
+  ],
+];
+
+describe('entry rate rule', () => {
+  const db = new Database(':memory:');
+  it.each(RATE_CASES)('%j', (inputs, expected) => {
+    expect(effectiveRate(inputs)).toEqual(expected);
+    const c = inputs.category;
+    const row = db
+      .prepare(
+        `SELECT ${entryRateSql('p', 'c')} AS rate, ${entryRateSourceSql('p', 'c')} AS source, ${entryBillableSql('p', 'c')} AS billable,
+           ${entryAmountSql('e', 'p', 'c')} AS amount
+         FROM (SELECT 5400 AS duration_seconds, 'x' AS stop) e,
+              (SELECT CAST(? AS INTEGER) AS rate_minor, ? AS currency, ? AS billable) p,
+              (SELECT CAST(? AS INTEGER) AS rate_minor, ? AS currency, ? AS billable) c`,
+      )
+      .get(
+        inputs.project.rateMinor,
+        inputs.project.currency,
+        inputs.project.billable ? 1 : 0,
+        c?.rateMinor ?? null,
+        c?.currency ?? null,
+        c ? (c.billable ? 1 : 0) : null,
+      ) as { rate: number | null; source: string | null; billable: number; amount: number };
+    expect({ rateMinor: row.rate, source: row.source, billable: row.billable === 1 }).toEqual(expected);
+    expect(row.amount).toBe(entryAmountMinor(5400, expected.rateMinor, expected.billable));
   });
 });
