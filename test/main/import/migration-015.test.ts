@@ -49,7 +49,7 @@ describe('migration 015 (import statements)', () => {
       .run(team, account, now);
     old.close();
 
-    const db = openDatabase(dir);
+    const db = openDatabase(dir, { targetVersion: 15 });
     expect(schemaVersion(db)).toBe(15);
     expect(getImportBatch(db, team, 'b1')).toMatchObject({ format: 'csv', accountRef: null, counts: { rows: 2, created: 1 } });
     expect(listBatchRows(db, team, 'b1', { limit: 10 }).data.map((r) => r.description)).toEqual(['Kaffee', 'Taxi']);
