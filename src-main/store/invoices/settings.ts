@@ -113,6 +113,24 @@ export function getInvoiceSettings(db: Db, teamId: string): InvoiceSettingsRecor
   };
 }
 
+/**
+ * The locale and date format the team chose for its documents (its invoice settings), when it chose them: what a
+ * statement requested by a key acting for no user is printed in.
+ */
+export function chosenDocumentFormat(db: Db, teamId: string): { locale?: string; dateFormat?: string } {
+  const r = row(db, teamId);
+  let stored: { locale?: unknown; dateFormat?: unknown } = {};
+  try {
+    stored = r ? (JSON.parse(r.template) as typeof stored) : {};
+  } catch {
+    stored = {};
+  }
+  return {
+    locale: typeof stored.locale === 'string' ? stored.locale : undefined,
+    dateFormat: typeof stored.dateFormat === 'string' ? stored.dateFormat : undefined,
+  };
+}
+
 export interface SettingsPatch {
   numberPrefix?: string;
   numberWidth?: number;

@@ -48,6 +48,17 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
       if (patch.fiscalYearStartMonth !== undefined && patch.fiscalYearStartMonth !== team.fiscalYearStartMonth) {
         values.fiscal_year_start_month = patch.fiscalYearStartMonth;
       }
+      const address = {
+        addressLine1: 'address_line1',
+        addressLine2: 'address_line2',
+        zip: 'zip',
+        city: 'city',
+        state: 'state',
+        vatNumber: 'vat_number',
+      } as const;
+      for (const [field, column] of Object.entries(address) as [keyof typeof address, string][]) {
+        if (patch[field] !== undefined && patch[field] !== team[field]) values[column] = patch[field];
+      }
       const columns = Object.keys(values);
       if (columns.length === 0) return team;
       db.prepare(`UPDATE teams SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`).run({

@@ -9,12 +9,19 @@ export interface Team {
   countryCode: string | null;
   fiscalYearStartMonth: number;
   logoUrl: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  zip: string | null;
+  city: string | null;
+  state: string | null;
+  vatNumber: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
 const SELECT = `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
-  fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, created_at AS createdAt, updated_at AS updatedAt
+  fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, address_line1 AS addressLine1,
+  address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, created_at AS createdAt, updated_at AS updatedAt
   FROM teams`;
 
 export function findTeamById(db: Db, id: string): Team | undefined {
