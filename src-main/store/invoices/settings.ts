@@ -46,6 +46,7 @@ export function baseTemplate(currency: string): InvoiceTemplate {
     paymentDetails: null,
     vatLabel: null,
     taxLabel: null,
+    vatExemptionReason: null,
   };
 }
 
