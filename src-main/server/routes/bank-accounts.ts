@@ -16,7 +16,7 @@ import type { Db } from '../../store/db';
 import { InvalidReference, NotFound } from '../../store/errors';
 import { chosenDocumentFormat } from '../../store/invoices/settings';
 import { getMe } from '../../store/teams/team-api';
-import { getTeam } from '../../store/teams/teams';
+import { getTeamDetails } from '../../store/teams/teams';
 import { teamTimeZone } from '../../store/users/users';
 import { contentDisposition } from '../content-disposition';
 import { registerRoute } from '../route';
@@ -85,7 +85,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
   });
   registerRoute(app, r.statement, async ({ auth, params, query, reply }) => {
     const data = statementData(db, auth.teamId, params.id, query.from, query.to);
-    const team = getTeam(db, auth.teamId);
+    const team = getTeamDetails(db, auth.teamId);
     const bytes = await renderStatementPdf({
       data,
       owner: team,
