@@ -1,6 +1,6 @@
 import { type AcceptedType, isHeif } from './detect';
 import { heicToPng } from './heic';
-import type { OcrEngine } from './ocr';
+import type { OcrEngine, OcrLanguage } from './ocr';
 import { pdfText, renderPdfPages } from './pdf';
 import { parseReceipt, type ReceiptFields } from './receipt-fields';
 
@@ -20,7 +20,18 @@ export interface Extraction {
 /** A text layer shorter than this (in letters and digits) is treated as absent: a scan with a stray caption. */
 const MIN_TEXT_LAYER = 20;
 
-export async function extractFile(bytes: Buffer, mimetype: AcceptedType, ocr: OcrEngine): Promise<Extraction> {
+export interface ExtractOptions {
+  /** The languages OCR reads in, the likeliest first (ocrLanguages); English by default. */
+  languages?: readonly OcrLanguage[];
+}
+
+export async function extractFile(
+  bytes: Buffer,
+  mimetype: AcceptedType,
+  ocr: OcrEngine,
+  options: ExtractOptions = {},
+): Promise<Extraction> {
+  const langs = options.languages ?? ['eng'];
   if (mimetype === 'application/pdf') {
     const { text, pages } = await pdfText(bytes);
     if ((text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= MIN_TEXT_LAYER) {
@@ -28,11 +39,11 @@ export async function extractFile(bytes: Buffer, mimetype: AcceptedType, ocr: Oc
     }
     const images = await renderPdfPages(bytes);
     const texts: string[] = [];
-    for (const image of images) texts.push(await ocr.recognize(image));
+    for (const image of images) texts.push(await ocr.recognize(image, langs));
     const ocrText = texts.join('\n\n');
     return { method: 'pdf-ocr', text: ocrText, fields: parseReceipt(ocrText), pages };
   }
   const image = isHeif(mimetype) ? await heicToPng(bytes) : bytes;
-  const text = await ocr.recognize(image);
+  const text = await ocr.recognize(image, langs);
   return { method: 'image-ocr', text, fields: parseReceipt(text), pages: null };
 }

@@ -30,4 +30,18 @@ net.connect = block('net.connect');
 net.createConnection = block('net.createConnection');
 net.Socket.prototype.connect = block('net.Socket.connect');
 
+// Languages arrive as bytes ({ code, data }: the main thread reads them from their npm packages, each its own
+// folder). tesseract.js 7 loads them right but then initialises with `data` where it means `code`: hand its
+// `initialize` handler the codes.
+const { parentPort } = require('node:worker_threads');
+const on = parentPort.on.bind(parentPort);
+const withLanguageCodes = (packet) =>
+  packet?.action === 'initialize' && Array.isArray(packet.payload?.langs)
+    ? {
+        ...packet,
+        payload: { ...packet.payload, langs: packet.payload.langs.map((l) => (typeof l === 'string' ? l : l.code)).join('+') },
+      }
+    : packet;
+parentPort.on = (event, listener) => on(event, event === 'message' ? (packet) => listener(withLanguageCodes(packet)) : listener);
+
 require('tesseract.js/src/worker-script/node/index.js');

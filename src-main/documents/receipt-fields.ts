@@ -41,16 +41,25 @@ const PERCENT_RE = /(\d{1,2}(?:[.,]\d{1,3})?)\s?%/;
 /** Whole words in any script: `\b` is ASCII-only and finds "hst" inside "Frühstück". */
 const words = (alternatives: string) => new RegExp(`(?<![\\p{L}\\p{N}])(${alternatives})(?![\\p{L}\\p{N}])`, 'iu');
 const TOTAL_WORDS = words(
-  'total|totaal|gesamt|gesamtbetrag|summe|amount due|balance due|grand total|zu zahlen|montant|totale|importe|endbetrag|rechnungsbetrag',
+  'total|totaal|gesamt|gesamtbetrag|gesamtsumme|summe|amount due|balance due|grand total|zu zahlen|montant|net à payer|totale|importe|endbetrag|rechnungsbetrag',
 );
 const NOT_TOTAL = words('sub-?total|zwischensumme|subtotaal|total tax|tax total|netto');
 const VAT_WORDS = words('vat|mwst|ust|btw|tva|iva|gst|hst|sales tax|tax|steuer');
 const NOT_VAT = words('vat no|vat reg|vat id|tax id|uid|steuernummer|steuer-?nr|ust-?id');
+/** Percentages that are not a tax: a tip, a discount, a service charge. */
+const NOT_TAX_ROW = words('tip|gratuity|trinkgeld|pourboire|service|discount|rabatt|remise|skonto');
 const DATE_WORDS = words('date|datum|rechnungsdatum|reisedatum|invoice date|issued|fecha|date de');
 const NOT_MERCHANT = new RegExp(
-  `^${words('receipt|invoice|rechnung|quittung|beleg|kassenbon|fahrkarte|tax invoice|bill|thank you|danke|welcome').source}`,
+  `^${words('receipt|invoice|rechnung|quittung|beleg|kassenbon|fahrkarte|tax invoice|bill|thank you|danke|welcome|facture|ticket|reçu|merci|bienvenue').source}`,
   'iu',
 );
+/** Document titles: a line of nothing else is no merchant; one printed after the merchant's name is not part of it. */
+const TITLES =
+  'tax invoice|sales receipt|invoice|receipt|rechnung|quittung|kassenbon|kassenbeleg|bewirtungsbeleg|beleg|gutschrift|' +
+  'facture|ticket de caisse|ticket|reçu|recu|note de frais|factuur|kassabon|bon|bill|credit note';
+const TITLE_LINE = new RegExp(`^(?:${TITLES})(?:\\s+(?:${TITLES}))*$`, 'iu');
+const TRAILING_TITLE =
+  /\s+(?:tax invoice|sales receipt|invoice|receipt|rechnung|quittung|kassenbon|gutschrift|facture|ticket de caisse|reçu|factuur|credit note)$/iu;
 
 const MONTHS: Record<string, number> = {
   jan: 1,
@@ -161,10 +170,11 @@ function datesOf(line: string, monthFirst: boolean, repair = true): string[] {
   for (const m of line.matchAll(/\b(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})\b/g)) {
     push(m.index, validDate(fullYear(+m[3]!), +m[2]!, +m[1]!));
   }
-  for (const m of line.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\b/g)) {
-    const a = +m[1]!;
-    const b = +m[2]!;
-    const y = fullYear(+m[3]!);
+  // Slashed, or dashed with a four-digit year last (dd-MM-yyyy, which the product's own invoices offer).
+  for (const m of line.matchAll(/\b(\d{1,2})\/(\d{1,2})\/(\d{4}|\d{2})\b|(?<![\d-])(\d{1,2})-(\d{1,2})-(\d{4})\b/g)) {
+    const a = +(m[1] ?? m[4])!;
+    const b = +(m[2] ?? m[5])!;
+    const y = fullYear(+(m[3] ?? m[6])!);
     const dayFirst = a > 12 ? true : b > 12 ? false : !monthFirst;
     push(m.index, dayFirst ? validDate(y, b, a) : validDate(y, a, b));
   }
@@ -181,10 +191,13 @@ function datesOf(line: string, monthFirst: boolean, repair = true): string[] {
 
 function merchantOf(lines: readonly string[]): string | null {
   for (const line of lines.slice(0, 6)) {
-    const clean = line
-      .replace(/[|_*=~#]+/g, ' ')
+    const printed = line
+      .replace(/[|_*=~#\\]+/g, ' ')
       .replace(/\s+/g, ' ')
       .trim();
+    if (TITLE_LINE.test(printed)) continue;
+    // "Acme Trading B.V. INVOICE": the title is not part of the name; OCR's "B. V." is the legal form "B.V.".
+    const clean = printed.replace(TRAILING_TITLE, '').replace(/\b(\p{Lu})\. (\p{Lu})\.(?=\s|$)/gu, '$1.$2.');
     const letters = clean.match(/\p{L}/gu)?.length ?? 0;
     if (letters < 3 || letters < clean.length / 2) continue;
     if (NOT_MERCHANT.test(clean) || DATE_WORDS.test(clean) || amountsOf(clean).length > 0) continue;
@@ -192,6 +205,19 @@ function merchantOf(lines: readonly string[]): string | null {
     // OCR often loses the capital of a name's first letter ("office Depot"): restore it when later words have one.
     if (/^\p{Ll}/u.test(clean) && /\s\p{Lu}/u.test(clean)) return clean[0]!.toUpperCase() + clean.slice(1);
     return clean;
+  }
+  return null;
+}
+
+/**
+ * The VAT of a tax-table row: net, VAT and gross in that order, where VAT = net × rate and gross = net + VAT, each
+ * within a cent; null when the row is not such a row (a discount or a tip with a percentage is not).
+ */
+function taxTableVat(cents: readonly number[], rate: number): number | null {
+  if (rate <= 0 || rate >= 100) return null;
+  for (let i = 0; i + 2 < cents.length; i++) {
+    const [net, vat, gross] = [cents[i]!, cents[i + 1]!, cents[i + 2]!];
+    if (vat > 0 && Math.abs((net * rate) / 100 - vat) <= 1 && Math.abs(net + vat - gross) <= 1) return vat;
   }
   return null;
 }
@@ -270,6 +296,21 @@ export function parseReceipt(text: string): ReceiptFields {
     vatFound = true;
     vatMinorSum += Math.round(num(last) * 100);
     if (rate) rates.add(Number(rate[1]!.replace(',', '.')));
+  }
+  if (!vatFound) {
+    // A VAT table by tax class ("A= 7,0%  2,74  0,19  2,93" under "Steuer % Netto Steuer Brutto"): rows without a
+    // VAT word, taken when their rate and amounts agree (see taxTableVat).
+    for (const l of lines) {
+      const rate = PERCENT_RE.exec(l);
+      if (!rate || NOT_TAX_ROW.test(l)) continue;
+      const r = Number(rate[1]!.replace(',', '.'));
+      const cents = amountsOf(l).map((a) => Math.round(num(a) * 100));
+      const vat = taxTableVat(cents, r);
+      if (vat === null) continue;
+      vatFound = true;
+      vatMinorSum += vat;
+      rates.add(r);
+    }
   }
   if (!vatFound && rateWithoutAmount !== null && total !== null && rateWithoutAmount > 0 && rateWithoutAmount < 100) {
     // The total includes the tax whether it was VAT (inclusive) or sales tax (added): tax = total × r / (100 + r).

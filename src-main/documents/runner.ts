@@ -4,6 +4,7 @@ import {
   claimExtraction,
   completeExtraction,
   failExtraction,
+  fileLanguageHints,
   isStoredFile,
   releaseIfUnreferenced,
   unreferencedFiles,
@@ -14,7 +15,7 @@ import { expireStaleInbox, itemsToMatch, matchInboxItem } from '../store/inbox/m
 import { PROCESS_OWNER, withLease } from '../store/leases';
 import type { AcceptedType } from './detect';
 import { extractFile } from './extract';
-import { OcrEngine } from './ocr';
+import { OcrEngine, ocrLanguages } from './ocr';
 import { blobStore, readBlob, sweepOrphans } from './storage';
 
 /**
@@ -115,7 +116,10 @@ export class DocumentRunner {
     applyExtractionToDocuments(this.db, file.sha256);
     applyExtractionToInbox(this.db, file.sha256);
     try {
-      const result = await extractFile(readBlob(this.dataDir, file.sha256), file.mimetype as AcceptedType, this.ocr);
+      const languages = ocrLanguages(fileLanguageHints(this.db, file.sha256));
+      const result = await extractFile(readBlob(this.dataDir, file.sha256), file.mimetype as AcceptedType, this.ocr, {
+        languages,
+      });
       if (!completeExtraction(this.db, file.sha256, this.owner, result)) return true;
     } catch (err) {
       const status = failExtraction(this.db, file.sha256, this.owner, err instanceof Error ? err.message : String(err));

@@ -225,3 +225,31 @@ export function numberPages(doc: PdfDocument, label: (page: number, of: number) 
   }
   doc.fillColor('black');
 }
+
+/** The label set of a locale's language (`de-AT` → de), English for any language without one. */
+export function labelsFor<L>(labels: { en: L } & Partial<Record<string, L>>, locale: string): L {
+  return labels[locale.toLowerCase().split(/[-_]/)[0] ?? 'en'] ?? labels.en;
+}
+
+export interface PostalAddress {
+  addressLine1?: string | null;
+  addressLine2?: string | null;
+  zip?: string | null;
+  city?: string | null;
+  state?: string | null;
+  countryCode?: string | null;
+}
+
+/** An address as printed: street lines, "zip city state", and the country's name in the reader's language. */
+export function addressLines(a: PostalAddress, locale: string): string[] {
+  let country = a.countryCode ?? null;
+  if (country) {
+    try {
+      country = new Intl.DisplayNames([safeLocale(locale)], { type: 'region' }).of(country) ?? country;
+    } catch {
+      // An unknown code is printed as it is.
+    }
+  }
+  const cityLine = [a.zip, a.city, a.state].filter(Boolean).join(' ');
+  return [a.addressLine1, a.addressLine2, cityLine || null, country].filter((x): x is string => Boolean(x));
+}

@@ -1,10 +1,14 @@
 import type { Invoice } from '../../src-shared/contract/invoices';
+import { computeAmounts } from '../../src-shared/domain/invoice-amounts';
 import { toMinor } from '../../src-shared/money';
+import type { PdfParty } from '../store/invoices/files';
 import {
+  addressLines,
   createPdf,
   drawTable,
   FONT,
   formatDay,
+  labelsFor,
   moneyFormatter,
   numberFormatter,
   numberPages,
@@ -15,73 +19,148 @@ import {
 /**
  * The invoice as a PDF: the team's details, the customer's, the line items, the totals with VAT and tax, the payment
  * details and the note, in the invoice's locale, date format, currency and paper size (docs/decisions/0078).
+ * What an invoice must state under the EU VAT directive (Art. 226) and national rules such as §14 (4) UStG: both
+ * parties' VAT numbers, the date of supply or the service period, the net amount and the VAT per rate, and the
+ * reason where no VAT is charged — labelled in the invoice's language.
  */
-
-export interface InvoicePdfParty {
-  name: string;
-  lines: string[];
-}
 
 export interface InvoicePdfInput {
   invoice: Invoice;
-  from: InvoicePdfParty;
-  to: InvoicePdfParty;
+  from: PdfParty;
+  to: PdfParty;
 }
 
-/** Labels in the invoice's language: English and German here; other locales print English labels. */
-const LABELS = {
+interface InvoiceLabels {
+  invoice: string;
+  number: string;
+  issueDate: string;
+  dueDate: string;
+  supplyDate: string;
+  servicePeriod: string;
+  from: string;
+  to: string;
+  vatId: string;
+  description: string;
+  quantity: string;
+  unit: string;
+  price: string;
+  vatRate: string;
+  amount: string;
+  net: string;
+  vat: string;
+  /** "VAT 19 % on €1,000.00". */
+  on: string;
+  tax: string;
+  discount: string;
+  total: string;
+  exemption: string;
+  payment: string;
+  note: string;
+  page: (p: number, n: number) => string;
+  status: Record<string, string>;
+}
+
+/** Labels in the invoice's language: English, German and French; other languages print English labels. */
+const LABELS: { en: InvoiceLabels; de: InvoiceLabels; fr: InvoiceLabels } = {
   en: {
     invoice: 'Invoice',
     number: 'Invoice number',
     issueDate: 'Issue date',
     dueDate: 'Due date',
+    supplyDate: 'Date of supply',
+    servicePeriod: 'Service period',
     from: 'From',
     to: 'Bill to',
+    vatId: 'VAT number',
     description: 'Description',
     quantity: 'Qty',
     unit: 'Unit',
     price: 'Price',
     vatRate: 'VAT',
     amount: 'Amount',
-    subtotal: 'Subtotal',
+    net: 'Net amount',
     vat: 'VAT',
+    on: 'on',
     tax: 'Tax',
     discount: 'Discount',
     total: 'Total due',
+    exemption: 'No VAT charged',
     payment: 'Payment details',
     note: 'Note',
-    page: (p: number, n: number) => `Page ${p} of ${n}`,
-    status: { draft: 'DRAFT', canceled: 'CANCELED', paid: 'PAID', refunded: 'REFUNDED' } as Record<string, string>,
+    page: (p, n) => `Page ${p} of ${n}`,
+    status: { draft: 'DRAFT', canceled: 'CANCELED', paid: 'PAID', refunded: 'REFUNDED' },
   },
   de: {
     invoice: 'Rechnung',
     number: 'Rechnungsnummer',
     issueDate: 'Rechnungsdatum',
     dueDate: 'Fällig am',
+    supplyDate: 'Leistungsdatum',
+    servicePeriod: 'Leistungszeitraum',
     from: 'Von',
     to: 'Rechnung an',
+    vatId: 'USt-IdNr.',
     description: 'Beschreibung',
     quantity: 'Menge',
     unit: 'Einheit',
     price: 'Preis',
     vatRate: 'USt.',
     amount: 'Betrag',
-    subtotal: 'Zwischensumme',
+    net: 'Nettobetrag',
     vat: 'USt.',
+    on: 'auf',
     tax: 'Steuer',
     discount: 'Rabatt',
     total: 'Gesamtbetrag',
+    exemption: 'Ohne Umsatzsteuer',
     payment: 'Zahlungsinformationen',
     note: 'Hinweis',
-    page: (p: number, n: number) => `Seite ${p} von ${n}`,
-    status: { draft: 'ENTWURF', canceled: 'STORNIERT', paid: 'BEZAHLT', refunded: 'ERSTATTET' } as Record<string, string>,
+    page: (p, n) => `Seite ${p} von ${n}`,
+    status: { draft: 'ENTWURF', canceled: 'STORNIERT', paid: 'BEZAHLT', refunded: 'ERSTATTET' },
+  },
+  fr: {
+    invoice: 'Facture',
+    number: 'Numéro de facture',
+    issueDate: 'Date de facture',
+    dueDate: 'Échéance',
+    supplyDate: 'Date de livraison ou de prestation',
+    servicePeriod: 'Période de prestation',
+    from: 'De',
+    to: 'Facturé à',
+    vatId: 'N° de TVA',
+    description: 'Désignation',
+    quantity: 'Qté',
+    unit: 'Unité',
+    price: 'Prix unitaire HT',
+    vatRate: 'TVA',
+    amount: 'Montant HT',
+    net: 'Total HT',
+    vat: 'TVA',
+    on: 'sur',
+    tax: 'Taxe',
+    discount: 'Remise',
+    total: 'Total à payer',
+    exemption: 'TVA non appliquée',
+    payment: 'Modalités de paiement',
+    note: 'Remarque',
+    page: (p, n) => `Page ${p} sur ${n}`,
+    status: { draft: 'BROUILLON', canceled: 'ANNULÉE', paid: 'PAYÉE', refunded: 'REMBOURSÉE' },
   },
 };
+
+/** The VAT per rate, computed from the lines as the invoice's totals were (src-shared/domain/invoice-amounts.ts). */
+function vatGroups(invoice: Invoice) {
+  const t = invoice.template;
+  return computeAmounts(
+    invoice.lineItems.map((l) => ({ quantity: l.quantity, priceMinor: toMinor(l.price, invoice.currency), vatRate: l.vat })),
+    { vatRate: t.vatRate, taxRate: t.taxRate, includeVat: t.includeVat, includeTax: false, discountMinor: 0 },
+  ).vatGroups;
+}
 
 export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const { invoice, from, to } = input;
   const t = invoice.template;
-  const L = t.locale.toLowerCase().startsWith('de') ? LABELS.de : LABELS.en;
+  const L = labelsFor(LABELS, t.locale);
   const minor = (major: number) => toMinor(major, invoice.currency);
   const money = moneyFormatter(t.locale, invoice.currency);
   const num = numberFormatter(t.locale);
@@ -116,20 +195,30 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     [L.number, invoice.invoiceNumber],
     [L.issueDate, day(invoice.issueDate)],
     [L.dueDate, day(invoice.dueDate)],
+    // The date of supply is the issue date unless the invoice names another day or a service period.
+    invoice.supplyEndDate && invoice.supplyDate
+      ? [L.servicePeriod, `${day(invoice.supplyDate)} – ${day(invoice.supplyEndDate)}`]
+      : [L.supplyDate, day(invoice.supplyDate ?? invoice.issueDate)],
   ];
   meta.forEach(([k, v], i) => {
-    doc.font(FONT.regular).text(`${k}:`, left, metaY + i * 14, { width: 120 });
-    doc.font(FONT.bold).text(v, left + 120, metaY + i * 14, { width: 200 });
+    doc.font(FONT.regular).text(`${k}:`, left, metaY + i * 14, { width: 190 });
+    doc.font(FONT.bold).text(v, left + 190, metaY + i * 14, { width: 200 });
   });
 
   // Parties.
   const partiesY = metaY + meta.length * 14 + 20;
   const col = width / 2 - 10;
-  const party = (label: string, p: InvoicePdfParty, x: number) => {
+  const party = (label: string, p: PdfParty, x: number) => {
     doc.font(FONT.bold).fontSize(9).fillColor('#555555').text(label.toUpperCase(), x, partiesY, { width: col });
     doc.fillColor('black').font(FONT.bold).fontSize(10).text(p.name, { width: col });
     doc.font(FONT.regular).fontSize(10);
-    for (const line of p.lines) doc.text(line, { width: col });
+    const lines = p.detailLines ?? [...addressLines(p.address, t.locale), ...(p.email ? [p.email] : [])];
+    for (const line of lines) doc.text(line, { width: col });
+    // Printed once: a text block that already carries the number (spaces aside) is not repeated.
+    const compact = (v: string) => v.replace(/[\s.-]/g, '').toUpperCase();
+    if (p.vatNumber && !lines.some((l) => compact(l).includes(compact(p.vatNumber!)))) {
+      doc.text(`${L.vatId}: ${p.vatNumber}`, { width: col });
+    }
     return doc.y;
   };
   const endFrom = party(L.from, from, left);
@@ -157,12 +246,12 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   ]);
   drawTable(doc, columns, rows, { fontSize: 9 });
 
-  // Totals, right-aligned.
-  const totals: [string, string, boolean][] = [[L.subtotal, money(minor(invoice.subtotal)), false]];
-  const rates = new Set(invoice.lineItems.map((l) => l.vat ?? t.vatRate));
+  // Totals, right-aligned: the net amount, then the VAT of each rate on its net amount.
+  const totals: [string, string, boolean][] = [[L.net, money(minor(invoice.subtotal)), false]];
+  const groups = vatGroups(invoice);
   if (t.includeVat) {
     const label = t.vatLabel ?? L.vat;
-    totals.push([rates.size === 1 ? `${label} ${num([...rates][0] ?? 0)} %` : label, money(minor(invoice.vat)), false]);
+    for (const g of groups) totals.push([`${label} ${num(g.rate)} % ${L.on} ${money(g.netMinor)}`, money(g.vatMinor), false]);
   }
   if (t.includeTax) {
     const taxRates = new Set(invoice.lineItems.map((l) => l.taxRate ?? t.taxRate));
@@ -171,14 +260,14 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   }
   if (invoice.discount > 0) totals.push([L.discount, `−${money(minor(invoice.discount))}`, false]);
   totals.push([L.total, money(minor(invoice.amount)), true]);
-  const labelX = left + width * 0.5;
+  const labelX = left + width * 0.4;
   if (doc.y + totals.length * 16 + 20 > doc.page.height - doc.page.margins.bottom) doc.addPage();
   let y = doc.y + 6;
   for (const [label, value, strong] of totals) {
     doc.font(strong ? FONT.bold : FONT.regular).fontSize(strong ? 11 : 10);
-    doc.text(label, labelX, y, { width: width * 0.25 });
-    doc.text(value, labelX + width * 0.25, y, { width: width * 0.25, align: 'right' });
-    y += strong ? 18 : 15;
+    doc.text(label, labelX, y, { width: width * 0.38 });
+    doc.text(value, labelX + width * 0.38, y, { width: width * 0.22, align: 'right' });
+    y += Math.max(strong ? 18 : 15, doc.heightOfString(label, { width: width * 0.38 }) + 3);
   }
   doc.x = left;
   doc.y = y + 14;
@@ -190,6 +279,9 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     doc.fillColor('black').font(FONT.regular).fontSize(10).text(text, { width });
     doc.moveDown(0.8);
   };
+  // Where no VAT is charged (a 0 % rate, or none at all), the reason the law asks for (Art. 226 (11)).
+  const untaxed = !t.includeVat || groups.some((g) => g.rate === 0);
+  if (untaxed) block(L.exemption, t.vatExemptionReason);
   block(L.payment, t.paymentDetails);
   block(L.note, invoice.note);
 

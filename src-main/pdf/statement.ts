@@ -1,16 +1,34 @@
+import { formatIban } from '../../src-shared/validation/iban';
 import type { StatementData } from '../store/bank-accounts/bank-accounts';
-import { createPdf, drawTable, FONT, formatDay, moneyFormatter, numberPages, renderPdf, type TableColumn } from './document';
+import {
+  addressLines,
+  createPdf,
+  drawTable,
+  FONT,
+  formatDay,
+  labelsFor,
+  moneyFormatter,
+  numberPages,
+  type PostalAddress,
+  renderPdf,
+  type TableColumn,
+} from './document';
 
 /**
- * An account statement as a PDF (docs/decisions/0057-account-statement.md): the account, the period, the opening
- * balance, every transaction of the period in booking order with its running balance, money in and out, and the
- * closing balance — in the reader's locale and date format, on the shared building blocks of src-main/pdf/document.ts.
- * Reproducible: the same data gives the same bytes (the document date is the account's last change, not the clock).
+ * An account statement as a PDF (docs/decisions/0057-account-statement.md): the account holder's name and address,
+ * the account and its IBAN, the period, the opening balance, every transaction of the period in booking order with
+ * its running balance, money in and out, and the closing balance; the day it was generated, and a note when the
+ * period reaches past that day — in the reader's locale and date format, on the shared building blocks of
+ * src-main/pdf/document.ts. Reproducible: the same data on the same day gives the same bytes (the document's
+ * metadata date is the account's last change, not the clock).
  */
 
 export interface StatementPdfInput {
   data: StatementData;
-  teamName: string;
+  /** The account holder: the team, with its postal address. */
+  owner: PostalAddress & { name: string };
+  /** The day the statement is generated (YYYY-MM-DD, in the team's time zone). */
+  today: string;
   locale: string;
   dateFormat: string;
   size?: 'a4' | 'letter';
@@ -18,7 +36,11 @@ export interface StatementPdfInput {
 
 export interface StatementLabels {
   title: string;
+  holder: string;
   account: string;
+  iban: string;
+  generated: string;
+  future: (today: string) => string;
   institution: string;
   currency: string;
   period: string;
@@ -36,10 +58,14 @@ export interface StatementLabels {
   page: (p: number, n: number) => string;
 }
 
-const LABELS: Record<'en' | 'de', StatementLabels> = {
+const LABELS: Record<'en' | 'de' | 'fr', StatementLabels> = {
   en: {
     title: 'Account statement',
+    holder: 'Account holder',
     account: 'Account',
+    iban: 'IBAN',
+    generated: 'Generated on',
+    future: (today) => `The period ends after ${today}, the day this statement was generated: later transactions may follow.`,
     institution: 'Institution',
     currency: 'Currency',
     period: 'Period',
@@ -58,7 +84,12 @@ const LABELS: Record<'en' | 'de', StatementLabels> = {
   },
   de: {
     title: 'Kontoauszug',
+    holder: 'Kontoinhaber',
     account: 'Konto',
+    iban: 'IBAN',
+    generated: 'Erstellt am',
+    future: (today) =>
+      `Der Zeitraum reicht über den ${today} hinaus, den Tag, an dem dieser Auszug erstellt wurde: spätere Umsätze können folgen.`,
     institution: 'Bank',
     currency: 'Währung',
     period: 'Zeitraum',
@@ -71,14 +102,38 @@ const LABELS: Record<'en' | 'de', StatementLabels> = {
     amount: 'Betrag',
     balance: 'Saldo',
     none: 'Keine Umsätze in diesem Zeitraum.',
-    count: (n: number) => `${n} Umsatz${n === 1 ? '' : 'e'}`,
+    count: (n: number) => `${n} ${n === 1 ? 'Umsatz' : 'Umsätze'}`,
     status: { pending: 'vorgemerkt', excluded: 'ausgeschlossen', archived: 'archiviert' },
     page: (p: number, n: number) => `Seite ${p} von ${n}`,
+  },
+  fr: {
+    title: 'Relevé de compte',
+    holder: 'Titulaire du compte',
+    account: 'Compte',
+    iban: 'IBAN',
+    generated: 'Établi le',
+    future: (today) =>
+      `La période se termine après le ${today}, jour où ce relevé a été établi : d’autres opérations peuvent suivre.`,
+    institution: 'Banque',
+    currency: 'Devise',
+    period: 'Période',
+    opening: 'Solde initial',
+    moneyIn: 'Crédits',
+    moneyOut: 'Débits',
+    closing: 'Solde final',
+    date: 'Date',
+    description: 'Libellé',
+    amount: 'Montant',
+    balance: 'Solde',
+    none: 'Aucune opération sur cette période.',
+    count: (n: number) => `${n} opération${n === 1 ? '' : 's'}`,
+    status: { pending: 'en attente', excluded: 'exclue', archived: 'archivée' },
+    page: (p: number, n: number) => `Page ${p} sur ${n}`,
   },
 };
 
 export function statementLabels(locale: string): StatementLabels {
-  return locale.toLowerCase().startsWith('de') ? LABELS.de : LABELS.en;
+  return labelsFor(LABELS, locale);
 }
 
 export async function renderStatementPdf(input: StatementPdfInput): Promise<Buffer> {
@@ -87,22 +142,29 @@ export async function renderStatementPdf(input: StatementPdfInput): Promise<Buff
   const t = statementLabels(input.locale);
   const money = moneyFormatter(input.locale, account.currency);
   const day = (d: string) => formatDay(d, input.dateFormat);
+  const { owner } = input;
   const doc = createPdf({
     size: input.size ?? 'a4',
     title: `${t.title} ${account.name} ${data.from} – ${data.to}`,
     subject: `${t.title}: ${account.name}`,
-    author: input.teamName,
+    author: owner.name,
     createdAt: new Date(account.updatedAt),
   });
   const left = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
 
   doc.font(FONT.bold).fontSize(18).text(t.title, left, doc.page.margins.top);
-  doc.font(FONT.regular).fontSize(10).fillColor('#444444').text(input.teamName);
-  doc.moveDown(0.8).fillColor('black');
+  doc
+    .font(FONT.regular)
+    .fontSize(9)
+    .fillColor('#444444')
+    .text(`${t.generated} ${day(input.today)}`, left, doc.page.margins.top + 6, { width, align: 'right' });
+  doc.fillColor('black').moveDown(1.2);
 
   const facts: [string, string][] = [
+    [t.holder, [owner.name, ...addressLines(owner, input.locale)].join('\n')],
     [t.account, account.name],
+    ...(data.iban ? [[t.iban, formatIban(data.iban)] as [string, string]] : []),
     [t.institution, account.institution.name],
     [t.currency, account.currency],
     [t.period, `${day(data.from)} – ${day(data.to)}`],
@@ -111,6 +173,15 @@ export async function renderStatementPdf(input: StatementPdfInput): Promise<Buff
     const y = doc.y;
     doc.font(FONT.bold).fontSize(10).text(label, left, y, { width: 110 });
     doc.font(FONT.regular).text(value, left + 115, y, { width: width - 115 });
+  }
+  if (data.to > input.today) {
+    doc
+      .moveDown(0.4)
+      .font(FONT.regular)
+      .fontSize(9)
+      .fillColor('#b00020')
+      .text(t.future(day(input.today)), left, doc.y, { width });
+    doc.fillColor('black');
   }
   doc.moveDown(0.8);
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { normalizeIban } from '../validation/iban';
 import { ClientId } from './common';
 import { Institution } from './institutions';
 import { Day } from './invoices';
@@ -34,6 +35,7 @@ export const BankAccount = z
     expires_at: z.string().nullable().describe('day until which the bank access is valid'),
     manual: z.boolean().describe('extension: kept by hand, not connected to a bank'),
     enabled: z.boolean().describe('extension: disabled accounts are left out of balances'),
+    iban: z.string().nullable().describe('extension: the account’s IBAN (no spaces), printed on its statements'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -47,6 +49,23 @@ export const BankAccountListQuery = z.object({
 
 const Name = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 const Money = z.number().finite('must be a number');
+/** An IBAN as written ("DE89 3704 0044 …" or without spaces), stored without spaces; "" or null clears it. */
+const Iban = z
+  .preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z
+      .string()
+      .max(50)
+      .nullable()
+      .transform((v, ctx) => {
+        if (v === null) return null;
+        const iban = normalizeIban(v);
+        if (!iban) ctx.addIssue({ code: 'custom', message: 'must be a valid IBAN (its check digits do not match)' });
+        return iban ?? z.NEVER;
+      }),
+  )
+  .optional()
+  .describe('extension: the account’s IBAN, printed on its statements');
 
 export const BankAccountCreate = z.strictObject({
   id: ClientId.optional(),
@@ -62,6 +81,7 @@ export const BankAccountCreate = z.strictObject({
   ),
   openingDate: Day.optional().describe('extension: day of the opening balance; default today (UTC)'),
   enabled: z.boolean().optional(),
+  iban: Iban,
 });
 export type BankAccountCreate = z.infer<typeof BankAccountCreate>;
 
@@ -73,6 +93,7 @@ export const BankAccountPatch = z.strictObject({
   balance: Money.optional().describe(
     'manual accounts: the balance today; the difference becomes a "Balance adjustment" transaction (status excluded)',
   ),
+  iban: Iban,
 });
 export type BankAccountPatch = z.infer<typeof BankAccountPatch>;
 

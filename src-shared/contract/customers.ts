@@ -65,7 +65,7 @@ const Website = z.preprocess(
     .nullable(),
 );
 
-const VatNumber = z.preprocess(
+export const VatNumber = z.preprocess(
   emptyToNull,
   z
     .string()

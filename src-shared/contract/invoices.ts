@@ -63,6 +63,11 @@ export const TemplateInput = z.looseObject({
   paymentDetails: text(2000).describe('bank details or payment instructions printed under the totals'),
   vatLabel: text(50),
   taxLabel: text(50),
+  vatExemptionReason: text(500).describe(
+    'why no VAT is charged, printed where a line has no VAT or the invoice charges none (e.g. "Reverse charge: the ' +
+      'recipient is liable for VAT, Art. 196 EU VAT directive", "Kein Ausweis von Umsatzsteuer, da Kleinunternehmer ' +
+      'gemäß § 19 UStG"); a team sets it once in its invoice settings',
+  ),
 });
 export type TemplateInput = z.infer<typeof TemplateInput>;
 
@@ -85,6 +90,7 @@ export const InvoiceTemplate = z
     paymentDetails: z.string().nullable(),
     vatLabel: z.string().nullable(),
     taxLabel: z.string().nullable(),
+    vatExemptionReason: z.string().nullable(),
   })
   .meta({ id: 'InvoiceTemplate' });
 export type InvoiceTemplate = z.infer<typeof InvoiceTemplate>;
@@ -129,6 +135,14 @@ const writable = {
     'default today in the invoice time zone; a date-time with an offset is taken on its day in the invoice time zone',
   ),
   dueDate: DayInput.optional().describe('default issueDate + template.paymentTermsDays; a date-time as issueDate'),
+  supplyDate: z
+    .preprocess(emptyToNull, Day.nullable())
+    .optional()
+    .describe('the date of supply, or the first day of the service period; null: the issue date is the supply date'),
+  supplyEndDate: z
+    .preprocess(emptyToNull, Day.nullable())
+    .optional()
+    .describe('the last day of the service period (with supplyDate as its first); null: supplyDate is one day'),
   currency: Currency.optional().describe('same as template.currency; default the team settings, else the base currency'),
   timezone: TimeZone.optional().describe('same as template.timezone: due dates are days in this zone; default UTC'),
   template: TemplateInput.optional(),
@@ -209,6 +223,8 @@ export const Invoice = z
     discount: z.number(),
     issueDate: z.string(),
     dueDate: z.string(),
+    supplyDate: z.string().nullable().describe('the date of supply or first day of the service period; null: the issue date'),
+    supplyEndDate: z.string().nullable().describe('the last day of the service period; null: a single supply date'),
     timezone: z.string(),
     scheduledAt: z.string().nullable(),
     sentAt: z.string().nullable(),

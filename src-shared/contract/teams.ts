@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CountryCode } from './customers';
+import { CountryCode, VatNumber } from './customers';
 import { idParams } from './list';
 import { defineRoute } from './route';
 import { Currency } from './tracker';
@@ -17,6 +17,12 @@ export const Team = z
     baseCurrency: z.string(),
     countryCode: z.string().nullable(),
     fiscalYearStartMonth: z.number().int().min(1).max(12).describe('1 = January'),
+    addressLine1: z.string().nullable().describe("the team's postal address, printed on its invoices and statements"),
+    addressLine2: z.string().nullable(),
+    zip: z.string().nullable(),
+    city: z.string().nullable(),
+    state: z.string().nullable(),
+    vatNumber: z.string().nullable().describe("the team's VAT identification number, printed on its invoices"),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -24,6 +30,11 @@ export const Team = z
 export type Team = z.infer<typeof Team>;
 
 const emptyToNull = (v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v);
+
+/** Optional, nullable free text: trimmed; "" and whitespace become null (cleared). */
+function text(max: number) {
+  return z.preprocess(emptyToNull, z.string().trim().max(max, `must be at most ${max} characters`).nullable()).optional();
+}
 
 export const TeamPatch = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters').optional(),
@@ -41,6 +52,12 @@ export const TeamPatch = z.strictObject({
   baseCurrency: Currency.optional(),
   countryCode: z.preprocess(emptyToNull, CountryCode.nullable()).optional(),
   fiscalYearStartMonth: z.number().int().min(1, 'must be 1 to 12').max(12, 'must be 1 to 12').optional(),
+  addressLine1: text(200),
+  addressLine2: text(200),
+  zip: text(20),
+  city: text(100),
+  state: text(100),
+  vatNumber: VatNumber.optional(),
 });
 export type TeamPatch = z.infer<typeof TeamPatch>;
 

@@ -35,8 +35,17 @@ export interface AmountSettings {
   discountMinor: number;
 }
 
+/** One VAT rate's share of an invoice: the net amount of its lines and the VAT on it (what Art. 226 (8)–(10) asks). */
+export interface VatGroup {
+  rate: number;
+  netMinor: number;
+  vatMinor: number;
+}
+
 export interface InvoiceAmounts {
   lines: { amountMinor: number; vatRate: number; taxRate: number }[];
+  /** Per VAT rate, highest first; the VAT is 0 throughout when the invoice charges none (includeVat false). */
+  vatGroups: VatGroup[];
   subtotalMinor: number;
   vatMinor: number;
   taxMinor: number;
@@ -119,11 +128,19 @@ export function computeAmounts(lines: readonly AmountLine[], settings: AmountSet
     taxGroups.set(tax, (taxGroups.get(tax) ?? 0n) + amount);
     return { amountMinor: Number(amount), vatRate: Number(vat) / Number(RATE_SCALE), taxRate: Number(tax) / Number(RATE_SCALE) };
   });
+  const levyOf = (net: bigint, rate: bigint) => divRoundHalfAway(net * rate, 100n * RATE_SCALE);
   const levy = (groups: Map<bigint, bigint>) => {
     let sum = 0n;
-    for (const [rate, net] of groups) sum += divRoundHalfAway(net * rate, 100n * RATE_SCALE);
+    for (const [rate, net] of groups) sum += levyOf(net, rate);
     return sum;
   };
+  const vatGroupList = [...vatGroups]
+    .sort(([a], [b]) => (a > b ? -1 : a < b ? 1 : 0))
+    .map(([rate, net]) => ({
+      rate: Number(rate) / Number(RATE_SCALE),
+      netMinor: Number(net),
+      vatMinor: settings.includeVat ? Number(levyOf(net, rate)) : 0,
+    }));
   const vat = settings.includeVat ? levy(vatGroups) : 0n;
   const tax = settings.includeTax ? levy(taxGroups) : 0n;
   if (!Number.isSafeInteger(settings.discountMinor) || settings.discountMinor < 0) {
@@ -135,6 +152,7 @@ export function computeAmounts(lines: readonly AmountLine[], settings: AmountSet
   if (total < 0n) throw new AmountError('discount', 'the discount is larger than the amount due');
   return {
     lines: outLines,
+    vatGroups: vatGroupList,
     subtotalMinor: checkMagnitude(subtotal, 'lineItems'),
     vatMinor: checkMagnitude(vat, 'vat'),
     taxMinor: checkMagnitude(tax, 'tax'),

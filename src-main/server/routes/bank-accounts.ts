@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
+import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { MoneyError, toMinor } from '../../../src-shared/money';
 import { renderStatementPdf } from '../../pdf/statement';
 import {
@@ -13,8 +14,11 @@ import {
 } from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
 import { InvalidReference, NotFound } from '../../store/errors';
+import { chosenDocumentFormat } from '../../store/invoices/settings';
 import { getMe } from '../../store/teams/team-api';
-import { getTeam } from '../../store/teams/teams';
+import { getTeamDetails } from '../../store/teams/teams';
+import { teamTimeZone } from '../../store/users/users';
+import { contentDisposition } from '../content-disposition';
 import { registerRoute } from '../route';
 
 /** Major units from the API → minor units; too many decimals is a 422 naming the field. */
@@ -27,14 +31,18 @@ function minor(amount: number, currency: string, field: string): number {
   }
 }
 
-/** The reader's locale and date format (the acting user's; English and ISO days without one). */
+/**
+ * The reader's locale and date format: the acting user's (a key of no user acts for the team's owner); without a
+ * user, what the team chose for its documents (its invoice settings); else English and ISO days.
+ */
 function readerFormat(db: Db, caller: { teamId: string; userId: string | null }): { locale: string; dateFormat: string } {
   try {
     const me = getMe(db, caller);
     return { locale: me.locale, dateFormat: me.dateFormat };
   } catch (err) {
-    if (err instanceof NotFound) return { locale: 'en', dateFormat: 'yyyy-MM-dd' };
-    throw err;
+    if (!(err instanceof NotFound)) throw err;
+    const chosen = chosenDocumentFormat(db, caller.teamId);
+    return { locale: chosen.locale ?? 'en', dateFormat: chosen.dateFormat ?? 'yyyy-MM-dd' };
   }
 }
 
@@ -57,6 +65,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
       openingBalanceMinor:
         body.openingBalance === undefined ? undefined : minor(body.openingBalance, body.currency, 'openingBalance'),
       openingDate: body.openingDate,
+      iban: body.iban,
     }),
   );
   registerRoute(app, r.update, ({ auth, params, body }) => {
@@ -67,6 +76,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
       enabled: body.enabled,
       currency: body.currency,
       balanceMinor: body.balance === undefined ? undefined : minor(body.balance, currency, 'balance'),
+      iban: body.iban,
     });
   });
   registerRoute(app, r.delete, ({ auth, params, query }) => {
@@ -75,15 +85,17 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
   });
   registerRoute(app, r.statement, async ({ auth, params, query, reply }) => {
     const data = statementData(db, auth.teamId, params.id, query.from, query.to);
+    const team = getTeamDetails(db, auth.teamId);
     const bytes = await renderStatementPdf({
       data,
-      teamName: getTeam(db, auth.teamId).name,
+      owner: team,
+      today: dayIn(new Date(), teamTimeZone(db, auth.teamId)),
       ...readerFormat(db, auth),
     });
-    const safe = data.account.name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '') || 'account';
+    const name = data.account.name.replace(/[^\p{L}\p{N}._-]+/gu, '-').replace(/^-+|-+$/g, '') || 'account';
     reply
       .type('application/pdf')
-      .header('Content-Disposition', `inline; filename="statement-${safe}-${query.from}-${query.to}.pdf"`);
+      .header('Content-Disposition', contentDisposition('inline', `statement-${name}-${query.from}-${query.to}.pdf`));
     return bytes;
   });
 }

@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { teamRoutes } from '../../../src-shared/contract/teams';
 import type { Db } from '../../store/db';
 import { listMembers, NotOwner, teamOfCaller, updateTeam } from '../../store/teams/team-api';
-import { getTeam } from '../../store/teams/teams';
+import { getTeamDetails } from '../../store/teams/teams';
 import { forbidden } from '../errors';
 import { registerRoute } from '../route';
 
 export async function teamRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
-  registerRoute(app, teamRoutes.list, ({ auth }) => ({ data: [getTeam(db, auth.teamId)] }));
+  registerRoute(app, teamRoutes.list, ({ auth }) => ({ data: [getTeamDetails(db, auth.teamId)] }));
   registerRoute(app, teamRoutes.get, ({ auth, params }) => teamOfCaller(db, auth, params.id));
   registerRoute(app, teamRoutes.update, ({ auth, params, body }) => {
     try {

@@ -7,6 +7,7 @@ import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import type { NewFile } from '../../store/documents/documents';
 import { installJsonParser } from '../body';
+import { contentDisposition } from '../content-disposition';
 import { ApiError } from '../errors';
 
 /**
@@ -98,11 +99,10 @@ export function sendFile(
   dataDir: string,
   file: { sha256: string; mimetype: string; fileName: string },
 ): FastifyReply {
-  const ascii = file.fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
   return reply
     .code(200)
     .header('content-type', file.mimetype)
-    .header('content-disposition', `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(file.fileName)}`)
+    .header('content-disposition', contentDisposition('attachment', file.fileName))
     .header('x-content-type-options', 'nosniff')
     .header('cache-control', 'private, no-store')
     .send(readBlob(dataDir, file.sha256));

@@ -1,5 +1,6 @@
 import type { AccountType, BankAccount } from '../../../src-shared/contract/bank-accounts';
 import { toMajor } from '../../../src-shared/money';
+import { normalizeIban } from '../../../src-shared/validation/iban';
 import { ensureCategoriesOnce } from '../categories/categories';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
@@ -41,6 +42,7 @@ interface Row {
   enrollment_id: string | null;
   resource_id: string | null;
   expires_at: string | null;
+  iban: string | null;
   created_at: string;
   updated_at: string;
   team_country: string | null;
@@ -61,6 +63,7 @@ function toAccount(r: Row): BankAccount {
     expires_at: r.expires_at,
     manual: r.manual === 1,
     enabled: r.enabled === 1,
+    iban: r.iban,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };
@@ -125,6 +128,8 @@ export interface NewBankAccount {
   /** Minor units; a non-zero one becomes the "Opening balance" transaction. */
   openingBalanceMinor?: number;
   openingDate?: string;
+  /** Without spaces (the contract normalizes it). */
+  iban?: string | null;
 }
 
 export const OPENING_BALANCE = 'Opening balance';
@@ -143,6 +148,7 @@ export function createBankAccount(db: Db, teamId: string, input: NewBankAccount)
       balance_minor: 0,
       enabled: input.enabled === false ? 0 : 1,
       manual: input.manual === false ? 0 : 1,
+      iban: input.iban ?? null,
     });
     if (input.openingBalanceMinor) {
       createTransactions(db, teamId, [
@@ -169,6 +175,7 @@ export interface BankAccountChange {
   currency?: string;
   /** Manual accounts: the wanted balance in minor units of the (new) currency; the difference is booked today. */
   balanceMinor?: number;
+  iban?: string | null;
 }
 
 export function updateBankAccount(db: Db, teamId: string, id: string, change: BankAccountChange): BankAccount {
@@ -192,6 +199,7 @@ export function updateBankAccount(db: Db, teamId: string, id: string, change: Ba
       type: change.type,
       enabled: change.enabled === undefined ? undefined : change.enabled ? 1 : 0,
       currency: change.currency,
+      iban: change.iban,
     });
     if (change.balanceMinor !== undefined) {
       if (row.manual !== 1) {
@@ -279,6 +287,8 @@ export interface StatementLine {
 
 export interface StatementData {
   account: BankAccount;
+  /** The account's IBAN: its own, else the one its latest imported bank statement named. */
+  iban: string | null;
   from: string;
   to: string;
   openingMinor: number;
@@ -294,6 +304,9 @@ export const MAX_STATEMENT_LINES = 20_000;
 /**
  * What a statement of the account for [from, to] shows: the balance before `from`, every transaction of the period in
  * booking order (date, id — the ledger's running-balance order) with its running balance, and the balance after.
+ * The account's own "Opening balance" transaction is where its ledger starts, not money that came in: inside the
+ * period it is taken into the opening balance rather than listed (and counted in money in), and the running
+ * balances are opening + Σ amounts line by line (docs/decisions/0057).
  */
 export function statementData(db: Db, teamId: string, accountId: string, from: string, to: string): StatementData {
   if (from > to) throw new InvalidReference('to', 'to must not be before from');
@@ -309,7 +322,7 @@ export function statementData(db: Db, teamId: string, accountId: string, from: s
         `The period holds ${count} transactions; a statement shows at most ${MAX_STATEMENT_LINES}: choose a shorter period`,
       );
     }
-    const openingMinor =
+    const balanceBefore =
       (db
         .prepare(
           `SELECT balance_minor FROM transactions INDEXED BY transactions_account_walk
@@ -317,40 +330,64 @@ export function statementData(db: Db, teamId: string, accountId: string, from: s
         )
         .pluck()
         .get(teamId, accountId, from) as number | null | undefined) ?? 0;
-    const lines = (
-      db
-        .prepare(
-          `SELECT id, date, name, description, counterparty_name, status, amount_minor, balance_minor
+    const rows = db
+      .prepare(
+        `SELECT id, date, name, description, counterparty_name, status, amount_minor, balance_minor, manual
            FROM transactions INDEXED BY transactions_account_walk
            WHERE team_id = ? AND bank_account_id = ? AND date >= ? AND date <= ? ORDER BY date, id`,
-        )
-        .all(teamId, accountId, from, to) as {
-        id: string;
-        date: string;
-        name: string;
-        description: string | null;
-        counterparty_name: string | null;
-        status: string;
-        amount_minor: number;
-        balance_minor: number;
-      }[]
-    ).map((r) => ({
-      id: r.id,
-      date: r.date,
-      name: r.name,
-      description: r.description,
-      counterpartyName: r.counterparty_name,
-      status: r.status,
-      amountMinor: r.amount_minor,
-      balanceMinor: r.balance_minor,
-    }));
+      )
+      .all(teamId, accountId, from, to) as {
+      id: string;
+      date: string;
+      name: string;
+      description: string | null;
+      counterparty_name: string | null;
+      status: string;
+      amount_minor: number;
+      balance_minor: number;
+      manual: number | null;
+    }[];
+    const isOpening = (r: (typeof rows)[number]) => r.name === OPENING_BALANCE && r.status === 'excluded' && r.manual === 1;
+    let openingMinor = balanceBefore;
+    for (const r of rows) if (isOpening(r)) openingMinor += r.amount_minor;
+    let balance = openingMinor;
     let inflowMinor = 0;
     let outflowMinor = 0;
-    for (const l of lines) {
-      if (l.amountMinor >= 0) inflowMinor += l.amountMinor;
-      else outflowMinor -= l.amountMinor;
+    const lines: StatementLine[] = [];
+    for (const r of rows) {
+      if (isOpening(r)) continue;
+      balance += r.amount_minor;
+      if (r.amount_minor >= 0) inflowMinor += r.amount_minor;
+      else outflowMinor -= r.amount_minor;
+      lines.push({
+        id: r.id,
+        date: r.date,
+        name: r.name,
+        description: r.description,
+        counterpartyName: r.counterparty_name,
+        status: r.status,
+        amountMinor: r.amount_minor,
+        balanceMinor: balance,
+      });
     }
-    const closingMinor = lines.length ? lines[lines.length - 1]!.balanceMinor : openingMinor;
-    return { account, from, to, openingMinor, closingMinor, inflowMinor, outflowMinor, lines };
+    const closingMinor = balance;
+    const iban = account.iban ?? importedIban(db, teamId, accountId);
+    return { account, iban, from, to, openingMinor, closingMinor, inflowMinor, outflowMinor, lines };
   })();
+}
+
+/** The IBAN the account's latest imported bank statement named (MT940 :25:, camt, OFX), if it was one. */
+function importedIban(db: Db, teamId: string, accountId: string): string | null {
+  const refs = db
+    .prepare(
+      `SELECT account_ref FROM import_batches WHERE team_id = ? AND bank_account_id = ? AND account_ref IS NOT NULL
+       ORDER BY created_at DESC LIMIT 5`,
+    )
+    .pluck()
+    .all(teamId, accountId) as string[];
+  for (const ref of refs) {
+    const iban = normalizeIban(ref);
+    if (iban) return iban;
+  }
+  return null;
 }

@@ -165,6 +165,28 @@ export function claimExtraction(db: Db, owner: string, leaseMs: number, now = ne
     .immediate();
 }
 
+/**
+ * What says which language a stored file is likely written in: the locales of the people of the teams holding it,
+ * and those teams' countries (the OCR languages are chosen from them, src-main/documents/ocr.ts).
+ */
+export function fileLanguageHints(db: Db, sha: string): { locales: string[]; countries: string[] } {
+  const locales = db
+    .prepare(
+      `SELECT DISTINCT u.locale FROM stored_file_refs r JOIN team_members m ON m.team_id = r.team_id
+       JOIN users u ON u.id = m.user_id WHERE r.sha256 = ? ORDER BY m.role = 'owner' DESC, u.locale`,
+    )
+    .pluck()
+    .all(sha) as string[];
+  const countries = db
+    .prepare(
+      `SELECT DISTINCT t.country_code FROM stored_file_refs r JOIN teams t ON t.id = r.team_id
+       WHERE r.sha256 = ? AND t.country_code IS NOT NULL ORDER BY t.country_code`,
+    )
+    .pluck()
+    .all(sha) as string[];
+  return { locales, countries };
+}
+
 export interface ExtractionOutcome {
   method: string;
   text: string;

@@ -1,37 +1,78 @@
 import type { Db } from '../db';
 
 /**
- * What an invoice PDF needs besides the invoice (the parties' address blocks), and the record of rendered PDF
- * files in the data dir (`invoice_files`: path relative to the data dir, the invoice seq it was rendered from).
+ * What an invoice PDF needs besides the invoice (the parties: name, address, VAT number), and the record of rendered
+ * PDF files in the data dir (`invoice_files`: path relative to the data dir, the invoice seq it was rendered from).
  */
 
 export interface PdfParty {
   name: string;
-  lines: string[];
+  /** The address block as the template's text gives it (name on the first line, taken out); null: `address`. */
+  detailLines: string[] | null;
+  address: {
+    addressLine1: string | null;
+    addressLine2: string | null;
+    zip: string | null;
+    city: string | null;
+    state: string | null;
+    countryCode: string | null;
+  };
+  vatNumber: string | null;
+  email: string | null;
 }
 
-interface CustomerAddress {
+interface PartyRow {
   name: string;
   email: string | null;
-  billing_email: string | null;
   address_line1: string | null;
   address_line2: string | null;
   city: string | null;
   state: string | null;
   zip: string | null;
-  country: string | null;
+  country_code: string | null;
   vat_number: string | null;
 }
 
-function fromText(text: string): PdfParty {
+const NO_ADDRESS: PdfParty['address'] = {
+  addressLine1: null,
+  addressLine2: null,
+  zip: null,
+  city: null,
+  state: null,
+  countryCode: null,
+};
+
+function fromRow(r: PartyRow): PdfParty {
+  return {
+    name: r.name,
+    detailLines: null,
+    address: {
+      addressLine1: r.address_line1,
+      addressLine2: r.address_line2,
+      zip: r.zip,
+      city: r.city,
+      state: r.state,
+      countryCode: r.country_code,
+    },
+    vatNumber: r.vat_number,
+    email: r.email,
+  };
+}
+
+/** A block of text as printed: its first line the name, the rest as they are; the record's VAT number is kept. */
+function fromText(text: string, vatNumber: string | null): PdfParty {
   const [name = '', ...lines] = text
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter(Boolean);
-  return { name, lines };
+  return { name, detailLines: lines, address: NO_ADDRESS, vatNumber, email: null };
 }
 
-/** The team's block (template.fromDetails, else the team's name) and the customer's (template.customerDetails, else the customer record, else the name on the invoice). */
+/**
+ * The team (template.fromDetails, else the team's name and address) and the customer (template.customerDetails,
+ * else the customer record, else the name on the invoice). The VAT numbers are the team's and the customer's
+ * records', printed labelled in the invoice's language (Art. 226 (3) and (4) EU VAT directive).
+ */
 export function invoiceParties(
   db: Db,
   teamId: string,
@@ -41,36 +82,27 @@ export function invoiceParties(
     template: { fromDetails: string | null; customerDetails: string | null };
   },
 ): { from: PdfParty; to: PdfParty } {
-  const team = db.prepare('SELECT name, country_code FROM teams WHERE id = ?').get(teamId) as
-    | { name: string; country_code: string | null }
-    | undefined;
-  const from = invoice.template.fromDetails ? fromText(invoice.template.fromDetails) : { name: team?.name ?? '', lines: [] };
+  const team = db
+    .prepare(
+      `SELECT name, NULL AS email, address_line1, address_line2, city, state, zip, country_code, vat_number
+       FROM teams WHERE id = ?`,
+    )
+    .get(teamId) as PartyRow | undefined;
+  const teamParty = team ? fromRow(team) : fromText('', null);
+  const from = invoice.template.fromDetails ? fromText(invoice.template.fromDetails, teamParty.vatNumber) : teamParty;
+  const c = invoice.customerId
+    ? (db
+        .prepare(
+          `SELECT name, coalesce(billing_email, email) AS email, address_line1, address_line2, city, state, zip,
+             coalesce(country_code, country) AS country_code, vat_number
+           FROM customers WHERE team_id = ? AND id = ?`,
+        )
+        .get(teamId, invoice.customerId) as PartyRow | undefined)
+    : undefined;
   let to: PdfParty;
-  if (invoice.template.customerDetails) to = fromText(invoice.template.customerDetails);
-  else {
-    const c = invoice.customerId
-      ? (db
-          .prepare(
-            `SELECT name, email, billing_email, address_line1, address_line2, city, state, zip, country, vat_number
-             FROM customers WHERE team_id = ? AND id = ?`,
-          )
-          .get(teamId, invoice.customerId) as CustomerAddress | undefined)
-      : undefined;
-    if (c) {
-      const cityLine = [c.zip, c.city, c.state].filter(Boolean).join(' ');
-      to = {
-        name: invoice.customerName ?? c.name,
-        lines: [
-          c.address_line1,
-          c.address_line2,
-          cityLine || null,
-          c.country,
-          c.vat_number ? `VAT ${c.vat_number}` : null,
-          c.billing_email ?? c.email,
-        ].filter((x): x is string => Boolean(x)),
-      };
-    } else to = { name: invoice.customerName ?? '', lines: [] };
-  }
+  if (invoice.template.customerDetails) to = fromText(invoice.template.customerDetails, c?.vat_number ?? null);
+  else if (c) to = { ...fromRow(c), name: invoice.customerName ?? c.name };
+  else to = fromText(invoice.customerName ?? '', null);
   return { from, to };
 }
 

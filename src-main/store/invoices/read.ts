@@ -33,6 +33,8 @@ export interface InvoiceRow {
   amount_minor: number;
   issue_date: string;
   due_date: string;
+  supply_date: string | null;
+  supply_end_date: string | null;
   sent_at: string | null;
   paid_at: string | null;
   line_items: string;
@@ -189,6 +191,8 @@ function toInvoice(
     discount: major(r.discount_minor),
     issueDate: r.issue_date,
     dueDate: r.due_date,
+    supplyDate: r.supply_date,
+    supplyEndDate: r.supply_end_date,
     timezone: tz,
     scheduledAt: r.scheduled_at,
     sentAt: r.sent_at,

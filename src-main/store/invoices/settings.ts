@@ -46,6 +46,7 @@ export function baseTemplate(currency: string): InvoiceTemplate {
     paymentDetails: null,
     vatLabel: null,
     taxLabel: null,
+    vatExemptionReason: null,
   };
 }
 
@@ -110,6 +111,24 @@ export function getInvoiceSettings(db: Db, teamId: string): InvoiceSettingsRecor
     numberWidth: r?.number_width ?? 4,
     nextNumber: r?.next_number ?? highestTaken(db, teamId, prefix) + 1,
     template: resolveTemplate(r ? JSON.parse(r.template) : {}, baseTemplate(teamCurrency(db, teamId))),
+  };
+}
+
+/**
+ * The locale and date format the team chose for its documents (its invoice settings), when it chose them: what a
+ * statement requested by a key acting for no user is printed in.
+ */
+export function chosenDocumentFormat(db: Db, teamId: string): { locale?: string; dateFormat?: string } {
+  const r = row(db, teamId);
+  let stored: { locale?: unknown; dateFormat?: unknown } = {};
+  try {
+    stored = r ? (JSON.parse(r.template) as typeof stored) : {};
+  } catch {
+    stored = {};
+  }
+  return {
+    locale: typeof stored.locale === 'string' ? stored.locale : undefined,
+    dateFormat: typeof stored.dateFormat === 'string' ? stored.dateFormat : undefined,
   };
 }
 

@@ -38,6 +38,20 @@ function customerOf(db: Db, teamId: string, id: string): CustomerRef {
   return c;
 }
 
+/**
+ * The date of supply or service period as stored (docs/decisions/0078): a last day needs a first one, and comes
+ * after it; a period of one day is that day.
+ */
+function supplyPeriod(start: string | null, end: string | null): { supply_date: string | null; supply_end_date: string | null } {
+  if (end !== null && start === null) {
+    throw new InvalidReference('supplyEndDate', 'supplyEndDate closes a service period: send supplyDate as its first day');
+  }
+  if (start !== null && end !== null && end < start) {
+    throw new InvalidReference('supplyEndDate', 'supplyEndDate must not be before supplyDate');
+  }
+  return { supply_date: start, supply_end_date: end === start ? null : end };
+}
+
 export interface CreateOptions {
   now?: Date;
   /** Marks the invoice as drafted from this tracker project. */
@@ -59,6 +73,7 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
     const issueDate = input.issueDate ? dayOf(input.issueDate, tz) : dayIn(now, tz);
     const dueDate = input.dueDate ? dayOf(input.dueDate, tz) : addDays(issueDate, template.paymentTermsDays);
     if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
+    const supply = supplyPeriod(input.supplyDate ?? null, input.supplyEndDate ?? null);
     const lines = toStoredLines(input.lineItems ?? [], currency);
     const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount') : 0;
     if (discount > 0) template = { ...template, includeDiscount: true };
@@ -89,6 +104,7 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
       ...totals,
       issue_date: issueDate,
       due_date: dueDate,
+      ...supply,
       line_items: JSON.stringify(lines),
       template: storedTemplate(template, input.deliveryType),
       note: input.note ?? null,
@@ -123,6 +139,8 @@ const CONTENT_FIELDS = [
   'template',
   'lineItems',
   'discount',
+  'supplyDate',
+  'supplyEndDate',
 ] as const;
 
 /**
@@ -182,6 +200,13 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
       if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
       values.issue_date = issueDate;
       values.due_date = dueDate;
+      Object.assign(
+        values,
+        supplyPeriod(
+          patch.supplyDate !== undefined ? patch.supplyDate : r.supply_date,
+          patch.supplyEndDate !== undefined ? patch.supplyEndDate : r.supply_end_date,
+        ),
+      );
       values.currency = currency;
       values.timezone = template.timezone;
       values.line_items = JSON.stringify(lines);

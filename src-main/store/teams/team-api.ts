@@ -5,7 +5,7 @@ import { Conflict, NotFound } from '../errors';
 import { nowIso } from '../ids';
 import { recomputeBaseAmounts } from '../ledger/maintenance';
 import { actingUserId, getMembership } from '../users/users';
-import { getTeam } from './teams';
+import { getTeamDetails } from './teams';
 
 /**
  * The team and user reads and writes of the v1 API (docs/decisions/0085-teams-and-users.md). Teams and users are
@@ -21,7 +21,7 @@ interface Caller {
 /** The caller's team by id; any other id is NotFound (404), never a hint that the team exists. */
 export function teamOfCaller(db: Db, caller: Caller, id: string): Team {
   if (id !== caller.teamId) throw new NotFound('team', id);
-  return getTeam(db, id);
+  return getTeamDetails(db, id);
 }
 
 export class NotOwner extends Error {
@@ -48,6 +48,17 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
       if (patch.fiscalYearStartMonth !== undefined && patch.fiscalYearStartMonth !== team.fiscalYearStartMonth) {
         values.fiscal_year_start_month = patch.fiscalYearStartMonth;
       }
+      const address = {
+        addressLine1: 'address_line1',
+        addressLine2: 'address_line2',
+        zip: 'zip',
+        city: 'city',
+        state: 'state',
+        vatNumber: 'vat_number',
+      } as const;
+      for (const [field, column] of Object.entries(address) as [keyof typeof address, string][]) {
+        if (patch[field] !== undefined && patch[field] !== team[field]) values[column] = patch[field];
+      }
       const columns = Object.keys(values);
       if (columns.length === 0) return team;
       db.prepare(`UPDATE teams SET ${columns.map((c) => `${c} = @${c}`).join(', ')}, updated_at = @now WHERE id = @id`).run({
@@ -57,7 +68,7 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
       });
       // Every base amount is in the team's base currency (decision 0053): a new base currency recomputes them.
       if (values.base_currency !== undefined) recomputeBaseAmounts(db, id);
-      return getTeam(db, id);
+      return getTeamDetails(db, id);
     })
     .immediate();
 }

@@ -13,6 +13,16 @@ export interface Team {
   updatedAt: string;
 }
 
+/** The team with its postal address and VAT number (migration 017), as the API shows it and documents print it. */
+export interface TeamDetails extends Team {
+  addressLine1: string | null;
+  addressLine2: string | null;
+  zip: string | null;
+  city: string | null;
+  state: string | null;
+  vatNumber: string | null;
+}
+
 const SELECT = `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
   fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, created_at AS createdAt, updated_at AS updatedAt
   FROM teams`;
@@ -23,6 +33,20 @@ export function findTeamById(db: Db, id: string): Team | undefined {
 
 export function getTeam(db: Db, id: string): Team {
   const team = findTeamById(db, id);
+  if (!team) throw new NotFound('team', id);
+  return team;
+}
+
+export function getTeamDetails(db: Db, id: string): TeamDetails {
+  const team = db
+    .prepare(
+      `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
+         fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, address_line1 AS addressLine1,
+         address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, created_at AS createdAt,
+         updated_at AS updatedAt
+       FROM teams WHERE id = ?`,
+    )
+    .get(id) as TeamDetails | undefined;
   if (!team) throw new NotFound('team', id);
   return team;
 }

@@ -75,4 +75,32 @@ describe('parseReceipt', () => {
       website: null,
     });
   });
+
+  it('reads dd-MM-yyyy dates, day first (the product’s own invoice template offers them), month first in dollars', () => {
+    expect(parseReceipt('Screwfix Direct Ltd\nDate: 09-01-2025 10:41\nTotal £49.80').date).toBe('2025-01-09');
+    expect(parseReceipt('TCA Taxi\n21-03-2025 23:10\nTotaal € 34,50').date).toBe('2025-03-21');
+    expect(parseReceipt('Shop\n01-07-2025\nTOTAL $12.00').date).toBe('2025-01-07');
+    // Not a date: an invoice number with dashes, an ISO date stays ISO.
+    expect(parseReceipt('Shop\nInvoice 2025-0042\nDate 2025-06-11\nTotal 5,00 EUR').date).toBe('2025-06-11');
+  });
+
+  it('keeps a document title out of the merchant, on its line or above it', () => {
+    expect(parseReceipt('Acme Trading B.V. INVOICE\nTotal € 1,210.00').merchant).toBe('Acme Trading B.V.');
+    expect(parseReceipt('Schreinerei Holzwerk GmbH RECHNUNG\nSumme 10,00').merchant).toBe('Schreinerei Holzwerk GmbH');
+    expect(parseReceipt('TAX INVOICE\nScrewfix Direct Ltd\nTotal £49.80').merchant).toBe('Screwfix Direct Ltd');
+    expect(parseReceipt('TICKET DE CAISSE\nBoulangerie Paul\nTOTAL TTC 12,40 €').merchant).toBe('Boulangerie Paul');
+    expect(parseReceipt('Bewirtungsbeleg\nGasthaus Zum Löwen\nGesamtsumme EUR 48,00').merchant).toBe('Gasthaus Zum Löwen');
+    // OCR's "B. V." is the legal form; a name that merely contains a title word keeps it.
+    expect(parseReceipt('TCA Taxi B. V. RECEIPT\nTotaal € 34,50').merchant).toBe('TCA Taxi B.V.');
+    expect(parseReceipt('Smart Invoice Services GmbH\nSumme 5,00').merchant).toBe('Smart Invoice Services GmbH');
+  });
+
+  it('sums a VAT table by tax class whose rows carry no VAT word, and only rows whose figures agree', () => {
+    const f = parseReceipt(
+      'REWE Markt GmbH\nWEIN ROT 6,99 B\nSUMME EUR 9,92\nSteuer % Netto Steuer Brutto\nA= 7,0% 2,74 0,19 2,93\nB= 19,0% 5,87 1,12 6,99',
+    );
+    expect([f.amount, f.vatAmount, f.vatRate]).toEqual(['9.92', '1.31', null]);
+    // A tip or a discount with a percentage is no VAT.
+    expect(parseReceipt('Diner\nTip 18% 30.00 5.40 35.40\nTotal $35.40').vatAmount).toBeNull();
+  });
 });

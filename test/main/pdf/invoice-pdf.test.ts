@@ -125,4 +125,120 @@ describe('invoice PDF', () => {
     expect(all).toContain('04/01/2025');
     expect(pages[pages.length - 1]).toContain(`Page ${pages.length} of ${pages.length}`);
   });
+
+  it('states what the law asks: VAT numbers, supply date or service period, net and VAT per rate, the exemption reason', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Law Team');
+    const teamId = api.team('Law Team').id;
+    await api.call('PATCH', `/v1/teams/${teamId}`, {
+      token,
+      body: { addressLine1: 'Torstraße 1', zip: '10119', city: 'Berlin', countryCode: 'DE', vatNumber: 'DE 811 907 980' },
+    });
+    await api.call('PATCH', '/v1/invoices/settings', {
+      token,
+      body: { template: { vatExemptionReason: 'Steuerfreie innergemeinschaftliche Lieferung, § 4 Nr. 1b UStG' } },
+    });
+    const customerId = (
+      await api.call('POST', '/v1/customers', {
+        token,
+        body: {
+          name: 'Bureau Dupont SARL',
+          addressLine1: '5 rue de Rivoli',
+          zip: '75001',
+          city: 'Paris',
+          countryCode: 'FR',
+          vatNumber: 'FR40303265045',
+        },
+      })
+    ).json().id;
+    const body = {
+      customerId,
+      invoiceNumber: 'RE-2025-100',
+      issueDate: '2025-04-02',
+      supplyDate: '2025-03-01',
+      supplyEndDate: '2025-03-31',
+      template: { locale: 'de-DE', dateFormat: 'dd.MM.yyyy', vatRate: 19 },
+      lineItems: [
+        { name: 'Beratung', quantity: 10, price: 100 },
+        { name: 'Fachbuch', quantity: 2, price: 50, vat: 7 },
+        { name: 'Maschine (EU-Lieferung)', quantity: 1, price: 400, vat: 0 },
+      ],
+    };
+    const created = await api.call('POST', '/v1/invoices', { token, body });
+    expect(created.statusCode, created.body).toBe(201);
+    const inv = created.json();
+    // 19 % of 1,000.00 = 190.00; 7 % of 100.00 = 7.00; 0 % of 400.00 = 0.
+    expect([inv.subtotal, inv.vat, inv.amount, inv.supplyDate, inv.supplyEndDate]).toEqual([
+      1500,
+      197,
+      1697,
+      '2025-03-01',
+      '2025-03-31',
+    ]);
+    const de = (await pdfText((await api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token })).rawPayload)).join('\n');
+    expect(de).toMatch(/Leistungszeitraum:\s+01\.03\.2025 – 31\.03\.2025/);
+    expect(de).toContain('USt-IdNr.: DE 811 907 980');
+    expect(de).toContain('USt-IdNr.: FR40303265045');
+    expect(de).toContain('Torstraße 1');
+    expect(de).toContain('75001 Paris');
+    expect(de).toContain('Frankreich');
+    expect(de).toMatch(/Nettobetrag\s+1\.500,00 €/);
+    expect(de).toMatch(/USt\. 19 % auf 1\.000,00 €\s+190,00 €/);
+    expect(de).toMatch(/USt\. 7 % auf 100,00 €\s+7,00 €/);
+    expect(de).toMatch(/USt\. 0 % auf 400,00 €\s+0,00 €/);
+    expect(de).toMatch(/Gesamtbetrag\s+1\.697,00 €/);
+    expect(de).toMatch(/OHNE UMSATZSTEUER\s+Steuerfreie innergemeinschaftliche Lieferung, § 4 Nr\. 1b UStG/);
+
+    // English: one supply day (the issue date when none is given), labels in English; no reason where VAT is charged.
+    const en = await api.call('POST', '/v1/invoices', {
+      token,
+      body: {
+        customerName: 'Acme Ltd',
+        invoiceNumber: 'INV-7',
+        issueDate: '2025-05-06',
+        template: { locale: 'en-GB', dateFormat: 'dd/MM/yyyy', vatRate: 20 },
+        lineItems: [{ name: 'Support', quantity: 1, price: 250 }],
+      },
+    });
+    expect(en.json().supplyDate).toBeNull();
+    const enText = (await pdfText((await api.call('GET', `/v1/invoices/${en.json().id}/pdf`, { token })).rawPayload)).join('\n');
+    expect(enText).toMatch(/Date of supply:\s+06\/05\/2025/);
+    expect(enText).toContain('VAT number: DE 811 907 980');
+    expect(enText).toMatch(/VAT 20 % on €250\.00\s+€50\.00/);
+    expect(enText).not.toContain('NO VAT CHARGED');
+
+    // French labels; a single supply day given.
+    const fr = await api.call('POST', '/v1/invoices', {
+      token,
+      body: {
+        ...body,
+        invoiceNumber: 'F-1',
+        supplyEndDate: null,
+        supplyDate: '2025-03-15',
+        template: { locale: 'fr-FR', dateFormat: 'dd/MM/yyyy', vatRate: 20 },
+      },
+    });
+    const frText = (await pdfText((await api.call('GET', `/v1/invoices/${fr.json().id}/pdf`, { token })).rawPayload)).join('\n');
+    expect(frText).toContain('Facture');
+    expect(frText).toMatch(/Date de livraison ou de prestation:\s+15\/03\/2025/);
+    expect(frText).toContain('N° de TVA: FR40303265045');
+    expect(frText).toMatch(/TVA 20 % sur 1 000,00 €\s+200,00 €/);
+    expect(frText).toMatch(/Total HT\s+1 500,00 €/);
+    expect(frText).toContain('TVA NON APPLIQUÉE');
+
+    // A service period needs its first day, and ends after it; the dates change with the content only.
+    const noStart = await api.call('POST', '/v1/invoices', { token, body: { ...body, invoiceNumber: 'X-1', supplyDate: null } });
+    expect(noStart.statusCode).toBe(422);
+    expect(noStart.body).toContain('supplyEndDate');
+    const backwards = await api.call('POST', '/v1/invoices', {
+      token,
+      body: { ...body, invoiceNumber: 'X-2', supplyEndDate: '2025-02-01' },
+    });
+    expect(backwards.statusCode).toBe(422);
+    const patched = await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { supplyEndDate: null } });
+    expect(patched.statusCode, patched.body).toBe(200);
+    expect([patched.json().supplyDate, patched.json().supplyEndDate]).toEqual(['2025-03-01', null]);
+    const single = (await pdfText((await api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token })).rawPayload)).join('\n');
+    expect(single).toMatch(/Leistungsdatum:\s+01\.03\.2025/);
+  });
 });

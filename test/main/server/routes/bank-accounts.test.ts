@@ -347,6 +347,80 @@ describe('account statement PDF', () => {
     ).toBe(422);
   });
 
+  it('takes the opening balance into the opening figure, names the holder, the IBAN and the day it was made', async () => {
+    const { api, token, teamId } = await setup();
+    const team = await api.call('PATCH', `/v1/teams/${teamId}`, {
+      token,
+      body: { addressLine1: 'Torstraße 1', zip: '10119', city: 'Berlin', countryCode: 'DE', vatNumber: 'DE123456789' },
+    });
+    expect(team.statusCode, team.body).toBe(200);
+    expect(team.json()).toMatchObject({ addressLine1: 'Torstraße 1', city: 'Berlin', vatNumber: 'DE123456789' });
+    // The team chose German documents in its invoice settings; the key acts for no user.
+    await api.call('PATCH', '/v1/invoices/settings', {
+      token,
+      body: { template: { locale: 'de-DE', dateFormat: 'dd.MM.yyyy' } },
+    });
+    const refused = await api.call('POST', '/v1/bank-accounts', {
+      token,
+      body: { name: 'x', currency: 'EUR', iban: 'DE89 3704 0044 0532 0130 01' },
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('iban');
+    const created = await api.call('POST', '/v1/bank-accounts', {
+      token,
+      body: {
+        name: 'Geschäftskonto Müller',
+        currency: 'EUR',
+        openingBalance: 500,
+        openingDate: '2026-01-01',
+        iban: 'de89 3704 0044 0532 0130 00',
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    expect(created.json().iban).toBe('DE89370400440532013000');
+    const account = created.json().id as string;
+    createTransactions(api.db, teamId, [
+      { bankAccountId: account, name: 'Kundenzahlung', amountMinor: 20_000, currency: 'EUR', date: '2026-01-02', manual: true },
+      { bankAccountId: account, name: 'Miete', amountMinor: -5_000, currency: 'EUR', date: '2026-01-03', manual: true },
+    ]);
+    const res = await api.call('GET', `/v1/bank-accounts/${account}/statement?from=2026-01-01&to=2099-12-31`, { token });
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    const disposition = String(res.headers['content-disposition']);
+    expect(disposition).toContain('filename="statement-Geschaeftskonto-Mueller-2026-01-01-2099-12-31.pdf"');
+    expect(disposition).toContain("filename*=UTF-8''statement-Gesch%C3%A4ftskonto-M%C3%BCller-2026-01-01-2099-12-31.pdf");
+    const text = (await pdfText(res.rawPayload)).join('\n');
+    // The opening balance is the opening figure, not money in: 500 + 200 − 50 = 650.
+    expect(text).toMatch(/Anfangssaldo \(01\.01\.2026\)\s+500,00 €/);
+    expect(text).toMatch(/Eingänge\s+200,00 €/);
+    expect(text).toMatch(/Ausgänge\s+-50,00 €/);
+    expect(text).toMatch(/Endsaldo \(31\.12\.2099\)\s+650,00 €/);
+    expect(text).toMatch(/02\.01\.2026\s+Kundenzahlung\s+200,00 €\s+700,00 €/);
+    expect(text).toMatch(/03\.01\.2026\s+Miete\s+-50,00 €\s+650,00 €/);
+    expect(text).not.toContain('ausgeschlossen');
+    expect(text).toContain('2 Umsätze');
+    expect(text).toMatch(/Kontoinhaber\s+Bank Team/);
+    expect(text).toContain('Torstraße 1');
+    expect(text).toContain('10119 Berlin');
+    expect(text).toContain('Deutschland');
+    expect(text).toMatch(/IBAN\s+DE89 3704 0044 0532 0130 00/);
+    const today = new Date().toISOString().slice(0, 10).split('-').reverse().join('.');
+    expect(text).toContain(`Erstellt am ${today}`);
+    expect(text).toMatch(/Der Zeitraum reicht über den \d\d\.\d\d\.\d{4} hinaus/);
+
+    // A period that has ended carries no such note; a later period starts from the whole balance.
+    const past = (
+      await pdfText(
+        (
+          await api.call('GET', `/v1/bank-accounts/${account}/statement?from=2026-01-03&to=2026-01-31`, { token })
+        ).rawPayload,
+      )
+    ).join('\n');
+    expect(past).not.toContain('Der Zeitraum reicht');
+    expect(past).toMatch(/Anfangssaldo \(03\.01\.2026\)\s+700,00 €/);
+    expect(past).toMatch(/Eingänge\s+0,00 €/);
+    expect(checkLedger(api.db, teamId)).toEqual([]);
+  });
+
   it('breaks a long statement across pages and follows the reader’s locale and date format', async () => {
     const { api, token, teamId } = await setup();
     api.db
