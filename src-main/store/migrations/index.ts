@@ -14,6 +14,7 @@ import { rules } from './013-rules';
 import { sync } from './014-sync';
 import { importStatements } from './015-import-statements';
 import { specAreas } from './016-spec-areas';
+import { inboxIngestion } from './018-inbox-ingestion';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -55,6 +56,9 @@ export const MIGRATIONS: readonly Migration[] = [
   importStatements,
   // [016 tracker categories, partial payments, workflow settings, per-user notification state]
   specAreas,
+  // [017] — reserved number
+  // [018 inbox ingestion: watched folder, IMAP, inbound e-mail callback]
+  inboxIngestion,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
