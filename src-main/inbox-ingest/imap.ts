@@ -51,8 +51,8 @@ export async function fetchMailbox(
   const result: MailboxFetch = { messages: 0, created: 0, duplicates: 0, skipped: 0 };
   const client = imapClient(source.config, password, options.timeoutMs);
   client.on('error', () => {}); // a socket error rejects the command in flight; the fetch reports it
-  await client.connect();
   try {
+    await client.connect();
     const lock = await client.getMailboxLock(source.config.mailbox, { readOnly: true });
     try {
       const mailbox = client.mailbox;
@@ -78,10 +78,22 @@ export async function fetchMailbox(
       lock.release();
     }
     await client.logout();
+  } catch (err) {
+    throw new Error(describeImapError(err, source.config));
   } finally {
     client.close();
   }
   return result;
+}
+
+/** What the owner reads as the source's last error: imapflow's own message is often just "Command failed". */
+export function describeImapError(err: unknown, config: ImapConfig): string {
+  const e = err as { message?: string; code?: string; authenticationFailed?: boolean; responseText?: string };
+  const server = `${config.host}:${config.port}`;
+  if (e.authenticationFailed)
+    return `${server} refused the login of ${config.user}${e.responseText ? ` (${e.responseText})` : ''}`;
+  if (e.code && /^E[A-Z]+$/.test(e.code)) return `${server} cannot be reached (${e.code})`;
+  return [e.message ?? String(err), e.responseText].filter(Boolean).join(': ');
 }
 
 async function takeMessage(
