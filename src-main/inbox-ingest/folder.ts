@@ -6,7 +6,7 @@ import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
 import { ingestToInbox } from '../store/inbox/ingest';
 import type { InboxSource } from '../store/inbox/sources';
-import { type Intake, intakeFile, sortIntakes } from './intake';
+import { type Intake, intakeFile, sortIntakes, TOO_LARGE } from './intake';
 
 /**
  * One look at a team's watched folder (docs/decisions/0150-inbox-ingestion.md): every file directly in it that has
@@ -79,8 +79,7 @@ async function readIntake(file: string, name: string, size: number): Promise<Int
     if (size <= MAX_FILE_BYTES) return await intakeFile(fs.readFileSync(file), name);
     const hash = crypto.createHash('sha256');
     for await (const chunk of fs.createReadStream(file)) hash.update(chunk as Buffer);
-    const reason = `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`;
-    return { ok: false, skipped: { sha256: hash.digest('hex'), fileName: name, reason } };
+    return { ok: false, skipped: { sha256: hash.digest('hex'), fileName: name, reason: TOO_LARGE } };
   } catch {
     return undefined;
   }

@@ -8,11 +8,13 @@ import type { NewFile } from '../store/documents/documents';
  */
 export type Intake = { ok: true; file: NewFile } | { ok: false; skipped: { sha256: string; fileName: string; reason: string } };
 
+export const TOO_LARGE = `the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`;
+
 export async function intakeFile(bytes: Buffer, fileName: string): Promise<Intake> {
   const hash = sha256(bytes);
   const skip = (reason: string): Intake => ({ ok: false, skipped: { sha256: hash, fileName, reason } });
   if (bytes.length === 0) return skip('the file is empty');
-  if (bytes.length > MAX_FILE_BYTES) return skip(`the file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB`);
+  if (bytes.length > MAX_FILE_BYTES) return skip(TOO_LARGE);
   const type = await detectType(bytes);
   if (!type.ok) return skip(type.reason);
   return { ok: true, file: { bytes, sha256: hash, size: bytes.length, mimetype: type.mimetype, fileName } };
