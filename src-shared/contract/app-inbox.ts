@@ -4,12 +4,13 @@ import { defineRoute } from './route';
 /**
  * Where the team's receipts arrive besides uploads (internal app API under /app; docs/decisions/0150-inbox-ingestion.md):
  * a folder the server watches, a mailbox it fetches over IMAP, and the inbound e-mail callback a mail provider posts
- * to (`POST /webhook/inbox/{address}`, signed). Team administration: a signed-in owner of the team, or a credential
- * granted apis.all. Secrets are written, never answered back (the callback's once, when made).
+ * to (`POST /webhook/inbox/{address}`, signed). Reading them is open to members; changing them is team administration:
+ * a signed-in owner of the team, or a credential granted apis.all. Secrets are written, never answered back (the
+ * callback's once, when made).
  */
 
-const ADMIN =
-  'Internal app API (under /app, not part of the public v1 contract). Team administration: a signed-in owner of the team, or a credential granted apis.all.';
+const INTERNAL = 'Internal app API (under /app, not part of the public v1 contract).';
+const ADMIN = `${INTERNAL} Team administration: a signed-in owner of the team, or a credential granted apis.all.`;
 
 export const IMAP_SECURITY = ['tls', 'starttls', 'none'] as const;
 
@@ -91,9 +92,8 @@ export const IntakeRun = z.object({
 
 const KindParams = z.object({ kind: z.enum(['folder', 'imap', 'webhook']) });
 
-const route = { mount: '/app', tag: 'app: inbox', description: ADMIN } as const;
-const read = { ...route, scopes: ['inbox.read'] } as const;
-const write = { ...route, scopes: ['inbox.write'] } as const;
+const read = { mount: '/app', tag: 'app: inbox', description: INTERNAL, scopes: ['inbox.read'] } as const;
+const write = { mount: '/app', tag: 'app: inbox', description: ADMIN, scopes: ['inbox.write'] } as const;
 
 export const appInboxRoutes = {
   get: defineRoute({
@@ -130,7 +130,7 @@ export const appInboxRoutes = {
     ...write,
     method: 'DELETE',
     path: '/inbox-sources/:kind',
-    summary: 'Turn a source off (its secrets go too); what it took in stays',
+    summary: 'Turn a source off (its secrets go too); what it took in stays. 404 when it was not on',
     params: KindParams,
     responses: { 200: InboxSourcesBody },
   }),

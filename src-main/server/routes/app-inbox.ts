@@ -12,15 +12,15 @@ import {
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import type { Credential } from '../auth/credentials';
-import { forbidden } from '../errors';
+import { forbidden, notFound } from '../errors';
 import { registerRoute } from '../route';
 import { mayManage } from './app-sync';
 import { kickDocumentRunner } from './uploads';
 
 /**
  * The team's inbox sources under /app (contract/app-inbox.ts, docs/decisions/0150-inbox-ingestion.md): the watched
- * folder, the IMAP mailbox and the inbound e-mail callback. Team administration only: the folder is a path on this
- * machine and the mailbox holds the team's mail.
+ * folder, the IMAP mailbox and the inbound e-mail callback. Reading them is open to members (inbox.read); setting them
+ * is team administration: the folder is a path on this machine and the mailbox holds the team's mail.
  */
 export async function appInboxRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
@@ -43,7 +43,8 @@ export async function appInboxRoutesPlugin(app: FastifyInstance, opts: { db: Db 
     backgroundOf(db)?.inboxIntake?.kick('imap');
   };
 
-  registerRoute(app, appInboxRoutes.get, ({ auth }) => view(admin(auth)));
+  // Every member may see where receipts arrive (to send or drop them there); changing it is administration.
+  registerRoute(app, appInboxRoutes.get, ({ auth }) => view(auth.teamId));
   registerRoute(app, appInboxRoutes.putFolder, ({ auth, body }) => {
     setWatchedFolder(db, admin(auth), body.path);
     kick();
@@ -60,7 +61,7 @@ export async function appInboxRoutesPlugin(app: FastifyInstance, opts: { db: Db 
     return { path, secret };
   });
   registerRoute(app, appInboxRoutes.remove, ({ auth, params }) => {
-    removeSource(db, dataDir, admin(auth), params.kind);
+    if (!removeSource(db, dataDir, admin(auth), params.kind)) throw notFound(`The team has no ${params.kind} source`);
     return view(auth.teamId);
   });
   registerRoute(app, appInboxRoutes.fetch, async ({ auth }) => {

@@ -136,7 +136,7 @@ describe('watched folder', () => {
     }
   });
 
-  it('refuses a path that is not a readable folder, and only an owner may set it', async () => {
+  it('refuses a path that is not a readable folder, and only an owner may set it (members may see it)', async () => {
     const s = await server(tmpDir('finops-data-'));
     try {
       const relative = await s.call('PUT', '/app/inbox-sources/folder', { path: 'receipts' });
@@ -155,7 +155,8 @@ describe('watched folder', () => {
       });
       const refused = await s.callAs(member.key, 'PUT', '/app/inbox-sources/folder', { path: tmpDir() });
       expect(refused.statusCode).toBe(403);
-      expect((await s.callAs(member.key, 'GET', '/app/inbox-sources')).statusCode).toBe(403);
+      expect((await s.callAs(member.key, 'GET', '/app/inbox-sources')).statusCode).toBe(200); // members see it
+      expect((await s.call('DELETE', '/app/inbox-sources/folder')).statusCode).toBe(404); // nothing to turn off
       expect((await s.call('GET', '/app/inbox-sources')).json().folder).toBeNull();
     } finally {
       await s.close();
