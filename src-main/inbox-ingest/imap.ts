@@ -46,11 +46,14 @@ export async function fetchMailbox(
   blobs: BlobStore,
   source: InboxSource<'imap'>,
   password: string,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<MailboxFetch> {
   const result: MailboxFetch = { messages: 0, created: 0, duplicates: 0, skipped: 0 };
   const client = imapClient(source.config, password, options.timeoutMs);
   client.on('error', () => {}); // a socket error rejects the command in flight; the fetch reports it
+  // A stopping server does not wait for a slow mailbox: the cursor keeps what was done.
+  const abort = () => client.close();
+  options.signal?.addEventListener('abort', abort, { once: true });
   try {
     await client.connect();
     const lock = await client.getMailboxLock(source.config.mailbox, { readOnly: true });
@@ -81,6 +84,7 @@ export async function fetchMailbox(
   } catch (err) {
     throw new Error(describeImapError(err, source.config));
   } finally {
+    options.signal?.removeEventListener('abort', abort);
     client.close();
   }
   return result;

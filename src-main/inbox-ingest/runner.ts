@@ -59,6 +59,7 @@ export class InboxIntake {
   };
   private stopped = false;
   private started = false;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly db: Db,
@@ -111,6 +112,7 @@ export class InboxIntake {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopping.abort();
     for (const t of this.timers.splice(0)) clearInterval(t);
     for (const w of this.watchers.values()) w.watcher.close();
     this.watchers.clear();
@@ -174,7 +176,10 @@ export class InboxIntake {
     }
     const password = readInboxSecrets(this.dataDir, source.teamId).imapPassword;
     if (!password) throw new Error('no IMAP password is set: finops inbox imap set … --password-stdin, or the app');
-    return fetchMailbox(this.db, this.blobs, source as InboxSource<'imap'>, password, { timeoutMs: this.options.imapTimeoutMs });
+    return fetchMailbox(this.db, this.blobs, source as InboxSource<'imap'>, password, {
+      timeoutMs: this.options.imapTimeoutMs,
+      signal: this.stopping.signal,
+    });
   }
 
   /** Keeps one watcher per watched folder; a folder that cannot be watched is still looked at on the timer. */

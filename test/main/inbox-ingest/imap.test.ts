@@ -7,6 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InboxIntake } from '../../../src-main/inbox-ingest/runner';
@@ -218,6 +219,34 @@ describe.skipIf(unavailable)('IMAP mailbox', () => {
     expect(JSON.parse(fs.readFileSync(secrets, 'utf8'))[box.teamId].imapPassword).toBe('wrong password');
     for (const file of fs.readdirSync(box.dataDir).filter((f) => f.startsWith(DB_FILE_NAME))) {
       expect(fs.readFileSync(path.join(box.dataDir, file)).includes('wrong password')).toBe(false);
+    }
+  });
+});
+
+describe('IMAP mailbox that never answers', () => {
+  it('does not hold a stopping server up', async () => {
+    // A server that accepts the connection and never greets (a hung mail server).
+    const sockets: net.Socket[] = [];
+    const silent = net.createServer((s) => sockets.push(s));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as net.AddressInfo).port;
+    const dataDir = tmpDir('finops-data-');
+    const db = openDatabase(dataDir);
+    const teamId = ensureTeam(db, 'Acme').id;
+    setImapMailbox(db, dataDir, teamId, { host: '127.0.0.1', port, security: 'none', user: 'u', mailbox: 'INBOX' }, 'p');
+    const app = await buildApp({ db, logLevel: 'silent', inboxIntake: { imapPollMs: 60_000, imapTimeoutMs: 60_000 } });
+    await app.ready();
+    try {
+      const deadline = Date.now() + 10_000;
+      while (sockets.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(sockets.length).toBe(1);
+      const started = Date.now();
+      await app.close();
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      db.close();
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => silent.close(r));
     }
   });
 });
