@@ -5,7 +5,7 @@ set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$FINOPS_ROOT"
 
-APT_PACKAGES="libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 chromium"
+APT_PACKAGES="libsecret-1-dev libsecret-1-0 gnome-keyring dbus dbus-x11 chromium dovecot-imapd"
 missing=""
 if command -v dpkg-query >/dev/null 2>&1; then
   for p in $APT_PACKAGES; do

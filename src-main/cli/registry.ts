@@ -40,6 +40,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/smtp')).smtpCommand(),
   },
   {
+    name: 'inbox',
+    description: "where a team's receipts arrive: a watched folder, an IMAP mailbox, the inbound e-mail callback",
+    load: async () => (await import('./commands/inbox')).inboxCommand(),
+  },
+  {
     name: 'invoices',
     description: 'invoice background work',
     load: async () => (await import('./commands/invoices')).invoicesCommand(),

@@ -1,4 +1,5 @@
 import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
+import { InboxIntake, type InboxIntakeOptions } from '../inbox-ingest/runner';
 import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
 import type { Db } from '../store/db';
 import { type SchedulerOptions, SyncScheduler } from '../sync/scheduler';
@@ -11,6 +12,7 @@ import { installSubscriptions } from './subscriptions';
  * - workflows: the run engine (workflows/runner.ts), which also fires due schedules;
  * - invoices: the scheduler (overdue moves, scheduled sends, payment matching) and the email sender;
  * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts);
+ * - inbox intake: each team's watched folder and IMAP mailbox (inbox-ingest/runner.ts), new items handed to documents;
  * - sync: rounds with each team's remote, periodic and soon after local edits (sync/scheduler.ts).
  * A server starts the set it is configured with (server/start.ts through the app); a CLI command that advances work
  * beside it uses the one-shot helpers below. Each kind can be turned off (`false`), as tests of other areas do.
@@ -23,7 +25,9 @@ export interface BackgroundOptions {
   /** `runner: false` creates the runner without its timer (tests drive it by hand). */
   documents?: false | (DocumentRunnerOptions & { runner?: boolean });
   sync?: false | SchedulerOptions;
-  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents' | 'sync', id?: string) => void;
+  /** Off unless given (a server turns it on; tests of other areas need no folder watchers or mail polls). */
+  inboxIntake?: false | InboxIntakeOptions;
+  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents' | 'sync' | 'inbox', id?: string) => void;
 }
 
 export interface BackgroundWork {
@@ -31,6 +35,7 @@ export interface BackgroundWork {
   readonly invoices: InvoiceJobs | undefined;
   readonly documents: DocumentRunner | undefined;
   readonly sync: SyncScheduler | undefined;
+  readonly inboxIntake: InboxIntake | undefined;
   /** Stops every runner; a step in flight completes and the rest is taken up by the next start. */
   stop(): Promise<void>;
 }
@@ -69,16 +74,26 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
     options.sync === false || options.sync === undefined
       ? undefined
       : new SyncScheduler(db, { ...options.sync, onError: (err, teamId) => onError(err, 'sync', teamId) }).start();
+  const inboxIntake =
+    options.inboxIntake === false || options.inboxIntake === undefined
+      ? undefined
+      : new InboxIntake(db, options.dataDir, {
+          ...options.inboxIntake,
+          onIngested: () => documents?.kick(),
+          onError: (err, teamId) => onError(err, 'inbox', teamId),
+        }).start();
   let stopped = false;
   const work: BackgroundWork = {
     workflows,
     invoices,
     documents,
     sync,
+    inboxIntake,
     async stop() {
       if (stopped) return;
       stopped = true;
       if (running.get(db) === work) running.delete(db);
+      await inboxIntake?.stop();
       await workflows?.stop();
       await invoices?.stop();
       await documents?.stop();

@@ -14,6 +14,7 @@ import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
+import { appInboxRoutesPlugin } from './routes/app-inbox';
 import { appMetricRoutesPlugin } from './routes/app-metrics';
 import { appSessionRoutesPlugin } from './routes/app-session';
 import { appSyncRoutesPlugin } from './routes/app-sync';
@@ -25,6 +26,7 @@ import { fileLinkRoutesPlugin } from './routes/file-links';
 import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
 import { inboxRoutesPlugin } from './routes/inbox';
+import { inboxWebhookPlugin } from './routes/inbox-webhook';
 import { invoicePaymentRoutesPlugin } from './routes/invoice-payments';
 import { invoiceRoutesPlugin } from './routes/invoices';
 import { ledgerRoutesPlugin } from './routes/ledger';
@@ -74,6 +76,8 @@ export interface AppOptions {
   invoiceJobs?: BackgroundOptions['invoices'];
   /** Sync rounds with each team's remote (off unless given; `finops serve` and the desktop host give it). */
   sync?: BackgroundOptions['sync'];
+  /** Each team's watched folder and IMAP mailbox (off unless given; `finops serve` and the desktop host give it). */
+  inboxIntake?: BackgroundOptions['inboxIntake'];
   /**
    * Serve only the spec's and the hosted service's operations (`finops serve --spec-only`): every extension answers
    * 404, so a client — or the sync engine's generic path — meets exactly what the hosted service offers.
@@ -198,8 +202,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appMetricRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSyncRoutesPlugin, { db: options.db, sync: options.sync, prefix: '/app' });
+  await app.register(appInboxRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
+  // Provider callbacks (the spec names both prefixes): inbound e-mail for the inbox, signed with the team's secret.
+  for (const prefix of ['/webhook', '/webhooks']) await app.register(inboxWebhookPlugin, { db: options.db, prefix });
   return app;
 }
 
@@ -213,6 +220,7 @@ function installBackgroundWork(app: FastifyInstance, options: AppOptions): void 
       invoices: options.invoiceJobs ?? false,
       documents: options.documents,
       sync: options.sync ?? false,
+      inboxIntake: options.inboxIntake ?? false,
       onError: (err, area, id) => app.log.error({ err, area, id }, 'background work failed'),
     });
     stop = () => work.stop();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { InboxIntakeOptions } from '../inbox-ingest/runner';
 import { openDataDir } from '../runtime/data-dir';
 import type { Db } from '../store/db';
 import type { SchedulerOptions } from '../sync/scheduler';
@@ -29,6 +30,8 @@ export interface StartOptions {
   workflows?: false | RunnerOptions;
   /** Sync rounds with each team's remote (false: none); sync/scheduler.ts. */
   sync?: false | SchedulerOptions;
+  /** Each team's watched folder and IMAP mailbox (false: none); inbox-ingest/runner.ts. */
+  inboxIntake?: false | InboxIntakeOptions;
 }
 
 export interface RunningServer {
@@ -70,6 +73,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       workflows: options.workflows ?? {},
       invoiceJobs: options.invoiceJobs ?? {},
       sync: options.sync ?? {},
+      inboxIntake: options.inboxIntake ?? {},
     });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {

@@ -220,5 +220,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   import_uploads: 'scratch copies of uploaded bank files between preview and commit (expire after a day)',
   workflow_settings: "a team's workflow settings (the HTTP allow-list): local configuration, never synced",
   notification_reads: "part of the notification (each member's own status of a team-wide one; the change is the notification's)",
+  inbox_sources: "a team's inbox ingestion settings and their state: local configuration, never synced",
+  inbox_ingested: 'idempotency ledger of inbox ingestion (mails and files taken in)',
   // [tables that are not entities register here]
 };

@@ -115,3 +115,25 @@ export function withLease<T>(db: Db, name: string, ttlMs: number, fn: () => T, o
  * … WHERE <state is ready> AND ${claimCondition} LIMIT 1) RETURNING *` inside an IMMEDIATE transaction.
  */
 export const claimCondition = '(lease_owner IS NULL OR lease_expires_at <= @now)';
+
+/**
+ * `withLease` for asynchronous work: the lease is renewed in the background (every third of its time-to-live) while
+ * `fn` runs, and released when it settles. Undefined (without running) when another holder has it.
+ */
+export async function withLeaseAsync<T>(
+  db: Db,
+  name: string,
+  ttlMs: number,
+  fn: () => Promise<T>,
+  options: LeaseOptions = {},
+): Promise<T | undefined> {
+  if (!acquireLease(db, name, ttlMs, options)) return undefined;
+  const keepAlive = setInterval(() => renewLease(db, name, ttlMs, options), Math.max(1000, ttlMs / 3));
+  keepAlive.unref();
+  try {
+    return await fn();
+  } finally {
+    clearInterval(keepAlive);
+    releaseLease(db, name, options);
+  }
+}

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 
 /**
- * Signatures of inbound webhook calls (`POST /hooks/workflows/{id}`): each workflow has its own secret, and a call
+ * Signatures of inbound webhook calls (`POST /hooks/workflows/{id}`, and the inbound e-mail callback
+ * `POST /webhook/inbox/{address}` with the team's inbox secret): each has its own secret, and a call
  * carries
  *
  *   X-Finops-Timestamp: 1795430400                (unix seconds when it was signed)
@@ -16,15 +17,16 @@ export const SIGNATURE_HEADER = 'x-finops-signature';
 export const TIMESTAMP_HEADER = 'x-finops-timestamp';
 export const TOLERANCE_SECONDS = 300;
 
-export function signWebhook(secret: string, timestamp: number, rawBody: string): string {
-  return `v1=${crypto.createHmac('sha256', secret).update(`${timestamp}.${rawBody}`).digest('hex')}`;
+export function signWebhook(secret: string, timestamp: number, rawBody: string | Buffer): string {
+  // The same as signing the text `<timestamp>.<body>`, without decoding a binary body (a raw e-mail) as text.
+  return `v1=${crypto.createHmac('sha256', secret).update(`${timestamp}.`).update(rawBody).digest('hex')}`;
 }
 
 /** Why a call's signature is not accepted, or undefined when it is. */
 export function webhookSignatureProblem(
   secret: string,
   headers: { signature?: string; timestamp?: string },
-  rawBody: string,
+  rawBody: string | Buffer,
   now: Date,
 ): string | undefined {
   if (!headers.signature || !headers.timestamp) return `sign the call: ${TIMESTAMP_HEADER} and ${SIGNATURE_HEADER} are required`;

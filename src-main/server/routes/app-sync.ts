@@ -179,7 +179,7 @@ function accountOf(remote: SyncRemote): string {
  * Team administration: a person must be an owner of the team; a credential without a person (an API key, a
  * client's token) must be granted `apis.all`. A session holds every scope, so scopes alone cannot tell.
  */
-function mayManage(db: Db, auth: Credential): boolean {
+export function mayManage(db: Db, auth: Credential): boolean {
   if (auth.userId) return getMembership(db, auth.teamId, auth.userId)?.role === 'owner';
   return auth.granted.includes('apis.all');
 }

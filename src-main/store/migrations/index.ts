@@ -15,6 +15,7 @@ import { sync } from './014-sync';
 import { importStatements } from './015-import-statements';
 import { specAreas } from './016-spec-areas';
 import { lawfulDocuments } from './017-lawful-documents';
+import { inboxIngestion } from './018-inbox-ingestion';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -58,6 +59,8 @@ export const MIGRATIONS: readonly Migration[] = [
   specAreas,
   // [017 team address and VAT number, account IBAN, invoice supply date]
   lawfulDocuments,
+  // [018 inbox ingestion: watched folder, IMAP, inbound e-mail callback]
+  inboxIngestion,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

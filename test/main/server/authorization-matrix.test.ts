@@ -13,6 +13,7 @@ import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 import { documentsSettled } from '../../helpers/documents';
 import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
+import { INBOX_BODIES, INBOX_FIXTURES, INBOX_REFUSED } from '../inbox-ingest/matrix-fixtures';
 import { SYNC_BODIES, SYNC_FIXTURES, SYNC_REFUSED } from '../sync/matrix-fixtures';
 
 interface Operation {
@@ -25,6 +26,7 @@ interface Operation {
 const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
   ...IMPORT_FIXTURES,
   ...SYNC_FIXTURES,
+  ...INBOX_FIXTURES,
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
@@ -213,6 +215,7 @@ const MATRIX_STRESS_TEST = { ...MATRIX_FORECAST, name: 'Matrix', drivers: [{ kin
 
 const BODIES: Record<string, unknown> = {
   ...SYNC_BODIES,
+  ...INBOX_BODIES,
   'POST /v1/metrics/forecast/cash-flow': MATRIX_FORECAST,
   'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
   'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
@@ -337,6 +340,7 @@ const QUERIES: Record<string, string> = {
  */
 const REFUSED: Record<string, number> = {
   ...SYNC_REFUSED,
+  ...INBOX_REFUSED,
   'POST /v1/banking/aggregator/link-token': 409,
   'POST /v1/banking/aggregator/exchange': 409,
   'POST /v1/banking/open-banking/agreement': 409,
