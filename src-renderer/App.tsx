@@ -48,7 +48,6 @@ function notBuilt(id: string): NavEntry {
 const WORK: NavEntry[] = [
   { path: '/customers', titleKey: 'customers:title', built: true, render: () => <CustomersScreen /> },
   ...SCREENS,
-  notBuilt('invoices'),
 ];
 
 const SYSTEM: NavEntry[] = [

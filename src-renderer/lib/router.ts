@@ -21,3 +21,10 @@ export const useRouter = create<RouterState>((set) => ({
 }));
 
 globalThis.addEventListener?.('popstate', () => useRouter.setState({ path: currentPath() }));
+
+/** The record a detail path names under a screen's path (`/invoices/abc` → "abc"), or null on the screen's own path. */
+export function pathId(path: string, base: string): string | null {
+  if (!path.startsWith(`${base}/`)) return null;
+  const rest = path.slice(base.length + 1).split('/')[0] ?? '';
+  return rest ? decodeURIComponent(rest) : null;
+}

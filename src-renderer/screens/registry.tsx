@@ -5,6 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import { ImportScreen } from './import/ImportScreen';
+import { InvoicesScreen } from './invoices/InvoicesScreen';
 import { RunwayScreen } from './runway/RunwayScreen';
 import { SyncScreen } from './sync/SyncScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
@@ -18,6 +19,7 @@ export interface ScreenEntry {
 }
 
 export const SCREENS: ScreenEntry[] = [
+  { path: '/invoices', titleKey: 'invoices:title', built: true, render: () => <InvoicesScreen /> },
   { path: '/transactions', titleKey: 'transactions:title', built: true, render: () => <TransactionsScreen /> },
   { path: '/import', titleKey: 'import:title', built: true, render: () => <ImportScreen /> },
   { path: '/runway', titleKey: 'runway:title', built: true, render: () => <RunwayScreen /> },

@@ -1,0 +1,238 @@
+/**
+ * An invoice's page (`/invoices/<id>`): its number, status and customer at the top with what can be done next; how
+ * its latest e-mail stands; payments the matcher suggests for it; the customer's details, the dates, the lines and
+ * totals, the payment; and beside them the PDF as the customer gets it.
+ */
+import { useTranslation } from 'react-i18next';
+import { ApiClientError } from '../../../src-shared/api-client';
+import { customerRoutes } from '../../../src-shared/contract/customers';
+import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { trackerRoutes } from '../../../src-shared/contract/tracker';
+import { AppLink } from '../../components/AppLink';
+import { EmptyState } from '../../components/table/EmptyState';
+import { ErrorBanner } from '../../components/ui';
+import { useRecord } from '../../data/use-read';
+import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { InvoiceCommands } from './InvoiceCommands';
+import { DeliveryBanner, StatusPill } from './InvoiceStatus';
+import { PaymentSuggestions } from './PaymentSuggestions';
+import { PdfPreview } from './PdfPreview';
+
+export function InvoiceDetail({ id }: { id: string }) {
+  const { t } = useTranslation('invoices');
+  const record = useRecord(invoiceRoutes.get, { id });
+  const inv = record.data;
+
+  const back = (
+    <nav className="breadcrumb" aria-label={t('detail.breadcrumb')}>
+      <AppLink to="/invoices">{t('title')}</AppLink>
+      <span aria-hidden="true"> / </span>
+      <span aria-current="page">{inv?.invoiceNumber ?? '…'}</span>
+    </nav>
+  );
+
+  if (record.error) {
+    const gone = record.error instanceof ApiClientError && record.error.status === 404;
+    return (
+      <div className="page">
+        {back}
+        {gone ? (
+          <div className="card">
+            <EmptyState title={t('detail.gone')} action={<AppLink to="/invoices">{t('detail.backToList')}</AppLink>}>
+              {t('detail.goneText')}
+            </EmptyState>
+          </div>
+        ) : (
+          <ErrorBanner error={record.error} onRetry={() => void record.refetch()} />
+        )}
+      </div>
+    );
+  }
+  if (!inv)
+    return (
+      <div className="page" aria-busy="true">
+        {back}
+        <div className="panel-skeleton">
+          {[0, 1, 2, 3].map((i) => (
+            <span key={i} className="bone" />
+          ))}
+        </div>
+      </div>
+    );
+
+  return (
+    <div className="page inv-detail" data-invoice-id={inv.id}>
+      {back}
+      <header className="page-header">
+        <div>
+          <h1 className="inv-title">
+            <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
+          </h1>
+          <p>
+            {inv.customerId && inv.customer ? (
+              <AppLink to={`/customers/${inv.customerId}`}>{inv.customerName}</AppLink>
+            ) : (
+              (inv.customerName ?? t('noCustomer'))
+            )}{' '}
+            · <span className="money">{formatAmount(inv.amount, inv.currency)}</span> ·{' '}
+            {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
+          </p>
+        </div>
+        <InvoiceCommands invoice={inv} />
+      </header>
+
+      {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
+      {inv.status === 'unpaid' || inv.status === 'overdue' ? <PaymentSuggestions invoiceId={inv.id} /> : null}
+
+      <div className="inv-split">
+        <div className="inv-main">
+          <div className="inv-cards">
+            <CustomerCard invoice={inv} />
+            <DatesCard invoice={inv} />
+          </div>
+          <LinesCard invoice={inv} />
+        </div>
+        <PdfPreview invoice={inv} />
+      </div>
+    </div>
+  );
+}
+
+function CustomerCard({ invoice }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  const customer = useRecord(customerRoutes.get, { id: invoice.customerId ?? '' }, { enabled: Boolean(invoice.customer) });
+  const c = customer.data;
+  const address = c
+    ? [c.addressLine1, c.addressLine2, [c.zip, c.city].filter(Boolean).join(' '), c.state, c.country].filter(Boolean)
+    : [];
+  return (
+    <section className="card padded" aria-labelledby="inv-customer-title">
+      <h2 id="inv-customer-title">{t('detail.billTo')}</h2>
+      <div className="inv-customer">
+        <div className="cell-name">{invoice.customerName ?? t('noCustomer')}</div>
+        {c?.contact ? <div>{c.contact}</div> : null}
+        {address.map((line) => (
+          <div key={line}>{line}</div>
+        ))}
+        {invoice.customer?.billingEmail || invoice.customer?.email ? (
+          <div className="faint">{invoice.customer.billingEmail ?? invoice.customer.email}</div>
+        ) : null}
+        {c?.vatNumber ? <div className="faint">{t('detail.vatNumber', { number: c.vatNumber })}</div> : null}
+        {!invoice.customer && invoice.customerId ? <div className="faint">{t('detail.customerDeleted')}</div> : null}
+      </div>
+    </section>
+  );
+}
+
+function DatesCard({ invoice: inv }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  const project = useRecord(
+    trackerRoutes.getProject,
+    { id: inv.trackerProjectId ?? '' },
+    { enabled: Boolean(inv.trackerProjectId) },
+  );
+  const rows: [string, React.ReactNode][] = [
+    [t('detail.issued'), formatDate(inv.issueDate)],
+    [t('detail.due'), <span className={inv.status === 'overdue' ? 'overdue' : undefined}>{formatDate(inv.dueDate)}</span>],
+  ];
+  if (inv.scheduledAt) rows.push([t('detail.scheduled'), formatDate(inv.scheduledAt)]);
+  if (inv.sentAt) rows.push([t('detail.sent'), formatDate(inv.sentAt)]);
+  if (inv.reminderSentAt) rows.push([t('detail.reminded'), formatDate(inv.reminderSentAt)]);
+  if (inv.paidAt) rows.push([t('detail.paid'), formatDate(inv.paidAt)]);
+  if (inv.payment)
+    rows.push([
+      t('detail.payment'),
+      t(`detail.matchedBy.${inv.payment.matchedBy}`, { amount: formatAmount(inv.payment.amount, inv.payment.currency) }),
+    ]);
+  if (inv.canceledAt) rows.push([t('detail.canceled'), formatDate(inv.canceledAt)]);
+  if (inv.refundedAt) rows.push([t('detail.refunded'), formatDate(inv.refundedAt)]);
+  if (inv.trackerProjectId)
+    rows.push([
+      t('detail.fromProject'),
+      <AppLink to={`/time?project=${inv.trackerProjectId}`}>{project.data?.name ?? '…'}</AppLink>,
+    ]);
+  return (
+    <section className="card padded" aria-labelledby="inv-dates-title">
+      <h2 id="inv-dates-title">{t('detail.dates')}</h2>
+      <dl className="facts tight">
+        {rows.map(([label, value]) => (
+          <div key={label} className="fact">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function LinesCard({ invoice: inv }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  const rate = (n: number) => formatNumber(n, Number.isInteger(n) ? 0 : 2);
+  return (
+    <section className="card padded" aria-labelledby="inv-lines-title">
+      <h2 id="inv-lines-title">{t('detail.lines')}</h2>
+      <div className="table-wrap">
+        <table className="data compact" aria-labelledby="inv-lines-title">
+          <thead>
+            <tr>
+              <th scope="col">{t('form.line.name')}</th>
+              <th scope="col" className="num">
+                {t('form.line.quantity')}
+              </th>
+              <th scope="col" className="num">
+                {t('form.line.price')}
+              </th>
+              <th scope="col" className="num">
+                {t('form.line.amount')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {inv.lineItems.map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id; their order is their identity
+              <tr key={i}>
+                <td>{line.name}</td>
+                <td className="num">
+                  {formatNumber(line.quantity, Number.isInteger(line.quantity) ? 0 : 2)} {line.unit ?? ''}
+                </td>
+                <td className="money">{formatAmount(line.price, inv.currency)}</td>
+                <td className="money">{formatAmount(line.amount, inv.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <dl className="inv-sums">
+        <dt>{t('sums.subtotal')}</dt>
+        <dd>{formatAmount(inv.subtotal, inv.currency)}</dd>
+        {inv.template.includeVat ? (
+          <>
+            <dt>{t('sums.vatAt', { rate: rate(inv.template.vatRate) })}</dt>
+            <dd>{formatAmount(inv.vat, inv.currency)}</dd>
+          </>
+        ) : null}
+        {inv.tax ? (
+          <>
+            <dt>{t('sums.tax')}</dt>
+            <dd>{formatAmount(inv.tax, inv.currency)}</dd>
+          </>
+        ) : null}
+        {inv.discount ? (
+          <>
+            <dt>{t('sums.discount')}</dt>
+            <dd>−{formatAmount(inv.discount, inv.currency)}</dd>
+          </>
+        ) : null}
+        <dt className="total">{t('sums.total')}</dt>
+        <dd className="total">{formatAmount(inv.amount, inv.currency)}</dd>
+      </dl>
+      {inv.note ? (
+        <div className="inv-note">
+          <h3>{t('detail.note')}</h3>
+          <p>{inv.note}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}
