@@ -133,7 +133,12 @@ function DatesCard({ invoice: inv }: { invoice: Invoice }) {
   );
   const rows: [string, React.ReactNode][] = [
     [t('detail.issued'), formatDate(inv.issueDate)],
-    [t('detail.due'), <span className={inv.status === 'overdue' ? 'overdue' : undefined}>{formatDate(inv.dueDate)}</span>],
+    [
+      t('detail.due'),
+      <span key="due" className={inv.status === 'overdue' ? 'overdue' : undefined}>
+        {formatDate(inv.dueDate)}
+      </span>,
+    ],
   ];
   if (inv.scheduledAt) rows.push([t('detail.scheduled'), formatDate(inv.scheduledAt)]);
   if (inv.sentAt) rows.push([t('detail.sent'), formatDate(inv.sentAt)]);
@@ -149,7 +154,9 @@ function DatesCard({ invoice: inv }: { invoice: Invoice }) {
   if (inv.trackerProjectId)
     rows.push([
       t('detail.fromProject'),
-      <AppLink to={`/time?project=${inv.trackerProjectId}`}>{project.data?.name ?? '…'}</AppLink>,
+      <AppLink key="project" to={`/time?project=${inv.trackerProjectId}`}>
+        {project.data?.name ?? '…'}
+      </AppLink>,
     ]);
   return (
     <section className="card padded" aria-labelledby="inv-dates-title">
