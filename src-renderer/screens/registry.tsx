@@ -8,6 +8,7 @@ import { ImportScreen } from './import/ImportScreen';
 import { InvoicesScreen } from './invoices/InvoicesScreen';
 import { RunwayScreen } from './runway/RunwayScreen';
 import { SyncScreen } from './sync/SyncScreen';
+import { TimeScreen } from './time/TimeScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
@@ -20,6 +21,7 @@ export interface ScreenEntry {
 
 export const SCREENS: ScreenEntry[] = [
   { path: '/invoices', titleKey: 'invoices:title', built: true, render: () => <InvoicesScreen /> },
+  { path: '/time', titleKey: 'time:title', built: true, render: () => <TimeScreen /> },
   { path: '/transactions', titleKey: 'transactions:title', built: true, render: () => <TransactionsScreen /> },
   { path: '/import', titleKey: 'import:title', built: true, render: () => <ImportScreen /> },
   { path: '/runway', titleKey: 'runway:title', built: true, render: () => <RunwayScreen /> },

@@ -130,7 +130,7 @@ function FormDialog(props: {
   onSubmit: () => void;
   onCancel: () => void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('invoices');
   const titleId = useId();
   return (
     <>
@@ -156,7 +156,7 @@ function FormDialog(props: {
         {props.children}
         <div className="dialog-actions">
           <button type="button" className="btn" onClick={props.onCancel}>
-            {t('cancel')}
+            {t('common:cancel')}
           </button>
           <button type="submit" className="btn primary" disabled={props.busy}>
             {props.submitLabel}

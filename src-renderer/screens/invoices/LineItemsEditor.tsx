@@ -29,7 +29,8 @@ export function LineItemsEditor(props: {
   const add = () => {
     props.onChange([...lines, emptyLine()]);
     // Focus the new row's description once it is rendered.
-    setTimeout(() => document.querySelector<HTMLInputElement>(`[data-field="lines.${lines.length}.name"]`)?.focus());
+    const next = `[data-field="lines.${lines.length}.name"]`;
+    setTimeout(() => (document.querySelector(next) as HTMLInputElement | null)?.focus());
   };
   const remove = (i: number) => props.onChange(lines.length === 1 ? [emptyLine()] : lines.filter((_, j) => j !== i));
 

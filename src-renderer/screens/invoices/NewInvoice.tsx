@@ -33,11 +33,16 @@ const FORM_FIELDS: ReadonlySet<string> = new Set([
 
 type Mode = 'lines' | 'time';
 
+/** A rate in percent as the user writes numbers ("19", "7,5"). */
+const formatRate = (n: number) => formatNumber(n, Number.isInteger(n) ? 0 : 2);
+
 export function NewInvoice(props: {
   onClose: () => void;
   onCreated: (invoice: Invoice) => void;
   /** Open on tracked time, with this project chosen (from the Time screen). */
   projectId?: string;
+  /** Bill this customer (from the customer's page). */
+  customer?: Customer;
 }) {
   const { t } = useTranslation('invoices');
   const [mode, setMode] = useState<Mode>(props.projectId ? 'time' : 'lines');
@@ -78,7 +83,13 @@ export function NewInvoice(props: {
           </fieldset>
         </div>
         {mode === 'lines' ? (
-          <LineItemsForm busy={busy} setBusy={setBusy} onClose={props.onClose} onCreated={props.onCreated} />
+          <LineItemsForm
+            busy={busy}
+            setBusy={setBusy}
+            onClose={props.onClose}
+            onCreated={props.onCreated}
+            customer={props.customer ?? null}
+          />
         ) : (
           <FromTrackedTime
             busy={busy}
@@ -98,16 +109,18 @@ function LineItemsForm(props: {
   setBusy: (busy: boolean) => void;
   onClose: () => void;
   onCreated: (invoice: Invoice) => void;
+  customer: Customer | null;
 }) {
   const { t } = useTranslation('invoices');
   const settings = useRead(invoiceRoutes.settings);
   const create = useWrite(invoiceRoutes.create);
   const toast = useToasts((s) => s.show);
   const marks = currentMarks();
-  const [draft, setDraft] = useState<InvoiceDraft>(() =>
-    emptyDraft({ currency: '', vatRate: null, formatRate: (n) => formatNumber(n, Number.isInteger(n) ? 0 : 2) }),
-  );
-  const [customer, setCustomer] = useState<Customer | null>(null);
+  const [draft, setDraft] = useState<InvoiceDraft>(() => ({
+    ...emptyDraft({ currency: props.customer?.invoiceCurrency ?? '', vatRate: null, formatRate: formatRate }),
+    customerId: props.customer?.id ?? '',
+  }));
+  const [customer, setCustomer] = useState<Customer | null>(props.customer);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -221,7 +234,7 @@ function LineItemsForm(props: {
               <CustomerPicker
                 id={id}
                 value={customer}
-                autoFocus
+                autoFocus={!props.customer}
                 describedBy={describedBy}
                 invalid={invalid}
                 onChange={(c) => {
