@@ -119,7 +119,7 @@ export function CustomerDetail({ id }: { id: string }) {
         </aside>
       </div>
 
-      {editing ? <CustomerForm customer={c} onClose={() => setEditing(false)} /> : null}
+      {editing ? <CustomerForm customer={c} onClose={() => setEditing(false)} onDeleted={() => navigate('/customers')} /> : null}
       {invoicing ? (
         <NewInvoice customer={c} onClose={() => setInvoicing(false)} onCreated={(inv) => navigate(`/invoices/${inv.id}`)} />
       ) : null}

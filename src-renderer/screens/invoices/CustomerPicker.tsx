@@ -94,7 +94,9 @@ export function CustomerPicker(props: {
                 tabIndex={-1}
                 aria-selected={i === active}
                 className="picker-option"
-                onMouseEnter={() => setActive(i)}
+                onMouseMove={(e) => {
+                  if (e.movementX || e.movementY) setActive(i);
+                }}
                 onMouseDown={(e) => {
                   e.preventDefault();
                   choose(c);

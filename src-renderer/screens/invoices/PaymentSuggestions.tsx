@@ -89,7 +89,7 @@ function Suggestion(props: {
           )}{' '}
           · <span className="money">{formatAmount(p.amount, p.currency)}</span>
         </div>
-        <div className="cell-sub">
+        <div className="faint small">
           {t('suggestions.paidBy', {
             name: tx.data?.counterpartyName ?? tx.data?.name ?? '…',
             day: formatDate(p.date),

@@ -188,7 +188,10 @@ function Palette({ onClose }: { onClose: () => void }) {
                       aria-selected={i === active}
                       className="picker-option search-option"
                       data-result-type={r.type}
-                      onMouseEnter={() => setActive(i)}
+                      // Only a pointer that moves chooses: results appearing under a resting one must not.
+                      onMouseMove={(e) => {
+                        if (e.movementX || e.movementY) setActive(i);
+                      }}
                       onMouseDown={(e) => {
                         e.preventDefault();
                         void openResult(r);
