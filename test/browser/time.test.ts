@@ -70,7 +70,7 @@ describe('time in the web UI', () => {
     const panel = page.getByRole('dialog', { name: tr('Start a timer') });
     await panel.getByLabel(tr('Project')).selectOption({ label: 'Website relaunch' });
     await panel.getByLabel(tr('What you are working on')).fill('Navigation');
-    await panel.getByRole('button', { name: tr('Start'), exact: true }).click();
+    await panel.getByRole('button', { name: tk('time:timer.startSubmit'), exact: true }).click();
     await app.toast('Timer started on {{name}}', { name: 'Website relaunch' }).waitFor();
     const timer = header.getByRole('timer', { name: tr('Timer on {{name}}', { name: 'Website relaunch' }) });
     await timer.waitFor();
@@ -98,7 +98,7 @@ describe('time in the web UI', () => {
     // Time by hand, in the user's formats: 1,5 / 1.5 hours from 14:00.
     const add = page.getByRole('form', { name: tr('Add time') });
     await add.getByLabel(tr('Project')).selectOption({ label: 'Brand refresh' });
-    await add.getByLabel(tr('Start')).fill('14:00');
+    await add.getByLabel(tk('time:add.start')).fill('14:00');
     await add.getByLabel(tr('Duration')).fill(formatted(1.5, 1));
     await add.getByLabel(tr('What was done')).fill('Moodboard');
     await add.getByRole('button', { name: tr('Add') }).click();
@@ -144,7 +144,7 @@ describe('time in the web UI', () => {
 
     await invoices.command('Send');
     const send = page.getByRole('dialog', { name: tr('Send {{number}}', { number: 'INV-0001' }) });
-    expect(await send.getByLabel(tr('To')).inputValue()).toBe('ap@northstar.example');
+    expect(await send.getByLabel(tk('invoices:sendDialog.to')).inputValue()).toBe('ap@northstar.example');
     await send.getByRole('button', { name: tr('Send invoice') }).click();
     await app
       .toast('{{number}} is issued; its e-mail waits until sync runs (no mail server is set up)', { number: 'INV-0001' })
