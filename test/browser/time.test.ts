@@ -5,11 +5,11 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { dayIn } from '../../src-renderer/lib/zoned-time';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../src-shared/contract/tracker';
+import { dayIn } from '../../src-shared/domain/invoice-dates';
 import { checkAxe } from './helpers/axe';
 import { formatted, LOCALE, pattern, startsWith, tk, tr, USER_FORMATS } from './helpers/i18n';
 import { journeySuite } from './helpers/suite';
@@ -41,7 +41,7 @@ async function seed(journey: { ui: { url: string; key(): string } }) {
   const brand = await api.call(trackerRoutes.createProject, {
     body: { name: 'Brand refresh', customerId: customer.id, billable: true, rate: 120, currency: 'EUR' },
   });
-  const today = dayIn(USER_FORMATS.timezone ?? 'UTC');
+  const today = dayIn(new Date(), USER_FORMATS.timezone ?? 'UTC');
   for (const [hour, seconds] of [
     [8, 5400],
     [13, 7200],

@@ -5,11 +5,11 @@
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { type TrackerProject, trackerRoutes } from '../../../src-shared/contract/tracker';
 import { AppLink } from '../../components/AppLink';
+import { RecordPage } from '../../components/RecordPage';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
@@ -31,99 +31,78 @@ export function CustomerDetail({ id }: { id: string }) {
   const [editing, setEditing] = useState(false);
   const [invoicing, setInvoicing] = useState(false);
   const navigate = useRouter((r) => r.navigate);
-  const c = record.data;
-  useScreenKeys({ e: () => setEditing(true) }, { enabled: Boolean(c) && !editing && !invoicing });
-
-  const back = (
-    <nav className="breadcrumb" aria-label={t('detail.breadcrumb')}>
-      <AppLink to="/customers">{t('title')}</AppLink>
-      <span aria-hidden="true"> / </span>
-      <span aria-current="page">{c?.name ?? '…'}</span>
-    </nav>
-  );
-  if (record.error) {
-    const gone = record.error instanceof ApiClientError && record.error.status === 404;
-    return (
-      <div className="page">
-        {back}
-        {gone ? (
-          <div className="card">
-            <EmptyState title={t('detail.gone')} action={<AppLink to="/customers">{t('detail.backToList')}</AppLink>}>
-              {t('detail.goneText')}
-            </EmptyState>
-          </div>
-        ) : (
-          <ErrorBanner error={record.error} onRetry={() => void record.refetch()} />
-        )}
-      </div>
-    );
-  }
-  if (!c)
-    return (
-      <div className="page" aria-busy="true">
-        {back}
-        <div className="panel-skeleton">
-          {[0, 1, 2, 3].map((i) => (
-            <span key={i} className="bone" />
-          ))}
-        </div>
-      </div>
-    );
+  useScreenKeys({ e: () => setEditing(true) }, { enabled: Boolean(record.data) && !editing && !invoicing });
 
   return (
-    <div className="page customer-detail" data-customer-id={c.id}>
-      {back}
-      <header className="page-header">
-        <div>
-          <h1>{c.name}</h1>
-          <p>
-            {[c.contact, c.billingEmail ?? c.email, [c.city, c.countryCode].filter(Boolean).join(', ')]
-              .filter(Boolean)
-              .join(' · ') || t('detail.noContact')}
-          </p>
-        </div>
-        <div className="header-actions">
-          <button type="button" className="btn" onClick={() => setEditing(true)}>
-            {t('detail.edit')} <Kbd k="E" />
-          </button>
-          <button type="button" className="btn primary" onClick={() => setInvoicing(true)}>
-            {t('detail.newInvoice')}
-          </button>
-        </div>
-      </header>
+    <RecordPage
+      record={record}
+      list={{ path: '/customers', title: t('title') }}
+      name={(customer) => customer.name}
+      labels={{
+        breadcrumb: t('detail.breadcrumb'),
+        gone: t('detail.gone'),
+        goneText: t('detail.goneText'),
+        backToList: t('detail.backToList'),
+      }}
+    >
+      {(c, breadcrumb) => (
+        <div className="page customer-detail" data-customer-id={c.id}>
+          {breadcrumb}
+          <header className="page-header">
+            <div>
+              <h1>{c.name}</h1>
+              <p>
+                {[c.contact, c.billingEmail ?? c.email, [c.city, c.countryCode].filter(Boolean).join(', ')]
+                  .filter(Boolean)
+                  .join(' · ') || t('detail.noContact')}
+              </p>
+            </div>
+            <div className="header-actions">
+              <button type="button" className="btn" onClick={() => setEditing(true)}>
+                {t('detail.edit')} <Kbd k="E" />
+              </button>
+              <button type="button" className="btn primary" onClick={() => setInvoicing(true)}>
+                {t('detail.newInvoice')}
+              </button>
+            </div>
+          </header>
 
-      <Figures customer={c} />
+          <Figures customer={c} />
 
-      <div className="customer-split">
-        <div className="customer-main">
-          <CustomerInvoices customer={c} />
-          <CustomerProjects customerId={c.id} />
+          <div className="customer-split">
+            <div className="customer-main">
+              <CustomerInvoices customer={c} />
+              <CustomerProjects customerId={c.id} />
+            </div>
+            <aside className="customer-side" aria-label={t('detail.about')}>
+              <ContactCard customer={c} />
+              <section className="card padded" aria-labelledby="customer-tags-title">
+                <h2 id="customer-tags-title">{t('detail.tags')}</h2>
+                {c.tags.length ? (
+                  <div className="chips wrap">
+                    {c.tags.map((tag) => (
+                      <span key={tag.id} className="chip">
+                        {tag.name}
+                      </span>
+                    ))}
+                  </div>
+                ) : (
+                  <p className="faint">{t('detail.noTags')}</p>
+                )}
+              </section>
+              <ActivityCard customer={c} />
+            </aside>
+          </div>
+
+          {editing ? (
+            <CustomerForm customer={c} onClose={() => setEditing(false)} onDeleted={() => navigate('/customers')} />
+          ) : null}
+          {invoicing ? (
+            <NewInvoice customer={c} onClose={() => setInvoicing(false)} onCreated={(inv) => navigate(`/invoices/${inv.id}`)} />
+          ) : null}
         </div>
-        <aside className="customer-side" aria-label={t('detail.about')}>
-          <ContactCard customer={c} />
-          <section className="card padded" aria-labelledby="customer-tags-title">
-            <h2 id="customer-tags-title">{t('detail.tags')}</h2>
-            {c.tags.length ? (
-              <div className="chips wrap">
-                {c.tags.map((tag) => (
-                  <span key={tag.id} className="chip">
-                    {tag.name}
-                  </span>
-                ))}
-              </div>
-            ) : (
-              <p className="faint">{t('detail.noTags')}</p>
-            )}
-          </section>
-          <ActivityCard customer={c} />
-        </aside>
-      </div>
-
-      {editing ? <CustomerForm customer={c} onClose={() => setEditing(false)} onDeleted={() => navigate('/customers')} /> : null}
-      {invoicing ? (
-        <NewInvoice customer={c} onClose={() => setInvoicing(false)} onCreated={(inv) => navigate(`/invoices/${inv.id}`)} />
-      ) : null}
-    </div>
+      )}
+    </RecordPage>
   );
 }
 

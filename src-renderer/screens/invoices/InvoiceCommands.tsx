@@ -8,11 +8,11 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { paymentRoutes } from '../../../src-shared/contract/invoice-payments';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { ConfirmDialog, Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { formatPreferences } from '../../lib/format';
 import { useRouter } from '../../lib/router';
-import { dayIn } from '../../lib/zoned-time';
 import { useToasts } from '../../stores/toasts';
 import { CONFIRMED, commandsFor, deliveryTone, type InvoiceCommand } from './invoice-commands';
 
@@ -213,7 +213,7 @@ function SendDialog(props: {
 
 function PaidDialog(props: { number: string; busy: boolean; onPaid: (day: string) => void; onCancel: () => void }) {
   const { t } = useTranslation('invoices');
-  const [day, setDay] = useState(() => dayIn(formatPreferences().timezone));
+  const [day, setDay] = useState(() => dayIn(new Date(), formatPreferences().timezone));
   return (
     <FormDialog
       title={t('paidDialog.title', { number: props.number })}

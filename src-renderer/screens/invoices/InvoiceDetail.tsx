@@ -4,13 +4,11 @@
  * totals, the payment; and beside them the PDF as the customer gets it.
  */
 import { useTranslation } from 'react-i18next';
-import { ApiClientError } from '../../../src-shared/api-client';
 import { customerRoutes } from '../../../src-shared/contract/customers';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
 import { AppLink } from '../../components/AppLink';
-import { EmptyState } from '../../components/table/EmptyState';
-import { ErrorBanner } from '../../components/ui';
+import { RecordPage } from '../../components/RecordPage';
 import { useRecord } from '../../data/use-read';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { InvoiceCommands } from './InvoiceCommands';
@@ -21,80 +19,55 @@ import { PdfPreview } from './PdfPreview';
 export function InvoiceDetail({ id }: { id: string }) {
   const { t } = useTranslation('invoices');
   const record = useRecord(invoiceRoutes.get, { id });
-  const inv = record.data;
-
-  const back = (
-    <nav className="breadcrumb" aria-label={t('detail.breadcrumb')}>
-      <AppLink to="/invoices">{t('title')}</AppLink>
-      <span aria-hidden="true"> / </span>
-      <span aria-current="page">{inv?.invoiceNumber ?? '…'}</span>
-    </nav>
-  );
-
-  if (record.error) {
-    const gone = record.error instanceof ApiClientError && record.error.status === 404;
-    return (
-      <div className="page">
-        {back}
-        {gone ? (
-          <div className="card">
-            <EmptyState title={t('detail.gone')} action={<AppLink to="/invoices">{t('detail.backToList')}</AppLink>}>
-              {t('detail.goneText')}
-            </EmptyState>
-          </div>
-        ) : (
-          <ErrorBanner error={record.error} onRetry={() => void record.refetch()} />
-        )}
-      </div>
-    );
-  }
-  if (!inv)
-    return (
-      <div className="page" aria-busy="true">
-        {back}
-        <div className="panel-skeleton">
-          {[0, 1, 2, 3].map((i) => (
-            <span key={i} className="bone" />
-          ))}
-        </div>
-      </div>
-    );
-
   return (
-    <div className="page inv-detail" data-invoice-id={inv.id}>
-      {back}
-      <header className="page-header">
-        <div>
-          <h1 className="inv-title">
-            <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
-          </h1>
-          <p>
-            {inv.customerId && inv.customer ? (
-              <AppLink to={`/customers/${inv.customerId}`}>{inv.customerName}</AppLink>
-            ) : (
-              (inv.customerName ?? t('noCustomer'))
-            )}{' '}
-            · <span className="money">{formatAmount(inv.amount, inv.currency)}</span> ·{' '}
-            {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
-          </p>
-        </div>
-        <InvoiceCommands invoice={inv} />
-      </header>
+    <RecordPage
+      record={record}
+      list={{ path: '/invoices', title: t('title') }}
+      name={(inv) => inv.invoiceNumber}
+      labels={{
+        breadcrumb: t('detail.breadcrumb'),
+        gone: t('detail.gone'),
+        goneText: t('detail.goneText'),
+        backToList: t('detail.backToList'),
+      }}
+    >
+      {(inv, breadcrumb) => (
+        <div className="page inv-detail" data-invoice-id={inv.id}>
+          {breadcrumb}
+          <header className="page-header">
+            <div>
+              <h1 className="inv-title">
+                <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
+              </h1>
+              <p>
+                {inv.customerId && inv.customer ? (
+                  <AppLink to={`/customers/${inv.customerId}`}>{inv.customerName}</AppLink>
+                ) : (
+                  (inv.customerName ?? t('noCustomer'))
+                )}{' '}
+                · <span className="money">{formatAmount(inv.amount, inv.currency)}</span> ·{' '}
+                {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
+              </p>
+            </div>
+            <InvoiceCommands invoice={inv} />
+          </header>
 
-      {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
-      {inv.status === 'unpaid' || inv.status === 'overdue' ? <PaymentSuggestions invoiceId={inv.id} /> : null}
+          {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
+          {inv.status === 'unpaid' || inv.status === 'overdue' ? <PaymentSuggestions invoiceId={inv.id} /> : null}
 
-      <div className="inv-split">
-        <div className="inv-main">
-          <div className="inv-cards">
-            <CustomerCard invoice={inv} />
-            <DatesCard invoice={inv} />
+          <div className="inv-split">
+            <div className="inv-main">
+              <div className="inv-cards">
+                <CustomerCard invoice={inv} />
+                <DatesCard invoice={inv} />
+              </div>
+              <LinesCard invoice={inv} />
+            </div>
+            <PdfPreview invoice={inv} />
           </div>
-          <LinesCard invoice={inv} />
         </div>
-        <PdfPreview invoice={inv} />
-      </div>
-    </div>
+      )}
+    </RecordPage>
   );
 }
 

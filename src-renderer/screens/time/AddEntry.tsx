@@ -6,11 +6,12 @@ import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
+import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useWrite } from '../../data/use-write';
 import { formatDate, formatDuration, formatPreferences } from '../../lib/format';
 import { currentMarks } from '../../lib/parse-number';
-import { dayIn, parseClock, zonedInstant } from '../../lib/zoned-time';
+import { parseClock, zonedInstant } from '../../lib/zoned-time';
 import { useToasts } from '../../stores/toasts';
 import { parseDuration } from './week';
 
@@ -21,7 +22,7 @@ export function AddEntry({ days, projectId }: { days: string[]; projectId: strin
   const projects = useCursorList(trackerRoutes.listProjects, { status: 'in_progress', pageSize: 100, sort: ['name', 'asc'] });
   const create = useWrite(trackerRoutes.createEntry);
   const toast = useToasts();
-  const today = dayIn(formatPreferences().timezone);
+  const today = dayIn(new Date(), formatPreferences().timezone);
   const [day, setDay] = useState(days.includes(today) ? today : (days[0] ?? today));
   const [project, setProject] = useState(projectId ?? '');
   const [start, setStart] = useState('9:00');

@@ -7,6 +7,7 @@ import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
 import { useCursorList } from '../../data/use-cursor-list';
+import { useDismiss } from '../../lib/use-dismiss';
 import { useElapsed, useTimer } from './use-timer';
 import { clock } from './week';
 import './time.css';
@@ -21,24 +22,7 @@ export function TimerControl({ enabled }: { enabled: boolean }) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelRef = useRef<HTMLFormElement>(null);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      const target = e.target as Node;
-      if (!panelRef.current?.contains(target) && !buttonRef.current?.contains(target)) setOpen(false);
-    };
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), { panel: panelRef, button: buttonRef });
 
   if (!enabled || timer.loading) return null;
   return (

@@ -5,12 +5,12 @@
  */
 import { useTranslation } from 'react-i18next';
 import { type TrackerEntry, trackerRoutes } from '../../../src-shared/contract/tracker';
+import { addDays } from '../../../src-shared/domain/invoice-dates';
 import { AppLink } from '../../components/AppLink';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate, formatDuration, formatTime } from '../../lib/format';
-import { addDays } from '../../lib/zoned-time';
 import { useToasts } from '../../stores/toasts';
 import { AddEntry } from './AddEntry';
 import { type TimeView, thisWeek } from './use-time-view';

@@ -4,8 +4,9 @@
  * the user's time zone unless the address names another.
  */
 import { useCallback, useEffect, useState } from 'react';
+import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { formatPreferences } from '../../lib/format';
-import { dayIn, weekStart } from '../../lib/zoned-time';
+import { weekStart } from '../../lib/zoned-time';
 
 export interface TimeView {
   /** The Monday of the week shown. */
@@ -17,7 +18,7 @@ export interface TimeView {
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export function thisWeek(): string {
-  return weekStart(dayIn(formatPreferences().timezone));
+  return weekStart(dayIn(new Date(), formatPreferences().timezone));
 }
 
 export function parseTimeView(search: string): TimeView {

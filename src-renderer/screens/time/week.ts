@@ -2,8 +2,9 @@
  * The time screen's rules, pure: the days of a week, durations as people type them ("1:30", "1,5", "45m",
  * "2h 15m") and the running timer's clock ("1:02:03").
  */
+
+import { addDays } from '../../../src-shared/domain/invoice-dates';
 import { type NumberMarks, parseDecimal } from '../../lib/parse-number';
-import { addDays } from '../../lib/zoned-time';
 
 /** The seven days from a Monday. */
 export function weekDays(monday: string): string[] {
