@@ -12,7 +12,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
-import { checkAxe } from './helpers/axe';
+import { checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
@@ -56,16 +56,6 @@ async function connect(): Promise<CustomersPage> {
 }
 
 const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
-
-/** Axe in the light and the dark theme (the system theme follows the browser's colour scheme). */
-async function checkBothThemes(label: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await app.page.emulateMedia({ colorScheme: theme });
-    await app.page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await checkAxe(app.page, `${label} (${theme})`);
-  }
-  await app.page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('customers in the web UI', () => {
   it('is served with the CSP and asks for a sign-in first', async () => {
@@ -310,7 +300,7 @@ describe('customers in the web UI', () => {
       .locator('tbody tr[data-project-id]')
       .first()
       .waitFor();
-    await checkBothThemes('customer page');
+    await checkAxeBothThemes(app.page, 'customer page');
 
     // From the keyboard: an invoice row opens the invoice; Back returns to the customer.
     await invoices.locator('tbody tr[data-invoice-id]').first().focus();

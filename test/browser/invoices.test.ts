@@ -3,7 +3,6 @@
  * the one the server computes), send it with no mail server set up (issued; its e-mail plainly waiting for sync),
  * see its PDF, remind, mark it paid and refund it; accept a payment the matcher suggests; axe in both themes.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { matchInvoicePayments } from '../../src-main/store/invoices/matching';
 import { ensureTeam } from '../../src-main/store/teams/teams';
@@ -11,7 +10,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { paymentRoutes } from '../../src-shared/contract/invoice-payments';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
-import { checkAxe } from './helpers/axe';
+import { checkAxeBothThemes } from './helpers/axe';
 import { formatted, LOCALE, startsWith, tk, tr } from './helpers/i18n';
 import { journeySuite } from './helpers/suite';
 import { InvoicesPage } from './pages/invoices-page';
@@ -20,16 +19,6 @@ const journey = journeySuite({ viewport: { width: 1280, height: 860 } });
 
 const amount = (value: number, currency = 'EUR') =>
   new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(value).replace(/\u00a0/g, ' ');
-
-/** Axe in the light and the dark theme (the system theme follows the browser's colour scheme). */
-async function checkBothThemes(page: Page, label: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await checkAxe(page, `${label} (${theme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('invoices in the web UI', () => {
   it('creates an invoice from line items and sends it: issued, its e-mail waiting for sync, its PDF shown', {
@@ -59,8 +48,8 @@ describe('invoices in the web UI', () => {
     await invoices.line(1, 'Price').press('Enter'); // Enter in the last price adds a line
     await invoices.fillLine(2, { Description: 'Travel', Price: '89' });
     // 1.5 × 1,250.50 = 1,875.75 + 89 = 1,964.75; VAT 373.30; total 2,338.05 (the server's rule, shown while typing)
-    await expect.poll(() => invoices.drawer.getByTestId('draft-total').innerText()).toBe(amount(2338.05));
-    await checkBothThemes(page, 'new invoice');
+    await expect.poll(() => invoices.drawer.getByTestId('invoice-total').innerText()).toBe(amount(2338.05));
+    await checkAxeBothThemes(page, 'new invoice');
 
     await invoices.drawer.getByRole('button', { name: tr('Create and send') }).click();
     await app
@@ -88,7 +77,7 @@ describe('invoices in the web UI', () => {
         { name: 'Travel', quantity: 1, price: 89 },
       ],
     });
-    await checkBothThemes(page, 'invoice page');
+    await checkAxeBothThemes(page, 'invoice page');
 
     // A reminder waits the same way; marking paid and refunding move it on, each asked first.
     await invoices.command('Send a reminder');
@@ -165,6 +154,6 @@ describe('invoices in the web UI', () => {
     await app.toast('{{number}} is paid', { number: first.invoiceNumber }).waitFor();
     await item.waitFor({ state: 'detached' });
     expect((await api.call(invoiceRoutes.get, { params: { id: first.invoiceId } })).status).toBe('paid');
-    await checkBothThemes(page, 'invoice list');
+    await checkAxeBothThemes(page, 'invoice list');
   });
 });

@@ -2,25 +2,15 @@
  * The search box over the demo data in the web build: Ctrl+K from any screen, type an invoice number, open it with
  * Enter; type a customer's name, move to it with ↓ and open its page; Esc gives focus back. Axe in both themes.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
-import { checkAxe } from './helpers/axe';
+import { checkAxeBothThemes } from './helpers/axe';
 import { tk, tr } from './helpers/i18n';
 import { journeySuite } from './helpers/suite';
 
 const journey = journeySuite({}, (ui) => ui.seedDemo());
-
-async function checkBothThemes(page: Page, label: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await checkAxe(page, `${label} (${theme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
 
 describe('search in the web UI', () => {
   it('finds an invoice with Ctrl+K and opens it with Enter; a customer with ↓ and Enter', { timeout: 120_000 }, async () => {
@@ -42,7 +32,7 @@ describe('search in the web UI', () => {
     await box.waitFor();
     expect(await box.evaluate((el) => el === document.activeElement)).toBe(true);
     await dialog.getByRole('group', { name: tr('Newest invoices') }).waitFor();
-    await checkBothThemes(page, 'search');
+    await checkAxeBothThemes(page, 'search');
 
     // An invoice number: the invoice is the first result, opened with Enter.
     await box.fill(invoice!.invoiceNumber);

@@ -3,16 +3,15 @@
  * in the week view and deleted again, and a project's unbilled time turned into an invoice draft that is sent with
  * no mail server (its e-mail waiting for sync) while its entries become billed; axe in both themes.
  */
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../src-shared/contract/tracker';
 import { dayIn } from '../../src-shared/domain/invoice-dates';
-import { checkAxe } from './helpers/axe';
+import { checkAxeBothThemes } from './helpers/axe';
 import { formatted, LOCALE, pattern, startsWith, tk, tr, USER_FORMATS } from './helpers/i18n';
-import { journeySuite } from './helpers/suite';
+import { type Journey, journeySuite } from './helpers/suite';
 import { InvoicesPage } from './pages/invoices-page';
 
 const journey = journeySuite({ viewport: { width: 1280, height: 900 } });
@@ -20,17 +19,11 @@ const journey = journeySuite({ viewport: { width: 1280, height: 900 } });
 const amount = (value: number, currency = 'EUR') =>
   new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(value).replace(/\u00a0/g, ' ');
 
-async function checkBothThemes(page: Page, label: string): Promise<void> {
-  for (const theme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme: theme });
-    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
-    await checkAxe(page, `${label} (${theme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
-}
-
-/** A customer and two billable projects at 95 EUR an hour, one with 1.5 h and 2 h recorded today. */
-async function seed(journey: { ui: { url: string; key(): string } }) {
+/**
+ * A customer and two billable projects (95 and 120 EUR an hour), the first with 1.5 h and 2 h recorded today; then
+ * the time screen, signed in.
+ */
+async function seed(journey: Journey) {
   const api = createApiClient({ baseUrl: journey.ui.url, token: () => journey.ui.key() });
   const customer = await api.call(customerRoutes.create, {
     body: { name: 'Northstar Architects GmbH', billingEmail: 'ap@northstar.example' },
@@ -49,6 +42,9 @@ async function seed(journey: { ui: { url: string; key(): string } }) {
     await api.call(trackerRoutes.createEntry, {
       body: { projectId: site.id, date: today, start: `${today}T${String(hour).padStart(2, '0')}:00:00Z`, duration: seconds },
     });
+  const { email, password } = await journey.ui.user();
+  await journey.app.open('/time');
+  await journey.app.signIn(email, password);
   return { api, site, brand, today };
 }
 
@@ -56,11 +52,8 @@ describe('time in the web UI', () => {
   it('starts the timer from the header, switches its project, stops it; adds time by hand and deletes it', {
     timeout: 180_000,
   }, async () => {
-    const { ui, page, app } = journey;
+    const { page, app } = journey;
     const { api, site } = await seed(journey);
-    const { email, password } = await ui.user();
-    await app.open('/time');
-    await app.signIn(email, password);
     const week = page.getByRole('region', { name: pattern('Week of {{from}} to {{to}}', { from: '.+', to: '.+' }) });
     await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(332.5));
 
@@ -76,7 +69,7 @@ describe('time in the web UI', () => {
     await timer.waitFor();
     const first = await timer.innerText();
     await expect.poll(() => timer.innerText(), { timeout: 5000 }).not.toBe(first); // it ticks
-    await checkBothThemes(page, 'time with a running timer');
+    await checkAxeBothThemes(page, 'time with a running timer');
 
     await header.getByRole('button', { name: tr('Switch project') }).click();
     await page
@@ -117,11 +110,8 @@ describe('time in the web UI', () => {
   it('bills a project’s unbilled time: a draft from the project’s row, sent, its entries then billed', {
     timeout: 180_000,
   }, async () => {
-    const { ui, page, app } = journey;
+    const { page, app } = journey;
     const { api, site } = await seed(journey);
-    const { email, password } = await ui.user();
-    await app.open('/time');
-    await app.signIn(email, password);
 
     const row = page.getByRole('table', { name: tr('Projects') }).locator(`tr[data-project-id="${site.id}"]`);
     expect(await row.innerText()).toContain(amount(332.5));
@@ -129,7 +119,7 @@ describe('time in the web UI', () => {
     const invoices = new InvoicesPage(app);
     await invoices.drawer.getByTestId('unbilled').getByText(amount(332.5), { exact: false }).waitFor();
     expect(await invoices.drawer.getByLabel(tr('Project')).inputValue()).toBe(site.id);
-    await checkBothThemes(page, 'invoice from tracked time');
+    await checkAxeBothThemes(page, 'invoice from tracked time');
     await invoices.drawer.getByRole('button', { name: startsWith('Create draft from time') }).click();
     await app.toast('Created {{number}}', { number: 'INV-0001' }).waitFor();
 

@@ -13,6 +13,7 @@ import { useRecord } from '../../data/use-read';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { InvoiceCommands } from './InvoiceCommands';
 import { DeliveryBanner, StatusPill } from './InvoiceStatus';
+import { InvoiceSums } from './InvoiceSums';
 import { PaymentSuggestions } from './PaymentSuggestions';
 import { PdfPreview } from './PdfPreview';
 
@@ -148,7 +149,6 @@ function DatesCard({ invoice: inv }: { invoice: Invoice }) {
 
 function LinesCard({ invoice: inv }: { invoice: Invoice }) {
   const { t } = useTranslation('invoices');
-  const rate = (n: number) => formatNumber(n, Number.isInteger(n) ? 0 : 2);
   return (
     <section className="card padded" aria-labelledby="inv-lines-title">
       <h2 id="inv-lines-title">{t('detail.lines')}</h2>
@@ -183,30 +183,11 @@ function LinesCard({ invoice: inv }: { invoice: Invoice }) {
           </tbody>
         </table>
       </div>
-      <dl className="inv-sums">
-        <dt>{t('sums.subtotal')}</dt>
-        <dd>{formatAmount(inv.subtotal, inv.currency)}</dd>
-        {inv.template.includeVat ? (
-          <>
-            <dt>{t('sums.vatAt', { rate: rate(inv.template.vatRate) })}</dt>
-            <dd>{formatAmount(inv.vat, inv.currency)}</dd>
-          </>
-        ) : null}
-        {inv.tax ? (
-          <>
-            <dt>{t('sums.tax')}</dt>
-            <dd>{formatAmount(inv.tax, inv.currency)}</dd>
-          </>
-        ) : null}
-        {inv.discount ? (
-          <>
-            <dt>{t('sums.discount')}</dt>
-            <dd>−{formatAmount(inv.discount, inv.currency)}</dd>
-          </>
-        ) : null}
-        <dt className="total">{t('sums.total')}</dt>
-        <dd className="total">{formatAmount(inv.amount, inv.currency)}</dd>
-      </dl>
+      <InvoiceSums
+        currency={inv.currency}
+        sums={{ subtotal: inv.subtotal, vat: inv.vat, tax: inv.tax, discount: inv.discount, total: inv.amount }}
+        vatRate={inv.template.includeVat ? inv.template.vatRate : null}
+      />
       {inv.note ? (
         <div className="inv-note">
           <h3>{t('detail.note')}</h3>

@@ -7,6 +7,7 @@ import { useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { SearchField } from '../../components/SearchField';
+import { Tabs } from '../../components/Tabs';
 import { DataTable, focusFirstRow } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
@@ -66,20 +67,13 @@ function InvoiceList() {
           onChange={setSearch}
           onLeave={() => focusFirstRow(tableRef.current)}
         />
-        <div className="tabs" role="tablist" aria-label={t('tabs.label')}>
-          {TAB_IDS.map((tab) => (
-            <button
-              key={tab}
-              type="button"
-              role="tab"
-              className="tab"
-              aria-selected={view.tab === tab}
-              onClick={() => update({ tab })}
-            >
-              {t(`tabs.${tab}`)}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label={t('tabs.label')}
+          tabs={TAB_IDS}
+          value={view.tab}
+          onChange={(tab) => update({ tab })}
+          text={(tab) => t(`tabs.${tab}`)}
+        />
       </div>
 
       {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import type { FieldErrors } from '../../lib/field-errors';
 import { formatAmount } from '../../lib/format';
 import type { NumberMarks } from '../../lib/parse-number';
+import { InvoiceSums } from './InvoiceSums';
 import { draftTotals, emptyLine, type InvoiceDraft, type LineDraft } from './invoice-form';
 
 const FIELDS = ['name', 'quantity', 'unit', 'price'] as const;
@@ -110,22 +111,7 @@ export function LineItemsEditor(props: {
           {t('form.addLine')}
         </button>
       </div>
-      <dl className="inv-sums" aria-live="polite">
-        <dt>{t('sums.subtotal')}</dt>
-        <dd>{money(totals?.subtotal)}</dd>
-        <dt>{t('sums.vat')}</dt>
-        <dd>{money(totals?.vat)}</dd>
-        {totals && totals.discount > 0 ? (
-          <>
-            <dt>{t('sums.discount')}</dt>
-            <dd>−{money(totals.discount)}</dd>
-          </>
-        ) : null}
-        <dt className="total">{t('sums.total')}</dt>
-        <dd className="total" data-testid="draft-total">
-          {money(totals?.total)}
-        </dd>
-      </dl>
+      <InvoiceSums currency={currency} sums={totals} live />
     </section>
   );
 }

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { Customer } from '../../../src-shared/contract/customers';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { Drawer } from '../../components/Drawer';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -47,60 +48,39 @@ export function NewInvoice(props: {
   const { t } = useTranslation('invoices');
   const [mode, setMode] = useState<Mode>(props.projectId ? 'time' : 'lines');
   const [busy, setBusy] = useState(false);
-  const title = t('form.title');
   return (
-    <>
-      <div className="overlay" onClick={() => !busy && props.onClose()} aria-hidden="true" />
-      <aside
-        className="drawer wide"
-        role="dialog"
-        aria-modal="true"
-        aria-label={title}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            props.onClose();
-          }
-        }}
-      >
-        <div className="drawer-header">
-          <h2>{title}</h2>
-          <button type="button" className="btn ghost" onClick={props.onClose}>
-            {t('common:close')} <Kbd k="Esc" />
-          </button>
-        </div>
-        <div className="drawer-mode">
-          <fieldset className="segmented-field">
-            <legend className="sr-only">{t('form.from')}</legend>
-            <div className="segmented">
-              {(['lines', 'time'] as const).map((m) => (
-                <label key={m} className="segment">
-                  <input type="radio" name="invoice-from" value={m} checked={mode === m} onChange={() => setMode(m)} />
-                  <span>{t(`form.modes.${m}`)}</span>
-                </label>
-              ))}
-            </div>
-          </fieldset>
-        </div>
-        {mode === 'lines' ? (
-          <LineItemsForm
-            busy={busy}
-            setBusy={setBusy}
-            onClose={props.onClose}
-            onCreated={props.onCreated}
-            customer={props.customer ?? null}
-          />
-        ) : (
-          <FromTrackedTime
-            busy={busy}
-            setBusy={setBusy}
-            onClose={props.onClose}
-            onCreated={props.onCreated}
-            projectId={props.projectId}
-          />
-        )}
-      </aside>
-    </>
+    <Drawer title={t('form.title')} onClose={props.onClose} busy={busy} className="wide">
+      <div className="drawer-mode">
+        <fieldset className="segmented-field">
+          <legend className="sr-only">{t('form.from')}</legend>
+          <div className="segmented">
+            {(['lines', 'time'] as const).map((m) => (
+              <label key={m} className="segment">
+                <input type="radio" name="invoice-from" value={m} checked={mode === m} onChange={() => setMode(m)} />
+                <span>{t(`form.modes.${m}`)}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      </div>
+      {mode === 'lines' ? (
+        <LineItemsForm
+          busy={busy}
+          setBusy={setBusy}
+          onClose={props.onClose}
+          onCreated={props.onCreated}
+          customer={props.customer ?? null}
+        />
+      ) : (
+        <FromTrackedTime
+          busy={busy}
+          setBusy={setBusy}
+          onClose={props.onClose}
+          onCreated={props.onCreated}
+          projectId={props.projectId}
+        />
+      )}
+    </Drawer>
   );
 }
 

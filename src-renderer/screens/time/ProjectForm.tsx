@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { Customer } from '../../../src-shared/contract/customers';
 import { type TrackerProject, trackerRoutes } from '../../../src-shared/contract/tracker';
+import { Drawer } from '../../components/Drawer';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
@@ -83,62 +84,39 @@ export function ProjectForm(props: { onClose: () => void; onCreated: (p: Tracker
   );
 
   return (
-    <>
-      <div className="overlay" onClick={props.onClose} aria-hidden="true" />
-      <aside
-        className="drawer"
-        role="dialog"
-        aria-modal="true"
-        aria-label={t('form.title')}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            props.onClose();
-          } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
-            e.preventDefault();
-            void submit();
-          }
-        }}
-      >
-        <div className="drawer-header">
-          <h2>{t('form.title')}</h2>
-          <button type="button" className="btn ghost" onClick={props.onClose}>
-            {t('common:close')} <Kbd k="Esc" />
-          </button>
-        </div>
-        <form id="project-form" className="drawer-body" onSubmit={(e) => void submit(e)} noValidate>
-          {failure ? <ErrorBanner error={failure} /> : null}
-          {errors[FORM_KEY] ? (
-            <div className="banner error" role="alert">
-              <span lang="en">{errors[FORM_KEY]}</span>
-            </div>
-          ) : null}
-          {text('name', t('form.name'))}
-          <Field label={t('form.customer')} error={errors.customerId} hint={t('form.customerHint')}>
-            {({ id, describedBy, invalid }) => (
-              <CustomerPicker id={id} value={customer} onChange={setCustomer} describedBy={describedBy} invalid={invalid} />
-            )}
-          </Field>
-          <label className="check">
-            <input type="checkbox" checked={billable} onChange={(e) => setBillable(e.target.checked)} />
-            {t('form.billable')}
-          </label>
-          <div className="grid-2">
-            {text('rate', t('form.rate'))}
-            {text('currency', t('form.currency'), t('form.currencyHint'))}
-            {text('estimate', t('form.estimate'))}
+    <Drawer title={t('form.title')} onClose={props.onClose} onSubmit={() => void submit()}>
+      <form id="project-form" className="drawer-body" onSubmit={(e) => void submit(e)} noValidate>
+        {failure ? <ErrorBanner error={failure} /> : null}
+        {errors[FORM_KEY] ? (
+          <div className="banner error" role="alert">
+            <span lang="en">{errors[FORM_KEY]}</span>
           </div>
-          {text('description', t('form.description'))}
-        </form>
-        <div className="drawer-footer">
-          <button type="submit" form="project-form" className="btn primary" disabled={create.isPending}>
-            {t('form.create')} <Kbd k="Ctrl ↵" />
-          </button>
-          <button type="button" className="btn" onClick={props.onClose}>
-            {t('common:cancel')}
-          </button>
+        ) : null}
+        {text('name', t('form.name'))}
+        <Field label={t('form.customer')} error={errors.customerId} hint={t('form.customerHint')}>
+          {({ id, describedBy, invalid }) => (
+            <CustomerPicker id={id} value={customer} onChange={setCustomer} describedBy={describedBy} invalid={invalid} />
+          )}
+        </Field>
+        <label className="check">
+          <input type="checkbox" checked={billable} onChange={(e) => setBillable(e.target.checked)} />
+          {t('form.billable')}
+        </label>
+        <div className="grid-2">
+          {text('rate', t('form.rate'))}
+          {text('currency', t('form.currency'), t('form.currencyHint'))}
+          {text('estimate', t('form.estimate'))}
         </div>
-      </aside>
-    </>
+        {text('description', t('form.description'))}
+      </form>
+      <div className="drawer-footer">
+        <button type="submit" form="project-form" className="btn primary" disabled={create.isPending}>
+          {t('form.create')} <Kbd k="Ctrl ↵" />
+        </button>
+        <button type="button" className="btn" onClick={props.onClose}>
+          {t('common:cancel')}
+        </button>
+      </div>
+    </Drawer>
   );
 }

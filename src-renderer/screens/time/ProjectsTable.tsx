@@ -6,6 +6,7 @@ import type { TFunction } from 'i18next';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TrackerProject, type TrackerProjectSortColumn, trackerRoutes } from '../../../src-shared/contract/tracker';
+import { Tabs } from '../../components/Tabs';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
@@ -116,13 +117,13 @@ export function ProjectsTable(props: { actions: ProjectActions; onNew: () => voi
     <section className="card projects" aria-labelledby="projects-title">
       <div className="projects-head">
         <h2 id="projects-title">{t('projects.title')}</h2>
-        <div className="tabs" role="tablist" aria-label={t('projects.statusLabel')}>
-          {(['in_progress', 'completed'] as const).map((s) => (
-            <button key={s} type="button" role="tab" className="tab" aria-selected={status === s} onClick={() => setStatus(s)}>
-              {t(`projects.status.${s}`)}
-            </button>
-          ))}
-        </div>
+        <Tabs
+          label={t('projects.statusLabel')}
+          tabs={['in_progress', 'completed'] as const}
+          value={status}
+          onChange={setStatus}
+          text={(s) => t(`projects.status.${s}`)}
+        />
       </div>
       {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}
       <DataTable
