@@ -18,11 +18,13 @@ import { AboutScreen } from './screens/about/AboutScreen';
 import { CustomersScreen } from './screens/customers/CustomersScreen';
 import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SCREENS } from './screens/registry';
+import { SearchPalette } from './screens/search/SearchPalette';
 import { FormatsQuestion } from './screens/settings/FormatsQuestion';
 import { hasChosenFormats } from './screens/settings/formats';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
 import { SyncIndicator } from './screens/sync/SyncIndicator';
+import { TimerControl } from './screens/time/TimerControl';
 import { isConnected, useConnection } from './stores/connection';
 import { useNumberFormat } from './stores/number-format';
 import { useToasts } from './stores/toasts';
@@ -48,7 +50,6 @@ function notBuilt(id: string): NavEntry {
 const WORK: NavEntry[] = [
   { path: '/customers', titleKey: 'customers:title', built: true, render: () => <CustomersScreen /> },
   ...SCREENS,
-  notBuilt('invoices'),
 ];
 
 const SYSTEM: NavEntry[] = [
@@ -250,7 +251,9 @@ export function App() {
       </nav>
       <div className="main-col">
         <header className="topbar">
+          <SearchPalette enabled={connected} />
           <span className="spacer" />
+          <TimerControl enabled={connected} />
           <SyncIndicator enabled={connected} />
           <NotificationBell enabled={connected} />
           <UserMenu />

@@ -13,6 +13,7 @@
  * - A non-2xx answer becomes an `ApiClientError` carrying the spec's Error payload (status, label, message,
  *   description, requestId, retryAfterSeconds — the last two also read from `X-Request-Id` / `Retry-After` when the
  *   body lacks them — and, on a 422 about inputs, the `fields` that failed). A server that cannot be reached becomes an `ApiClientError` with status 0.
+ * - `file(route, input)` reads a route that answers a file (an invoice's PDF, a document) as a Blob.
  * - `stream(path)` opens one of the server's internal event streams (`/app/…`, server-sent events) over fetch, so
  *   it can send the bearer token that `EventSource` cannot; the wire format is parsed by eventsource-parser.
  *
@@ -106,6 +107,8 @@ export interface ApiClient {
   call<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<RouteResponse<R>>;
   /** Like `call`, with the status and request id. */
   send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>>;
+  /** Calls a route whose success body is a file (a PDF): its bytes and type as a Blob; errors as `call`. */
+  file<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<Blob>;
   /**
    * Opens an event stream: resolves once the server has answered 2xx (throws ApiClientError otherwise, as `call`
    * does), then yields items until the server ends the stream (the iteration finishes), the connection fails (it
@@ -160,11 +163,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   const doFetch = options.fetch ?? ((...args: Parameters<typeof fetch>) => globalThis.fetch(...args));
   const baseUrl = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
 
-  async function send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>> {
+  /** Sends the request; the answer's body is left unread. */
+  async function request<R extends RouteContract>(route: R, input: CallInput<R> | undefined, accept: string): Promise<Response> {
     const path = fillPath(route.path, input?.params as Record<string, unknown> | undefined);
     const qs = serializeQuery(input?.query as Record<string, QueryValue> | undefined);
     const url = `${baseUrl()}${route.mount ?? '/v1'}${path}${qs ? `?${qs}` : ''}`;
-    const headers: Record<string, string> = { accept: 'application/json', ...input?.headers };
+    const headers: Record<string, string> = { accept, ...input?.headers };
     const token = options.token?.();
     if (token) headers.authorization = `Bearer ${token}`;
     if (input?.idempotencyKey) headers['idempotency-key'] = input.idempotencyKey;
@@ -183,7 +187,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       if ((err as Error)?.name === 'AbortError') throw err;
       throw new ApiClientError(0, {}, `Could not reach the server at ${baseUrl() || 'this address'}`);
     }
+    return response;
+  }
 
+  async function send<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<ApiResult<R>> {
+    const response = await request(route, input, 'application/json');
     const body = await readBody(response);
     const requestId = response.headers.get('x-request-id');
     if (!response.ok) throw errorFromResponse(response, body);
@@ -212,9 +220,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return readEvents(response.body, opts.signal);
   }
 
+  async function file<R extends RouteContract>(route: R, input?: CallInput<R>): Promise<Blob> {
+    const response = await request(route, input, '*/*');
+    if (!response.ok) throw errorFromResponse(response, await readBody(response));
+    return response.blob();
+  }
+
   return {
     send,
     call: async (route, input) => (await send(route, input)).data,
+    file,
     stream,
   };
 }

@@ -2,13 +2,14 @@
  * The bell: the caller's unread notifications counted on it, the list in a popover, each markable as read, or all
  * at once. Refreshed by the change stream (entity `notification`) like every list.
  */
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Notification, notificationRoutes } from '../../src-shared/contract/notifications';
 import { useCursorList } from '../data/use-cursor-list';
 import { useWrite } from '../data/use-write';
 import { i18n, t } from '../i18n';
 import { formatDateTime } from '../lib/format';
+import { useDismiss } from '../lib/use-dismiss';
 import { useToasts } from '../stores/toasts';
 
 export function notificationTitle(n: Notification): string {
@@ -58,25 +59,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
   const count = unread.items.length;
   const countText = unread.hasNextPage ? '99+' : String(count);
 
-  useEffect(() => {
-    if (!open) return;
-    const onDown = (e: MouseEvent) => {
-      const t = e.target as Node;
-      if (!panelRef.current?.contains(t) && !buttonRef.current?.contains(t)) setOpen(false);
-    };
-    // Esc closes it wherever focus is (a button disabled after use drops focus to the page).
-    const onKey = (e: KeyboardEvent) => {
-      if (e.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
-    document.addEventListener('mousedown', onDown);
-    document.addEventListener('keydown', onKey);
-    return () => {
-      document.removeEventListener('mousedown', onDown);
-      document.removeEventListener('keydown', onKey);
-    };
-  }, [open]);
+  useDismiss(open, () => setOpen(false), { panel: panelRef, button: buttonRef });
 
   async function markRead(n: Notification) {
     try {

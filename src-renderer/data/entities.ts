@@ -13,6 +13,11 @@ import { SYNC_ORDER } from '../../src-shared/domain/sync/fields';
 const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   customers: 'customer',
   tags: 'tag',
+  // Invoices, their payment links (the same contract area), and the time tracker's projects, entries and timer.
+  invoices: 'invoice',
+  tracker: 'tracker_project',
+  // Search answers summaries of many entities: it refreshes when any of them changes.
+  search: 'search_result',
   // [areas of later screens register here]
   users: 'user',
   'app: session': 'web_session',
@@ -34,7 +39,13 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
 
 /** Entities whose records appear inside another entity's API shape. */
 const EMBEDS: Readonly<Record<string, readonly string[]>> = {
-  customer: ['tag'],
+  // A customer shows its tags' names and figures computed from its invoices (outstanding, overdue, last invoice).
+  customer: ['tag', 'invoice'],
+  // An invoice shows its customer's name and e-mail; its payment links name transactions.
+  invoice: ['customer', 'invoice_payment', 'transaction'],
+  // Projects show their customer and tags, totals from their entries, and which entries an invoice billed.
+  tracker_project: ['tracker_entry', 'customer', 'tag', 'invoice'],
+  search_result: ['customer', 'invoice', 'transaction', 'tracker_project', 'inbox_item', 'document'],
   // A transaction shows its tags' names, its category's name and colour, its account's name.
   transaction: ['tag', 'transaction_category', 'bank_account'],
   // Run lists name their workflow; the workflows area's lists are keyed as runs too (one contract area).

@@ -293,3 +293,4 @@ export const formatDate: Formatter['date'] = (iso) => current.date(iso);
 export const formatDateTime: Formatter['dateTime'] = (iso) => current.dateTime(iso);
 export const formatMonth: Formatter['month'] = (iso, style) => current.month(iso, style);
 export const formatDuration: Formatter['duration'] = (ms) => current.duration(ms);
+export const formatTime: Formatter['time'] = (iso) => current.time(iso);

@@ -13,11 +13,23 @@ const currentPath = () => globalThis.location?.pathname || '/';
 
 export const useRouter = create<RouterState>((set) => ({
   path: currentPath(),
-  navigate(path) {
-    if (path === currentPath()) return;
-    globalThis.history.pushState(null, '', path);
-    set({ path });
+  navigate(to) {
+    // `to` may carry a query (`/time?project=…`): the path names the screen, the query is the screen's to read.
+    const url = new URL(to, globalThis.location.href);
+    const before = currentPath();
+    if (url.pathname === before && url.search === globalThis.location.search) return;
+    globalThis.history.pushState(null, '', `${url.pathname}${url.search}`);
+    // The same screen with another query: it reads its address again as on Back and Forward.
+    if (url.pathname === before) globalThis.dispatchEvent(new PopStateEvent('popstate'));
+    set({ path: url.pathname });
   },
 }));
 
 globalThis.addEventListener?.('popstate', () => useRouter.setState({ path: currentPath() }));
+
+/** The record a detail path names under a screen's path (`/invoices/abc` → "abc"), or null on the screen's own path. */
+export function pathId(path: string, base: string): string | null {
+  if (!path.startsWith(`${base}/`)) return null;
+  const rest = path.slice(base.length + 1).split('/')[0] ?? '';
+  return rest ? decodeURIComponent(rest) : null;
+}

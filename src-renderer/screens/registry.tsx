@@ -5,8 +5,10 @@
  */
 import type { ReactNode } from 'react';
 import { ImportScreen } from './import/ImportScreen';
+import { InvoicesScreen } from './invoices/InvoicesScreen';
 import { RunwayScreen } from './runway/RunwayScreen';
 import { SyncScreen } from './sync/SyncScreen';
+import { TimeScreen } from './time/TimeScreen';
 import { TransactionsScreen } from './transactions/TransactionsScreen';
 import { WorkflowsScreen } from './workflows/WorkflowsScreen';
 
@@ -18,6 +20,8 @@ export interface ScreenEntry {
 }
 
 export const SCREENS: ScreenEntry[] = [
+  { path: '/invoices', titleKey: 'invoices:title', built: true, render: () => <InvoicesScreen /> },
+  { path: '/time', titleKey: 'time:title', built: true, render: () => <TimeScreen /> },
   { path: '/transactions', titleKey: 'transactions:title', built: true, render: () => <TransactionsScreen /> },
   { path: '/import', titleKey: 'import:title', built: true, render: () => <ImportScreen /> },
   { path: '/runway', titleKey: 'runway:title', built: true, render: () => <RunwayScreen /> },

@@ -79,7 +79,7 @@ export function overdueInstant(dueDate: string, timeZone: string): Date {
 const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
 
 /** The zone's offset from UTC at `instant`, in ms (local wall clock − UTC). */
-function zoneOffsetMs(instant: Date, timeZone: string): number {
+export function zoneOffsetMs(instant: Date, timeZone: string): number {
   let f = offsetFormatters.get(timeZone);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {

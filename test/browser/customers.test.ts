@@ -12,6 +12,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
+import { checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
@@ -101,6 +102,13 @@ describe('customers in the web UI', () => {
     await customers.fill({ City: 'Berlin', 'Contact person': 'Jana Vogt' });
     await customers.save();
     await app.toast('Saved {{name}}', { name: 'Nordlicht Design GmbH' }).waitFor();
+    // The customer's page shows the change; the list too.
+    await app.page
+      .getByRole('complementary', { name: tk('customers:detail.about') })
+      .getByText('Jana Vogt')
+      .first()
+      .waitFor();
+    await customers.backToList();
     await expect.poll(() => customers.row('Nordlicht Design GmbH').innerText()).toContain('Jana Vogt');
 
     // A bad email: the API's 422 names the field; the message shows under it and the drawer stays open
@@ -151,6 +159,7 @@ describe('customers in the web UI', () => {
     await customers.drawer.getByRole('button', { name: 'Key account' }).click();
     await customers.save();
     await app.toast('Saved {{name}}', { name: 'Customer 57' }).waitFor();
+    await customers.backToList();
     await expect.poll(() => customers.row('Customer 57').innerText()).toContain('Key account');
     const page = await api.call(customerRoutes.list, { query: { tags: [vip.id] } });
     expect(page.data.map((c) => c.name)).toEqual(['Customer 57']);
@@ -170,10 +179,15 @@ describe('customers in the web UI', () => {
     await app.page.keyboard.press('ArrowDown');
     await app.page.keyboard.press('ArrowDown');
     await app.page.keyboard.press('Enter');
+    // Enter opens the customer's page; e edits it there, Esc closes the form, Back returns to the list.
+    await customers.detail('Keyboard First AB').waitFor();
+    await app.page.keyboard.press('e');
     await customers.drawer.waitFor();
     expect(await customers.drawer.getAttribute('aria-label')).toBe(tr('Edit {{name}}', { name: 'Keyboard First AB' }));
     await app.page.keyboard.press('Escape');
     await customers.drawer.waitFor({ state: 'detached' });
+    await app.page.goBack();
+    await customers.row('Keyboard First AB').waitFor();
 
     await app.page.locator('body').click({ position: { x: 700, y: 20 } });
     await app.page.keyboard.press('n');
@@ -259,9 +273,47 @@ describe('customers in the web UI', () => {
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 
+  it('opens a customer’s page from the list: contact, what it owes, its invoices, projects, tags and activity', {
+    timeout: 120_000,
+  }, async () => {
+    ui.seedDemo();
+    const unpaid = (await client().call(customerRoutes.list, { query: { tab: 'unpaid', pageSize: 100 } })).data;
+    const c = unpaid.find((x) => x.finance.overdue > 0 && x.projectCount > 0 && x.tags.length > 0) ?? unpaid[0]!;
+    const customers = await connect();
+    await customers.search(c.name);
+    await customers.row(c.name).click();
+    await customers.detail(c.name).waitFor();
+    expect(app.page.url()).toContain(`/customers/${c.id}`);
+
+    const figures = app.page.getByRole('region', { name: tr('Invoiced, paid and owed') });
+    const owed = figures.getByRole('definition').filter({ hasText: /\d/ });
+    await owed.first().waitFor();
+    expect(await figures.innerText()).toContain(tr('Overdue'));
+    const about = app.page.getByRole('complementary', { name: tr('About the customer') });
+    if (c.email) await about.getByRole('link', { name: c.email }).waitFor();
+    for (const tag of c.tags) await about.getByText(tag.name, { exact: true }).waitFor();
+    await about.getByRole('list').getByRole('link').first().waitFor(); // activity names its invoices
+    const invoices = app.page.getByRole('table', { name: tr('Invoices of {{name}}', { name: c.name }) });
+    await invoices.locator('tbody tr[data-invoice-id]').first().waitFor();
+    await app.page
+      .getByRole('table', { name: tr('Projects') })
+      .locator('tbody tr[data-project-id]')
+      .first()
+      .waitFor();
+    await checkAxeBothThemes(app.page, 'customer page');
+
+    // From the keyboard: an invoice row opens the invoice; Back returns to the customer.
+    await invoices.locator('tbody tr[data-invoice-id]').first().focus();
+    await app.page.keyboard.press('Enter');
+    await app.page.getByRole('heading', { level: 1, name: /INV-\d+/ }).waitFor();
+    await app.page.goBack();
+    await customers.detail(c.name).waitFor();
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
   it('lists the features not built yet as such, with no sample figures', async () => {
     await connect();
-    for (const label of ['Invoices', 'Team settings'].map((l) => tr(l))) {
+    for (const label of ['Team settings'].map((l) => tr(l))) {
       await app.nav(new RegExp(`^${label}`)).click();
       await app.page.getByRole('heading', { name: label, exact: true }).waitFor();
       expect(await app.page.getByText(tr('Not built yet'), { exact: true }).isVisible()).toBe(true);

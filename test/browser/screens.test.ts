@@ -59,6 +59,91 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'customer-detail',
+    async open(page, app) {
+      await SCREENS[0]!.open(page, app);
+      // The customer who owes the most: a page with every part filled.
+      const table = page.getByRole('table', { name: tr('Customers') });
+      const outstanding = table.getByRole('columnheader', { name: tk('customers:columns.outstanding') });
+      await outstanding.getByRole('button').click();
+      if ((await outstanding.getAttribute('aria-sort')) !== 'descending') await outstanding.getByRole('button').click();
+      await expect.poll(() => outstanding.getAttribute('aria-sort')).toBe('descending');
+      await expect.poll(() => table.getAttribute('aria-busy')).toBe('false');
+      await table.locator('tbody tr[data-customer-id]').first().click();
+      await page.getByRole('region', { name: tr('Invoiced, paid and owed') }).waitFor();
+      await page.locator('tr[data-invoice-id]').first().waitFor();
+      await page.locator('.activity li').first().waitFor();
+    },
+  },
+  {
+    name: 'invoices',
+    async open(page, app) {
+      await app.nav('Invoices').click();
+      await page
+        .getByRole('table', { name: tr('Invoices') })
+        .locator('tbody tr[data-invoice-id]')
+        .first()
+        .waitFor();
+      await page.getByRole('region', { name: tr('Totals by currency') }).waitFor();
+      await page
+        .getByRole('region', { name: tr('Payments to confirm') })
+        .locator('[data-payment-id]')
+        .first()
+        .waitFor();
+    },
+  },
+  {
+    name: 'invoice-detail',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'invoices')!.open(page, app);
+      await page
+        .getByRole('tablist', { name: tr('Invoice status') })
+        .getByRole('tab', { name: tr('Overdue') })
+        .click();
+      await page
+        .locator('tbody tr[data-invoice-id] .inv-pill', { hasText: tk('invoices:status.overdue') })
+        .first()
+        .click();
+      await page.locator('.pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'new-invoice',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'invoices')!.open(page, app);
+      await page.getByRole('button', { name: new RegExp(`^${tr('New invoice')}`) }).click();
+      await page
+        .getByRole('dialog', { name: tk('invoices:form.title') })
+        .getByRole('combobox')
+        .waitFor();
+    },
+  },
+  {
+    name: 'time',
+    async open(page, app) {
+      await app.nav('Time').click();
+      await page
+        .getByRole('table', { name: tr('Projects') })
+        .locator('tbody tr[data-project-id]')
+        .first()
+        .waitFor();
+      await page.locator('.week-entry').first().waitFor();
+    },
+  },
+  {
+    name: 'search',
+    async open(page) {
+      await page.keyboard.press('Control+k');
+      const dialog = page.getByRole('dialog', { name: tr('Search everything') });
+      await dialog.getByRole('combobox').fill('nordlicht');
+      await dialog
+        .getByRole('group', { name: tk('search:types.customer') })
+        .getByRole('option')
+        .first()
+        .waitFor();
+    },
+  },
+  {
     name: 'transactions',
     async open(page, app) {
       await app.nav('Transactions').click();
@@ -73,7 +158,7 @@ const SCREENS: Screen[] = [
   {
     name: 'transaction-detail',
     async open(page, app) {
-      await SCREENS[1]!.open(page, app);
+      await SCREENS.find((s) => s.name === 'transactions')!.open(page, app);
       await page.getByRole('grid', { name: tr('Transactions') }).focus();
       await page.keyboard.press('Enter');
       await page.locator('.tx-panel .tx-amount').waitFor();
@@ -82,7 +167,7 @@ const SCREENS: Screen[] = [
   {
     name: 'transaction-shortcuts',
     async open(page, app) {
-      await SCREENS[1]!.open(page, app);
+      await SCREENS.find((s) => s.name === 'transactions')!.open(page, app);
       await page.getByRole('grid', { name: tr('Transactions') }).focus();
       await page.keyboard.press('?');
       await page.getByRole('dialog', { name: tr('Keyboard shortcuts') }).waitFor();

@@ -67,6 +67,11 @@ async function testServer(): Promise<string> {
       v1.get('/limited', async (_req, reply) =>
         reply.code(429).header('retry-after', '7').send({ error: 'Too Many Requests', message: 'slow down' }),
       );
+      v1.get('/file', async (request, reply) =>
+        reply
+          .type('application/pdf')
+          .send(Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, request.headers.authorization ? 1 : 0])),
+      );
       v1.get('/bad', async () => {
         throw unprocessable('The request does not match the schema', 'body.email: must be a valid email address');
       });
@@ -134,6 +139,16 @@ describe('createApiClient over HTTP', () => {
       .call(limited)
       .catch((e) => e);
     expect(err).toMatchObject({ status: 429, retryAfterSeconds: 7, message: 'slow down' });
+  });
+
+  it('reads a file answer as a Blob with its bytes and type, and its errors as ApiClientError', async () => {
+    const baseUrl = await testServer();
+    const client = createApiClient({ baseUrl, token: () => 'finops_test' });
+    const blob = await client.file({ ...limited, path: '/file' });
+    expect(blob.type).toBe('application/pdf');
+    expect([...new Uint8Array(await blob.arrayBuffer())]).toEqual([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, 1]);
+    const err = await client.file({ ...limited, path: '/bad' }).catch((e) => e);
+    expect(err).toMatchObject({ status: 422, message: 'The request does not match the schema' });
   });
 
   it('reports an unreachable server as status 0', async () => {

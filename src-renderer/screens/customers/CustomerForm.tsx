@@ -39,7 +39,16 @@ function countryOptions(language: string): { code: string; name: string }[] {
     .sort((a, b) => a.name.localeCompare(b.name, language));
 }
 
-export function CustomerForm({ customer, onClose }: { customer: Customer | null; onClose: () => void }) {
+export function CustomerForm({
+  customer,
+  onClose,
+  onDeleted,
+}: {
+  customer: Customer | null;
+  onClose: () => void;
+  /** After the customer was deleted (its page goes back to the list). */
+  onDeleted?: () => void;
+}) {
   const { t, i18n } = useTranslation('customers');
   const COUNTRY_OPTIONS = useMemo(() => countryOptions(i18n.language), [i18n.language]);
   const [values, setValues] = useState<FormValues>(() => (customer ? formFromCustomer(customer) : emptyForm()));
@@ -106,6 +115,7 @@ export function CustomerForm({ customer, onClose }: { customer: Customer | null;
       await remove.mutateAsync({ params: { id: customer.id } });
       toast(t('form.deleted', { name: customer.name }));
       onClose();
+      onDeleted?.();
     } catch (err) {
       setConfirmDelete(false);
       setFailure(err);

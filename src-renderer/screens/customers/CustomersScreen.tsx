@@ -1,5 +1,6 @@
 /**
- * Customers: search, tab filter, sortable columns, cursor paging ("Load more"), create / edit / delete.
+ * Customers: search, tab filter, sortable columns, cursor paging ("Load more"), create; a row opens the customer's
+ * page (`/customers/<id>`, CustomerDetail.tsx), where it is edited or deleted.
  * Keyboard: `/` focuses search, `n` opens a new customer, ↑/↓ move between rows, Enter opens the focused row.
  */
 import type { TFunction } from 'i18next';
@@ -14,12 +15,14 @@ import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
-import { useRouter } from '../../lib/router';
+import { pathId, useRouter } from '../../lib/router';
 import { useScreenKeys } from '../../lib/use-screen-keys';
 import { useSearchCommit } from '../../lib/use-search-text';
 import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
+import { CustomerDetail } from './CustomerDetail';
 import { CustomerForm } from './CustomerForm';
+import './customers.css';
 
 /** The tabs; each one's label and tooltip are `tabs.<id>.label` and `.title` in the customers namespace. */
 const TABS: CustomerTab[] = ['all', 'first-time', 'repeat', 'recent', 'unpaid', 'paid'];
@@ -106,9 +109,13 @@ const columns = (t: TFunction<'customers'>): Column<Customer, CustomerSortColumn
   { id: 'added', header: t('columns.added'), sort: 'created_at', className: 'date', cell: (c) => formatDate(c.createdAt) },
 ];
 
-type Editing = { mode: 'new' } | { mode: 'edit'; customer: Customer } | null;
-
 export function CustomersScreen() {
+  const path = useRouter((r) => r.path);
+  const id = pathId(path, '/customers');
+  return id ? <CustomerDetail key={id} id={id} /> : <CustomerList />;
+}
+
+function CustomerList() {
   const { t } = useTranslation('customers');
   const COLUMNS = useMemo(() => columns(t), [t]);
   const s = useCustomersView();
@@ -116,15 +123,15 @@ export function CustomersScreen() {
   const list = useCursorList(customerRoutes.list, listQuery(s), { enabled: connected });
   const navigate = useRouter((r) => r.navigate);
   const [search, setSearch] = useState(s.q);
-  const [editing, setEditing] = useState<Editing>(null);
+  const [creating, setCreating] = useState(false);
   const searchRef = useRef<HTMLInputElement>(null);
   const tableRef = useRef<HTMLTableElement>(null);
 
   useSearchCommit(search, s.q, s.setQuery);
 
   useScreenKeys(
-    { '/': () => searchRef.current?.focus(), ...(connected ? { n: () => setEditing({ mode: 'new' }) } : {}) },
-    { enabled: !editing },
+    { '/': () => searchRef.current?.focus(), ...(connected ? { n: () => setCreating(true) } : {}) },
+    { enabled: !creating },
   );
 
   const filtered = s.q.trim() !== '' || s.tab !== 'all';
@@ -137,7 +144,7 @@ export function CustomersScreen() {
           <h1>{t('title')}</h1>
           <p>{t('intro')}</p>
         </div>
-        <button type="button" className="btn primary" onClick={() => setEditing({ mode: 'new' })} disabled={!connected}>
+        <button type="button" className="btn primary" onClick={() => setCreating(true)} disabled={!connected}>
           {t('new')} <kbd>N</kbd>
         </button>
       </header>
@@ -194,7 +201,7 @@ export function CustomersScreen() {
               rows={list.items}
               rowKey={(c) => c.id}
               rowProps={(c) => ({ 'data-customer-id': c.id })}
-              onOpen={(customer) => setEditing({ mode: 'edit', customer })}
+              onOpen={(customer) => navigate(`/customers/${customer.id}`)}
               onLeaveTop={() => searchRef.current?.focus()}
               sort={{ ...s.sort, onSort: s.toggleSort }}
               wrap
@@ -230,7 +237,7 @@ export function CustomersScreen() {
                     icon={<PeopleIcon />}
                     title={t('empty.none')}
                     action={
-                      <button type="button" className="btn primary" onClick={() => setEditing({ mode: 'new' })}>
+                      <button type="button" className="btn primary" onClick={() => setCreating(true)}>
                         {t('empty.addFirst')}
                       </button>
                     }
@@ -247,13 +254,7 @@ export function CustomersScreen() {
         </>
       )}
 
-      {editing ? (
-        <CustomerForm
-          key={editing.mode === 'edit' ? editing.customer.id : 'new'}
-          customer={editing.mode === 'edit' ? editing.customer : null}
-          onClose={() => setEditing(null)}
-        />
-      ) : null}
+      {creating ? <CustomerForm customer={null} onClose={() => setCreating(false)} /> : null}
     </div>
   );
 }

@@ -15,3 +15,13 @@ export async function checkAxe(page: Page, label: string): Promise<void> {
   );
   expect(summary, `axe on ${label}`).toEqual([]);
 }
+
+/** Axe in the light and the dark theme (the system theme follows the browser's colour scheme), back to light after. */
+export async function checkAxeBothThemes(page: Page, label: string): Promise<void> {
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme });
+    await page.waitForFunction((t) => document.documentElement.dataset.theme === t, theme);
+    await checkAxe(page, `${label} (${theme})`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}

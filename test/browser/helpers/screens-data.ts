@@ -1,9 +1,10 @@
 /**
  * What the screens need on top of the demo data for realistic pictures and journeys: notifications for the bell
- * (the demo data set may bring its own), made through the store like every other fixture, and a published workflow
- * with a run waiting for its approval.
+ * (the demo data set may bring its own), made through the store like every other fixture, a published workflow
+ * with a run waiting for its approval, and the invoice payments the matcher suggests.
  */
 
+import { matchInvoicePayments } from '../../../src-main/store/invoices/matching';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { write } from '../../../src-main/store/write';
 import type { UiServer } from './ui-server';
@@ -11,6 +12,9 @@ import { importApprovalWorkflow, startRun } from './workflows-data';
 
 export async function seedScreensData(ui: UiServer, team = 'Browser Test Co'): Promise<void> {
   const teamId = ensureTeam(ui.server.db, team).id;
+  // Payments the matcher is not sure of, to confirm on the invoices screen (the server's scheduler would find them
+  // within 30 s; the pictures should not wait for it).
+  matchInvoicePayments(ui.server.db, teamId);
   const key = ui.key(team);
   await startRun(ui, key, await importApprovalWorkflow(ui, key));
   const existing = ui.server.db.prepare('SELECT count(*) AS n FROM notifications WHERE team_id = ?').get(teamId) as { n: number };

@@ -3,7 +3,7 @@
  * the flows they check and survive restyling. Texts are named in English and said in the run's language (`tr`).
  */
 import type { Locator, Page } from 'playwright-core';
-import { startsWith, tIn, tr } from '../helpers/i18n';
+import { startsWith, tIn, tk, tr } from '../helpers/i18n';
 
 export class AppPage {
   readonly errors: string[] = [];
@@ -124,8 +124,25 @@ export class CustomersPage {
     return this.drawer.locator('.field', { has: this.page.getByLabel(tr(label), { exact: true }) }).locator('.error');
   }
 
+  /** The customer's page, by its heading. */
+  detail(name: string): Locator {
+    return this.page.getByRole('heading', { level: 1, name, exact: true });
+  }
+
+  /** Opens the customer's page from the list (a click on its row), unless it is open, and its edit form. */
   async edit(name: string): Promise<void> {
-    await this.row(name).click();
+    if (!(await this.detail(name).isVisible())) await this.row(name).click();
+    await this.page.getByRole('button', { name: startsWith('Edit') }).click();
+    await this.drawer.waitFor();
+  }
+
+  /** From a customer's page back to the list, by the breadcrumb. */
+  async backToList(): Promise<void> {
+    await this.page
+      .getByRole('navigation', { name: tk('customers:detail.breadcrumb') })
+      .getByRole('link', { name: tr('Customers') })
+      .click();
+    await this.table.waitFor();
   }
 
   async deleteOpen(): Promise<void> {

@@ -4,7 +4,11 @@ import { entityOf, keyShows, queryKey } from '../../../src-renderer/data/entitie
 import { createQueryClient, invalidateEntities } from '../../../src-renderer/data/query-client';
 import { customerRoutes } from '../../../src-shared/contract/customers';
 import { healthRoutes } from '../../../src-shared/contract/health';
+import { paymentRoutes } from '../../../src-shared/contract/invoice-payments';
+import { invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { searchRoutes } from '../../../src-shared/contract/search';
 import { tagRoutes } from '../../../src-shared/contract/tags';
+import { trackerRoutes } from '../../../src-shared/contract/tracker';
 
 describe('entity query keys', () => {
   it('start with the entity of the route’s area', () => {
@@ -25,7 +29,22 @@ describe('entity query keys', () => {
     expect(keyShows(customers, 'tag')).toBe(true);
     expect(keyShows(tags, 'tag')).toBe(true);
     expect(keyShows(tags, 'customer')).toBe(false);
-    expect(keyShows(customers, 'invoice')).toBe(false);
+    expect(keyShows(customers, 'transaction')).toBe(false);
+  });
+
+  it('refresh customers, projects and search with the invoices their figures come from', () => {
+    const customer = queryKey(customerRoutes.get, 'record', { id: 'c1' });
+    const invoices = queryKey(invoiceRoutes.list, 'list', { statuses: ['overdue'] });
+    const payments = queryKey(paymentRoutes.list, 'list', { states: ['suggested'] });
+    const projects = queryKey(trackerRoutes.listProjects, 'list', {});
+    const found = queryKey(searchRoutes.search, 'list', { query: { searchTerm: 'INV' } });
+    expect(keyShows(customer, 'invoice')).toBe(true);
+    expect(keyShows(invoices, 'invoice_payment')).toBe(true);
+    expect(keyShows(payments, 'invoice')).toBe(true);
+    expect(keyShows(projects, 'tracker_entry')).toBe(true);
+    expect(keyShows(projects, 'invoice')).toBe(true);
+    expect(keyShows(found, 'transaction')).toBe(true);
+    expect(keyShows(invoices, 'tracker_entry')).toBe(false);
   });
 });
 
@@ -36,7 +55,7 @@ describe('invalidateEntities', () => {
       customerList: queryKey(customerRoutes.list, 'list', { tab: 'all' }),
       customer: queryKey(customerRoutes.get, 'record', { id: 'c1' }),
       tags: queryKey(tagRoutes.list, 'list', undefined),
-      other: ['invoice', 'list', '/invoices', null],
+      other: ['bank_account', 'list', '/bank-accounts', null],
     };
     for (const key of Object.values(keys)) client.setQueryData(key, { data: [] });
     const invalidated = () =>
@@ -61,7 +80,7 @@ describe('invalidateEntities', () => {
   it('marks nothing for no entities or an entity nothing shows', async () => {
     const { client, invalidated } = seeded();
     await invalidateEntities(client, []);
-    await invalidateEntities(client, ['bank_account']);
+    await invalidateEntities(client, ['rule']);
     expect(invalidated()).toEqual([]);
   });
 });

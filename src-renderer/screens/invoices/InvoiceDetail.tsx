@@ -1,0 +1,199 @@
+/**
+ * An invoice's page (`/invoices/<id>`): its number, status and customer at the top with what can be done next; how
+ * its latest e-mail stands; payments the matcher suggests for it; the customer's details, the dates, the lines and
+ * totals, the payment; and beside them the PDF as the customer gets it.
+ */
+import { useTranslation } from 'react-i18next';
+import { customerRoutes } from '../../../src-shared/contract/customers';
+import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { trackerRoutes } from '../../../src-shared/contract/tracker';
+import { AppLink } from '../../components/AppLink';
+import { RecordPage } from '../../components/RecordPage';
+import { useRecord } from '../../data/use-read';
+import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { InvoiceCommands } from './InvoiceCommands';
+import { DeliveryBanner, StatusPill } from './InvoiceStatus';
+import { InvoiceSums } from './InvoiceSums';
+import { PaymentSuggestions } from './PaymentSuggestions';
+import { PdfPreview } from './PdfPreview';
+
+export function InvoiceDetail({ id }: { id: string }) {
+  const { t } = useTranslation('invoices');
+  const record = useRecord(invoiceRoutes.get, { id });
+  return (
+    <RecordPage
+      record={record}
+      list={{ path: '/invoices', title: t('title') }}
+      name={(inv) => inv.invoiceNumber}
+      labels={{
+        breadcrumb: t('detail.breadcrumb'),
+        gone: t('detail.gone'),
+        goneText: t('detail.goneText'),
+        backToList: t('detail.backToList'),
+      }}
+    >
+      {(inv, breadcrumb) => (
+        <div className="page inv-detail" data-invoice-id={inv.id}>
+          {breadcrumb}
+          <header className="page-header">
+            <div>
+              <h1 className="inv-title">
+                <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
+              </h1>
+              <p>
+                {inv.customerId && inv.customer ? (
+                  <AppLink to={`/customers/${inv.customerId}`}>{inv.customerName}</AppLink>
+                ) : (
+                  (inv.customerName ?? t('noCustomer'))
+                )}{' '}
+                · <span className="money">{formatAmount(inv.amount, inv.currency)}</span> ·{' '}
+                {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
+              </p>
+            </div>
+            <InvoiceCommands invoice={inv} />
+          </header>
+
+          {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
+          {inv.status === 'unpaid' || inv.status === 'overdue' ? <PaymentSuggestions invoiceId={inv.id} /> : null}
+
+          <div className="inv-split">
+            <div className="inv-main">
+              <div className="inv-cards">
+                <CustomerCard invoice={inv} />
+                <DatesCard invoice={inv} />
+              </div>
+              <LinesCard invoice={inv} />
+            </div>
+            <PdfPreview invoice={inv} />
+          </div>
+        </div>
+      )}
+    </RecordPage>
+  );
+}
+
+function CustomerCard({ invoice }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  const customer = useRecord(customerRoutes.get, { id: invoice.customerId ?? '' }, { enabled: Boolean(invoice.customer) });
+  const c = customer.data;
+  const address = c
+    ? [c.addressLine1, c.addressLine2, [c.zip, c.city].filter(Boolean).join(' '), c.state, c.country].filter(Boolean)
+    : [];
+  return (
+    <section className="card padded" aria-labelledby="inv-customer-title">
+      <h2 id="inv-customer-title">{t('detail.billTo')}</h2>
+      <div className="inv-customer">
+        <div className="cell-name">{invoice.customerName ?? t('noCustomer')}</div>
+        {c?.contact ? <div>{c.contact}</div> : null}
+        {address.map((line) => (
+          <div key={line}>{line}</div>
+        ))}
+        {invoice.customer?.billingEmail || invoice.customer?.email ? (
+          <div className="faint">{invoice.customer.billingEmail ?? invoice.customer.email}</div>
+        ) : null}
+        {c?.vatNumber ? <div className="faint">{t('detail.vatNumber', { number: c.vatNumber })}</div> : null}
+        {!invoice.customer && invoice.customerId ? <div className="faint">{t('detail.customerDeleted')}</div> : null}
+      </div>
+    </section>
+  );
+}
+
+function DatesCard({ invoice: inv }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  const project = useRecord(
+    trackerRoutes.getProject,
+    { id: inv.trackerProjectId ?? '' },
+    { enabled: Boolean(inv.trackerProjectId) },
+  );
+  const rows: [string, React.ReactNode][] = [
+    [t('detail.issued'), formatDate(inv.issueDate)],
+    [
+      t('detail.due'),
+      <span key="due" className={inv.status === 'overdue' ? 'overdue' : undefined}>
+        {formatDate(inv.dueDate)}
+      </span>,
+    ],
+  ];
+  if (inv.scheduledAt) rows.push([t('detail.scheduled'), formatDate(inv.scheduledAt)]);
+  if (inv.sentAt) rows.push([t('detail.sent'), formatDate(inv.sentAt)]);
+  if (inv.reminderSentAt) rows.push([t('detail.reminded'), formatDate(inv.reminderSentAt)]);
+  if (inv.paidAt) rows.push([t('detail.paid'), formatDate(inv.paidAt)]);
+  if (inv.payment)
+    rows.push([
+      t('detail.payment'),
+      t(`detail.matchedBy.${inv.payment.matchedBy}`, { amount: formatAmount(inv.payment.amount, inv.payment.currency) }),
+    ]);
+  if (inv.canceledAt) rows.push([t('detail.canceled'), formatDate(inv.canceledAt)]);
+  if (inv.refundedAt) rows.push([t('detail.refunded'), formatDate(inv.refundedAt)]);
+  if (inv.trackerProjectId)
+    rows.push([
+      t('detail.fromProject'),
+      <AppLink key="project" to={`/time?project=${inv.trackerProjectId}`}>
+        {project.data?.name ?? '…'}
+      </AppLink>,
+    ]);
+  return (
+    <section className="card padded" aria-labelledby="inv-dates-title">
+      <h2 id="inv-dates-title">{t('detail.dates')}</h2>
+      <dl className="facts tight">
+        {rows.map(([label, value]) => (
+          <div key={label} className="fact">
+            <dt>{label}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
+  );
+}
+
+function LinesCard({ invoice: inv }: { invoice: Invoice }) {
+  const { t } = useTranslation('invoices');
+  return (
+    <section className="card padded" aria-labelledby="inv-lines-title">
+      <h2 id="inv-lines-title">{t('detail.lines')}</h2>
+      <div className="table-wrap">
+        <table className="data compact" aria-labelledby="inv-lines-title">
+          <thead>
+            <tr>
+              <th scope="col">{t('form.line.name')}</th>
+              <th scope="col" className="num">
+                {t('form.line.quantity')}
+              </th>
+              <th scope="col" className="num">
+                {t('form.line.price')}
+              </th>
+              <th scope="col" className="num">
+                {t('form.line.amount')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {inv.lineItems.map((line, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines have no id; their order is their identity
+              <tr key={i}>
+                <td>{line.name}</td>
+                <td className="num">
+                  {formatNumber(line.quantity, Number.isInteger(line.quantity) ? 0 : 2)} {line.unit ?? ''}
+                </td>
+                <td className="money">{formatAmount(line.price, inv.currency)}</td>
+                <td className="money">{formatAmount(line.amount, inv.currency)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <InvoiceSums
+        currency={inv.currency}
+        sums={{ subtotal: inv.subtotal, vat: inv.vat, tax: inv.tax, discount: inv.discount, total: inv.amount }}
+        vatRate={inv.template.includeVat ? inv.template.vatRate : null}
+      />
+      {inv.note ? (
+        <div className="inv-note">
+          <h3>{t('detail.note')}</h3>
+          <p>{inv.note}</p>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,139 @@
+/**
+ * Invoices: the list (`/invoices`: status tabs, search, totals by currency, payments to confirm) and an invoice's
+ * page (`/invoices/<id>`). A new invoice is written in a drawer, from line items or from a project's tracked time.
+ * Keyboard: `/` focuses search, `n` opens a new invoice, ↑/↓ move between rows, Enter opens the focused row.
+ */
+import { useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { SearchField } from '../../components/SearchField';
+import { Tabs } from '../../components/Tabs';
+import { DataTable, focusFirstRow } from '../../components/table/DataTable';
+import { EmptyState } from '../../components/table/EmptyState';
+import { TableFooter } from '../../components/table/TableFooter';
+import { ErrorBanner, Kbd } from '../../components/ui';
+import { useCursorList } from '../../data/use-cursor-list';
+import { pathId, useRouter } from '../../lib/router';
+import { useScreenKeys } from '../../lib/use-screen-keys';
+import { InvoiceDetail } from './InvoiceDetail';
+import { InvoiceTotals } from './InvoiceTotals';
+import { invoiceColumns } from './invoice-columns';
+import { listQuery, nextSort, TAB_IDS } from './list-view';
+import { NewInvoice } from './NewInvoice';
+import { PaymentSuggestions } from './PaymentSuggestions';
+import { useListView } from './use-list-view';
+import './invoices.css';
+
+export function InvoicesScreen() {
+  const path = useRouter((r) => r.path);
+  const id = pathId(path, '/invoices');
+  return id ? <InvoiceDetail key={id} id={id} /> : <InvoiceList />;
+}
+
+function InvoiceList() {
+  const { t } = useTranslation('invoices');
+  const columns = useMemo(() => invoiceColumns(t), [t]);
+  const { view, update, search, setSearch } = useListView();
+  const list = useCursorList(invoiceRoutes.list, listQuery(view));
+  const navigate = useRouter((r) => r.navigate);
+  const [creating, setCreating] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+
+  useScreenKeys({ '/': () => searchRef.current?.focus(), n: () => setCreating(true) }, { enabled: !creating });
+
+  const filtered = view.q.trim() !== '' || view.tab !== 'all';
+  return (
+    <div className="page inv-page">
+      <header className="page-header">
+        <div>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
+        </div>
+        <button type="button" className="btn primary" onClick={() => setCreating(true)}>
+          {t('new')} <Kbd k="N" />
+        </button>
+      </header>
+
+      <InvoiceTotals tab={view.tab} />
+      <PaymentSuggestions />
+
+      <div className="toolbar">
+        <SearchField
+          inputRef={searchRef}
+          label={t('search')}
+          placeholder={t('searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          onLeave={() => focusFirstRow(tableRef.current)}
+        />
+        <Tabs
+          label={t('tabs.label')}
+          tabs={TAB_IDS}
+          value={view.tab}
+          onChange={(tab) => update({ tab })}
+          text={(tab) => t(`tabs.${tab}`)}
+        />
+      </div>
+
+      {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}
+
+      <div className="card">
+        <DataTable
+          label={t('title')}
+          className="invoices-table"
+          columns={columns}
+          rows={list.items}
+          rowKey={(inv) => inv.id}
+          rowProps={(inv) => ({ 'data-invoice-id': inv.id, className: inv.status === 'overdue' ? 'attention' : '' })}
+          onOpen={(inv) => navigate(`/invoices/${inv.id}`)}
+          onLeaveTop={() => searchRef.current?.focus()}
+          sort={{ ...view.sort, onSort: (column) => update({ sort: nextSort(view.sort, column) }) }}
+          wrap
+          loading={list.isLoading}
+          skeletonRows={6}
+          tableRef={tableRef}
+          empty={
+            list.error ? null : filtered ? (
+              <EmptyState
+                title={t('empty.noMatch')}
+                action={
+                  <button
+                    type="button"
+                    className="btn"
+                    onClick={() => {
+                      setSearch('');
+                      update({ tab: 'all', q: '' });
+                    }}
+                  >
+                    {t('empty.clear')}
+                  </button>
+                }
+              >
+                {view.q.trim()
+                  ? t('empty.nothingFor', { q: view.q.trim() })
+                  : t('empty.noneInTab', { tab: t(`tabs.${view.tab}`) })}
+              </EmptyState>
+            ) : (
+              <EmptyState
+                title={t('empty.none')}
+                action={
+                  <button type="button" className="btn primary" onClick={() => setCreating(true)}>
+                    {t('empty.addFirst')}
+                  </button>
+                }
+              >
+                {t('empty.noneText')}
+              </EmptyState>
+            )
+          }
+        />
+        {list.items.length > 0 ? (
+          <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
+        ) : null}
+      </div>
+
+      {creating ? <NewInvoice onClose={() => setCreating(false)} onCreated={(inv) => navigate(`/invoices/${inv.id}`)} /> : null}
+    </div>
+  );
+}

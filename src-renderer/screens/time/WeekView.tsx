@@ -1,0 +1,153 @@
+/**
+ * A week of time entries, Monday to Sunday, one column a day with its total; the week's total time and amounts by
+ * currency (never added across currencies). Entries on an invoice are marked billed and link to it; others can be
+ * deleted. The running entry counts up. Time is added with the form under the week.
+ */
+import { useTranslation } from 'react-i18next';
+import { type TrackerEntry, trackerRoutes } from '../../../src-shared/contract/tracker';
+import { addDays } from '../../../src-shared/domain/invoice-dates';
+import { AppLink } from '../../components/AppLink';
+import { ErrorBanner } from '../../components/ui';
+import { useRead } from '../../data/use-read';
+import { useWrite } from '../../data/use-write';
+import { formatAmount, formatDate, formatDuration, formatTime } from '../../lib/format';
+import { useToasts } from '../../stores/toasts';
+import { AddEntry } from './AddEntry';
+import { type TimeView, thisWeek } from './use-time-view';
+import { useElapsed } from './use-timer';
+import { weekDays } from './week';
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeView>) => void; projectName: string | null }) {
+  const { t } = useTranslation('time');
+  const { view } = props;
+  const days = weekDays(view.week);
+  const range = useRead(trackerRoutes.listEntries, {
+    query: { from: days[0], to: days[6], ...(view.project ? { projectId: view.project } : {}) },
+  });
+  const data = range.data;
+  const isThisWeek = view.week === thisWeek();
+
+  return (
+    <section className="card week" aria-labelledby="week-title" aria-busy={range.isFetching}>
+      <div className="week-head">
+        <div>
+          <h2 id="week-title">{t('week.title', { from: formatDate(days[0]), to: formatDate(days[6]) })}</h2>
+          <p className="muted" data-testid="week-total">
+            {data
+              ? [
+                  t('week.total', { time: formatDuration(data.meta.totalDuration * 1000) }),
+                  ...data.meta.byCurrency.map((c) => formatAmount(c.amount, c.currency)),
+                ].join(' · ')
+              : '…'}
+          </p>
+        </div>
+        {props.projectName ? (
+          <div className="chip week-filter">
+            {t('week.onlyProject', { name: props.projectName })}
+            <button type="button" className="btn ghost small" onClick={() => props.setView({ project: null })}>
+              {t('week.showAll')}
+            </button>
+          </div>
+        ) : null}
+        <div className="week-nav">
+          <button type="button" className="btn small" onClick={() => props.setView({ week: addDays(view.week, -7) })}>
+            <span aria-hidden="true">‹ </span>
+            {t('week.previous')}
+          </button>
+          <button type="button" className="btn small" disabled={isThisWeek} onClick={() => props.setView({ week: thisWeek() })}>
+            {t('week.thisWeek')}
+          </button>
+          <button type="button" className="btn small" onClick={() => props.setView({ week: addDays(view.week, 7) })}>
+            {t('week.next')}
+            <span aria-hidden="true"> ›</span>
+          </button>
+        </div>
+      </div>
+      {range.error ? <ErrorBanner error={range.error} onRetry={() => void range.refetch()} /> : null}
+      <div className="table-wrap">
+        <table className="week-grid" aria-labelledby="week-title">
+          <thead>
+            <tr>
+              {days.map((day, i) => (
+                <th key={day} scope="col">
+                  <span className="week-day">{t(`weekdays.${WEEKDAYS[i]}`)}</span>
+                  <span className="week-date">{formatDate(day)}</span>
+                  <span className="week-day-total">
+                    {data?.totals[day]?.totalDuration ? formatDuration(data.totals[day].totalDuration * 1000) : '—'}
+                  </span>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              {days.map((day) => (
+                <td key={day}>
+                  <ul className="week-entries">
+                    {(data?.result[day] ?? []).map((entry) => (
+                      <Entry key={entry.id} entry={entry} />
+                    ))}
+                  </ul>
+                </td>
+              ))}
+            </tr>
+          </tbody>
+        </table>
+      </div>
+      <AddEntry days={days} projectId={view.project} />
+    </section>
+  );
+}
+
+function Entry({ entry }: { entry: TrackerEntry }) {
+  const { t } = useTranslation('time');
+  const remove = useWrite(trackerRoutes.deleteEntry);
+  const toast = useToasts();
+  const elapsed = useElapsed(entry.running ? entry.start : null);
+  const seconds = entry.running ? elapsed : entry.duration;
+  const what = t('entry.what', { name: entry.project.name, time: formatDuration(seconds * 1000) });
+  return (
+    <li className={`week-entry ${entry.running ? 'running' : ''} ${entry.billed ? 'billed' : ''}`} data-entry-id={entry.id}>
+      <div className="week-entry-project" title={entry.project.name}>
+        {entry.project.name}
+      </div>
+      {entry.description ? (
+        <div className="week-entry-text" title={entry.description}>
+          {entry.description}
+        </div>
+      ) : null}
+      <div className="week-entry-time">
+        <strong>{formatDuration(seconds * 1000)}</strong>{' '}
+        <span className="faint">
+          {formatTime(entry.start)}–{entry.stop ? formatTime(entry.stop) : t('entry.now')}
+        </span>
+      </div>
+      <div className="week-entry-flags">
+        {entry.running ? <span className="inv-pill info">{t('entry.running')}</span> : null}
+        {entry.billed && entry.invoiceId ? (
+          <AppLink to={`/invoices/${entry.invoiceId}`} className="inv-pill ok">
+            {t('entry.billed')}
+          </AppLink>
+        ) : null}
+        {!entry.billed && !entry.running ? (
+          <button
+            type="button"
+            className="btn ghost small"
+            disabled={remove.isPending}
+            onClick={() =>
+              remove
+                .mutateAsync({ params: { id: entry.id } })
+                .then(() => toast.show(t('entry.deleted', { what })))
+                .catch((err) => toast.error(err, t('entry.deleteFailed')))
+            }
+          >
+            {t('entry.delete')}
+            <span className="sr-only">: {what}</span>
+          </button>
+        ) : null}
+      </div>
+    </li>
+  );
+}

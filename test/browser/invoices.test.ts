@@ -1,0 +1,159 @@
+/**
+ * Invoices in the web build against a real server: write an invoice from line items (the total shown while typing is
+ * the one the server computes), send it with no mail server set up (issued; its e-mail plainly waiting for sync),
+ * see its PDF, remind, mark it paid and refund it; accept a payment the matcher suggests; axe in both themes.
+ */
+import { describe, expect, it } from 'vitest';
+import { matchInvoicePayments } from '../../src-main/store/invoices/matching';
+import { ensureTeam } from '../../src-main/store/teams/teams';
+import { createApiClient } from '../../src-shared/api-client';
+import { customerRoutes } from '../../src-shared/contract/customers';
+import { paymentRoutes } from '../../src-shared/contract/invoice-payments';
+import { invoiceRoutes } from '../../src-shared/contract/invoices';
+import { checkAxeBothThemes } from './helpers/axe';
+import { formatted, LOCALE, startsWith, tk, tr } from './helpers/i18n';
+import { journeySuite } from './helpers/suite';
+import { InvoicesPage } from './pages/invoices-page';
+
+const journey = journeySuite({ viewport: { width: 1280, height: 860 } });
+
+const amount = (value: number, currency = 'EUR') =>
+  new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(value).replace(/\u00a0/g, ' ');
+
+describe('invoices in the web UI', () => {
+  it('creates an invoice from line items and sends it: issued, its e-mail waiting for sync, its PDF shown', {
+    timeout: 180_000,
+  }, async () => {
+    const { ui, page, app } = journey;
+    const api = createApiClient({ baseUrl: ui.url, token: () => ui.key() });
+    await api.call(customerRoutes.create, {
+      body: { name: 'Nordlicht Design GmbH', billingEmail: 'rechnung@nordlicht.example', city: 'Hamburg', countryCode: 'DE' },
+    });
+    const { email, password } = await ui.user();
+    await app.open('/invoices');
+    await app.signIn(email, password);
+    const invoices = new InvoicesPage(app);
+    await page.getByRole('heading', { name: tr('No invoices yet') }).waitFor();
+
+    // Write it: the customer by part of its name, two lines typed in the user's number format, 19 % VAT.
+    await invoices.startNew();
+    await invoices.chooseCustomer('nordl', 'Nordlicht Design GmbH');
+    await invoices.drawer.getByLabel(tr('VAT rate (%)')).fill('19');
+    await invoices.fillLine(1, {
+      Description: 'Design workshop',
+      Quantity: formatted(1.5, 1),
+      Unit: 'days',
+      Price: formatted(1250.5, 2),
+    });
+    await invoices.line(1, 'Price').press('Enter'); // Enter in the last price adds a line
+    await invoices.fillLine(2, { Description: 'Travel', Price: '89' });
+    // 1.5 × 1,250.50 = 1,875.75 + 89 = 1,964.75; VAT 373.30; total 2,338.05 (the server's rule, shown while typing)
+    await expect.poll(() => invoices.drawer.getByTestId('invoice-total').innerText()).toBe(amount(2338.05));
+    await checkAxeBothThemes(page, 'new invoice');
+
+    await invoices.drawer.getByRole('button', { name: tr('Create and send') }).click();
+    await app
+      .toast('{{number}} is issued; its e-mail waits until sync runs (no mail server is set up)', { number: 'INV-0001' })
+      .waitFor();
+
+    // The invoice's page: its number, customer, status, the e-mail said to wait, the PDF drawn.
+    await page.getByRole('heading', { level: 1, name: /INV-0001/ }).waitFor();
+    expect(page.url()).toMatch(/\/invoices\/[\w-]+$/);
+    await invoices.pill(tk('invoices:status.unpaid')).waitFor();
+    await page.getByRole('link', { name: 'Nordlicht Design GmbH' }).first().waitFor();
+    const banner = page.locator('[data-delivery="awaiting_sync"][role="status"]');
+    await banner
+      .getByText(tr('The invoice e-mail to {{to}} has not been sent yet', { to: 'rechnung@nordlicht.example' }))
+      .waitFor();
+    await invoices.pdfDrawn();
+    const [stored] = (await api.call(invoiceRoutes.list, {})).data;
+    expect(stored).toMatchObject({
+      invoiceNumber: 'INV-0001',
+      status: 'unpaid',
+      amount: 2338.05,
+      delivery: { state: 'awaiting_sync', recipient: 'rechnung@nordlicht.example', kind: 'invoice' },
+      lineItems: [
+        { name: 'Design workshop', quantity: 1.5, unit: 'days', price: 1250.5 },
+        { name: 'Travel', quantity: 1, price: 89 },
+      ],
+    });
+    await checkAxeBothThemes(page, 'invoice page');
+
+    // A reminder waits the same way; marking paid and refunding move it on, each asked first.
+    await invoices.command('Send a reminder');
+    await page
+      .getByRole('dialog', { name: tr('Remind about {{number}}', { number: 'INV-0001' }) })
+      .getByRole('button', { name: tr('Send reminder') })
+      .click();
+    await page
+      .locator('[data-delivery="awaiting_sync"][role="status"]', {
+        hasText: tr('The reminder to {{to}} has not been sent yet', { to: 'rechnung@nordlicht.example' }),
+      })
+      .waitFor();
+    await invoices.command('Mark as paid');
+    await page
+      .getByRole('dialog', { name: tr('Mark {{number}} as paid', { number: 'INV-0001' }) })
+      .getByRole('button', { name: tr('Mark as paid') })
+      .click();
+    await invoices.pill(tk('invoices:status.paid')).waitFor();
+    await invoices.command('Refund');
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: tr('Refund') })
+      .click();
+    await invoices.pill(tk('invoices:status.refunded')).waitFor();
+    expect((await api.call(invoiceRoutes.get, { params: { id: stored!.id } })).status).toBe('refunded');
+
+    // Back on the list: the row names the number and the customer; the totals count it.
+    await page
+      .getByRole('navigation', { name: tr('Breadcrumb') })
+      .getByRole('link', { name: tr('Invoices') })
+      .click();
+    const row = invoices.row('INV-0001');
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Nordlicht Design GmbH');
+    expect(await row.innerText()).toContain(tk('invoices:status.refunded'));
+    await page.getByRole('region', { name: tr('Totals by currency') }).waitFor();
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
+  it('shows the demo’s invoices with totals by currency, filters by status, and accepts a suggested payment', {
+    timeout: 180_000,
+  }, async () => {
+    const { ui, page, app } = journey;
+    ui.seedDemo();
+    // The matcher the server's scheduler runs every 30 s, run now: the demo's payments it is not sure of.
+    matchInvoicePayments(ui.server.db, ensureTeam(ui.server.db, 'Browser Test Co').id);
+    const api = createApiClient({ baseUrl: ui.url, token: () => ui.key() });
+    const suggested = (await api.call(paymentRoutes.list, { query: { states: ['suggested'] } })).data;
+    expect(suggested.length).toBeGreaterThan(0);
+    const { email, password } = await ui.user();
+    await app.open('/invoices');
+    await app.signIn(email, password);
+    const invoices = new InvoicesPage(app);
+    await invoices.rows.first().waitFor();
+    const totals = page.getByRole('region', { name: tr('Totals by currency') });
+    await totals.getByRole('definition').first().waitFor();
+    expect(await totals.innerText()).toContain(tr('Outstanding'));
+
+    // The Overdue tab lists overdue invoices only, and stays in the address.
+    await page
+      .getByRole('tablist', { name: tr('Invoice status') })
+      .getByRole('tab', { name: tr('Overdue') })
+      .click();
+    await expect.poll(() => page.url()).toContain('status=overdue');
+    await expect
+      .poll(async () => new Set(await invoices.rows.locator('.inv-pill').allInnerTexts()))
+      .toEqual(new Set([tk('invoices:status.overdue')]));
+
+    // Accept the first suggestion: its invoice is paid.
+    const first = suggested[0]!;
+    const suggestions = page.getByRole('region', { name: tr('Payments to confirm') });
+    const item = suggestions.locator(`[data-payment-id="${first.id}"]`);
+    await item.getByRole('button', { name: startsWith('Accept') }).click();
+    await app.toast('{{number}} is paid', { number: first.invoiceNumber }).waitFor();
+    await item.waitFor({ state: 'detached' });
+    expect((await api.call(invoiceRoutes.get, { params: { id: first.invoiceId } })).status).toBe('paid');
+    await checkAxeBothThemes(page, 'invoice list');
+  });
+});
