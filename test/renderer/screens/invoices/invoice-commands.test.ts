@@ -4,6 +4,7 @@ import { INVOICE_STATUSES } from '../../../../src-shared/domain/invoice-status';
 
 const payment = {
   id: 'p1',
+  kind: 'payment',
   transactionId: 't1',
   amount: 10,
   currency: 'EUR',
