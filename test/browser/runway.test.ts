@@ -101,7 +101,7 @@ describe('runway and stress tests in the web UI', () => {
 
     const saved = page.getByRole('table', { name: tr('Saved stress tests') });
     await saved.getByRole('cell', { name: 'Lose a client and hire', exact: true }).waitFor();
-    await saved.getByRole('button', { name: `${tr('Open')} Lose a client and hire` }).click();
+    await saved.getByRole('button', { name: `${tk('runway:saved.open')} Lose a client and hire` }).click();
     await builder.getByLabel(tr('People added')).waitFor();
     expect(await builder.getByLabel(tr('People added')).inputValue()).toBe('4');
 
