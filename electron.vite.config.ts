@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import type { Plugin } from 'vite';
+import { withoutDirectiveWarnings } from './vite.web.config.mjs';
 
 /**
  * The desktop app's three builds (out/main, out/preload, out/renderer):
@@ -69,7 +70,10 @@ export default defineConfig({
       outDir: resolve(__dirname, 'out/renderer'),
       emptyOutDir: true,
       minify: true,
-      rollupOptions: { input: { index: resolve(__dirname, 'src-renderer/index.html') } },
+      rollupOptions: {
+        input: { index: resolve(__dirname, 'src-renderer/index.html') },
+        onwarn: withoutDirectiveWarnings,
+      },
     },
   },
 });

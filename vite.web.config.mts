@@ -1,5 +1,13 @@
 import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { defineConfig, type Rollup } from 'vite';
+
+/**
+ * React Query marks its modules "use client" for server-component bundlers; a client-only bundle drops the directive
+ * by design, and a warning per module buried every build and test log. Other warnings still show.
+ */
+export function withoutDirectiveWarnings(warning: Rollup.RollupLog, warn: (w: Rollup.RollupLog) => void): void {
+  if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+}
 
 /**
  * The renderer as a plain web app (out/web), served at `/` by the headless server (`finops serve`) next to the
@@ -19,5 +27,6 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     chunkSizeWarningLimit: 1500,
+    rollupOptions: { onwarn: withoutDirectiveWarnings },
   },
 });
