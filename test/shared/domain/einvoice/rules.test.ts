@@ -129,8 +129,9 @@ const CASES: Record<string, Case> = {
     },
   },
   'BR-08': {
-    breakIt: (inv) =>
-      void (inv.seller.address = { ...inv.seller.address, line1: null, city: null, postCode: null, countryCode: null }),
+    breakIt: (inv) => {
+      inv.seller.address = { ...inv.seller.address, line1: null, city: null, postCode: null, countryCode: null };
+    },
   },
   'BR-09': {
     breakIt: (inv) => {
@@ -138,8 +139,9 @@ const CASES: Record<string, Case> = {
     },
   },
   'BR-10': {
-    breakIt: (inv) =>
-      void (inv.buyer.address = { ...inv.buyer.address, line1: null, city: null, postCode: null, countryCode: null }),
+    breakIt: (inv) => {
+      inv.buyer.address = { ...inv.buyer.address, line1: null, city: null, postCode: null, countryCode: null };
+    },
   },
   'BR-11': {
     breakIt: (inv) => {
