@@ -1,3 +1,5 @@
+import { embeddedInvoiceXml } from '../einvoice/hybrid';
+import { eInvoiceExtraction, type ReceivedInvoiceFields } from '../einvoice/received';
 import { type AcceptedType, isHeif } from './detect';
 import { heicToPng } from './heic';
 import type { OcrEngine, OcrLanguage } from './ocr';
@@ -8,12 +10,12 @@ import { parseReceipt, type ReceiptFields } from './receipt-fields';
  * Text and fields of one stored file, locally: a PDF's text layer when it has one; OCR of its rendered pages when
  * it has none (a scan); OCR of an image. The method is recorded with the result.
  */
-export type ExtractionMethod = 'pdf-text' | 'pdf-ocr' | 'image-ocr';
+export type ExtractionMethod = 'pdf-text' | 'pdf-ocr' | 'image-ocr' | 'e-invoice';
 
 export interface Extraction {
   method: ExtractionMethod;
   text: string;
-  fields: ReceiptFields;
+  fields: ReceiptFields & { eInvoice?: ReceivedInvoiceFields };
   pages: number | null;
 }
 
@@ -32,7 +34,17 @@ export async function extractFile(
   options: ExtractOptions = {},
 ): Promise<Extraction> {
   const langs = options.languages ?? ['eng'];
+  // An e-invoice is read from its XML, never by OCR: the XML file itself, or the XML a hybrid PDF carries.
+  if (mimetype === 'application/xml') return eInvoiceExtraction(new TextDecoder('utf-8').decode(bytes));
   if (mimetype === 'application/pdf') {
+    const embedded = await embeddedInvoiceXml(bytes).catch(() => null);
+    if (embedded) {
+      try {
+        return eInvoiceExtraction(embedded.xml);
+      } catch {
+        // A hybrid whose XML is not a readable e-invoice: read like any PDF.
+      }
+    }
     const { text, pages } = await pdfText(bytes);
     if ((text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= MIN_TEXT_LAYER) {
       return { method: 'pdf-text', text, fields: parseReceipt(text), pages };

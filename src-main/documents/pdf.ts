@@ -32,6 +32,23 @@ async function open(bytes: Uint8Array) {
   return Object.assign(doc, { close: () => task.destroy() });
 }
 
+/** The files attached to a PDF (its EmbeddedFiles), by file name: a hybrid e-invoice carries its XML so. */
+export async function pdfAttachments(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+  const doc = await open(bytes);
+  try {
+    const found = await doc.getAttachments();
+    const out = new Map<string, Uint8Array>();
+    for (const [id, a] of found ?? []) {
+      // pdfjs hands the content with the list, or (newer versions) on request by the attachment's id.
+      const content = a.content ?? (await doc.getAttachmentContent(id));
+      if (content) out.set(a.filename || id, content);
+    }
+    return out;
+  } finally {
+    await doc.close();
+  }
+}
+
 /** The text layer, one line per visual line (items on the same baseline joined left to right). */
 export async function pdfText(bytes: Uint8Array): Promise<{ text: string; pages: number }> {
   const doc = await open(bytes);

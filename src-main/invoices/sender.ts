@@ -1,4 +1,5 @@
 import type Nodemailer from 'nodemailer';
+import { invoiceMailAttachments } from '../einvoice/issue';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';
@@ -77,7 +78,7 @@ async function sendOne(db: Db, row: DeliveryRow, options: SenderOptions, owner: 
       text: content.text,
       messageId: row.message_id,
       headers: { 'X-Finops-Delivery': row.id },
-      attachments: [{ filename: pdf.fileName, content: pdf.bytes, contentType: 'application/pdf' }],
+      attachments: await invoiceMailAttachments(db, options.dataDir, row.team_id, row.invoice_id, pdf),
     });
     markDeliverySent(db, row, owner, clock());
     return 'sent';

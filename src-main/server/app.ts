@@ -22,6 +22,7 @@ import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
 import { customerRoutesPlugin } from './routes/customers';
 import { documentRoutesPlugin } from './routes/documents';
+import { eInvoiceRoutes } from './routes/e-invoices';
 import { fileLinkRoutesPlugin } from './routes/file-links';
 import { healthRoutesPlugin } from './routes/health';
 import { importRoutesPlugin } from './routes/import';
@@ -173,6 +174,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reconciliationRoutesPlugin, { db: options.db });
       // [invoices routes register here]
       await v1.register(invoiceRoutesPlugin, { db: options.db, dataDir: options.dataDir });
+      await v1.register(eInvoiceRoutes, { db: options.db, dataDir: options.dataDir ?? dataDirOf(options.db) });
       await v1.register(invoicePaymentRoutesPlugin, { db: options.db, sync: options.sync });
       // [tracker routes register here]
       await v1.register(trackerRoutesPlugin, { db: options.db });

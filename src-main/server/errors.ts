@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import type { ErrorPayload, FieldError } from '../../src-shared/contract/errors';
+import type { ErrorPayload, FieldError, RuleFailure } from '../../src-shared/contract/errors';
 import { Conflict, InvalidReference, NotFound } from '../store/errors';
 import { newRequestId } from './request-id';
 import { ResponseContractViolation } from './serializer';
@@ -22,6 +22,8 @@ export class ApiError extends Error {
     readonly headers: Record<string, string> = {},
     /** The inputs that failed, for 422 answers (docs/decisions/0013-error-field-list.md). */
     readonly fields?: readonly FieldError[],
+    /** The business rules an e-invoice failed (docs/decisions/0160-e-invoices.md). */
+    readonly rules?: readonly RuleFailure[],
   ) {
     super(message);
     this.name = 'ApiError';
@@ -127,6 +129,7 @@ export function errorBody(err: ApiError, requestId: string): ErrorPayload {
   if (err.description) body.description = err.description;
   if (err.retryAfterSeconds !== undefined) body.retryAfterSeconds = err.retryAfterSeconds;
   if (err.fields?.length) body.fields = [...err.fields];
+  if (err.rules?.length) body.rules = [...err.rules];
   return body;
 }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CUSTOMER_TABS, type CustomerTab } from '../domain/customer-engagement';
+import { E_INVOICE_FORMATS } from '../domain/einvoice/model';
 import { isCountryCode } from '../validation/countries';
 import { checkPeppolId } from '../validation/peppol-schemes';
 import { multiValue, PageSize } from './common';
@@ -20,7 +21,7 @@ function text(max: number) {
   return z.preprocess(emptyToNull, z.string().trim().max(max, `must be at most ${max} characters`).nullable()).optional();
 }
 
-const Email = z
+export const Email = z
   .preprocess(emptyToNull, z.email('must be a valid email address').max(254, 'must be at most 254 characters').nullable())
   .optional();
 
@@ -30,7 +31,7 @@ export const CountryCode = z
   .toUpperCase()
   .refine(isCountryCode, 'must be an ISO 3166-1 alpha-2 country code, e.g. DE');
 
-const PeppolId = z.preprocess(
+export const PeppolId = z.preprocess(
   emptyToNull,
   z
     .string()
@@ -42,7 +43,7 @@ const PeppolId = z.preprocess(
     .nullable(),
 );
 
-const Phone = z.preprocess(
+export const Phone = z.preprocess(
   emptyToNull,
   z
     .string()
@@ -171,6 +172,12 @@ const fields = {
   zip: text(20),
   vatNumber: VatNumber.optional(),
   peppolId: PeppolId.optional(),
+  eInvoiceFormat: z
+    .enum(E_INVOICE_FORMATS)
+    .nullable()
+    .optional()
+    .describe("extension: the e-invoice format this customer receives with its invoices; null: the team's default"),
+  buyerReference: text(100).describe('extension: BT-10 of its e-invoices, e.g. the Leitweg-ID of a German public buyer'),
   note: text(10_000),
   tags: Tags.optional(),
   ...enrichmentFields,
@@ -276,6 +283,8 @@ export const Customer = z
     zip: z.string().nullable(),
     vatNumber: z.string().nullable(),
     peppolId: z.string().nullable(),
+    eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable(),
+    buyerReference: z.string().nullable(),
     note: z.string().nullable(),
     tags: z.array(TagRef),
     description: z.string().nullable(),

@@ -80,7 +80,27 @@ export const ExtractedFields = z
     vatAmount: z.number().nullable(),
     vatRate: z.number().nullable(),
     website: z.string().nullable(),
-    method: z.enum(['pdf-text', 'pdf-ocr', 'image-ocr']),
+    method: z.enum(['pdf-text', 'pdf-ocr', 'image-ocr', 'e-invoice']).describe('e-invoice: read from its XML, not by OCR'),
+    eInvoice: z
+      .object({
+        syntax: z.enum(['UBL', 'CII']),
+        typeCode: z.enum(['380', '381']).describe('380 invoice, 381 credit note'),
+        number: z.string(),
+        issueDate: z.string(),
+        dueDate: z.string().nullable(),
+        supplier: z.string(),
+        supplierVatId: z.string().nullable(),
+        buyer: z.string(),
+        totalWithoutVat: z.string().describe('decimal in the currency'),
+        vat: z.string(),
+        amountDue: z.string(),
+        vatBreakdown: z.array(z.object({ category: z.string(), rate: z.number(), taxable: z.string(), vat: z.string() })),
+        iban: z.string().nullable().describe('the account to pay to'),
+        paymentReference: z.string().nullable(),
+      })
+      .nullable()
+      .optional()
+      .describe('extension: a received e-invoice (UBL, CII or a hybrid PDF) as its XML states it'),
   })
   .meta({ id: 'ExtractedFields' });
 export type ExtractedFields = z.infer<typeof ExtractedFields>;

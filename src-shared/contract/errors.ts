@@ -19,6 +19,16 @@ export type FieldError = z.infer<typeof FieldError>;
  * `retryAfterSeconds` on 429 and 503. An extension beyond the spec's five: `fields`, on 422 answers about inputs,
  * lists each failing input for a program to show beside it (the same facts as `description`, which stays).
  */
+/** One business rule an e-invoice failed (docs/decisions/0160-e-invoices.md). */
+export const RuleFailure = z
+  .object({
+    rule: z.string().describe('the rule id: BR-CO-15, BR-DE-15, PEPPOL-EN16931-R010, XSD for the schema, FD-… our own'),
+    field: z.string().describe('the business term (BT-n/BG-n) and where it comes from, e.g. "BT-31 team.vatNumber"'),
+    message: z.string(),
+  })
+  .meta({ id: 'RuleFailure' });
+export type RuleFailure = z.infer<typeof RuleFailure>;
+
 export const ErrorPayload = z
   .object({
     error: z.string().describe('short label, e.g. "Not Found"'),
@@ -30,6 +40,7 @@ export const ErrorPayload = z
       .array(FieldError)
       .optional()
       .describe('extension: on 422, each input that failed (validation, or a reference to a record that is not there)'),
+    rules: z.array(RuleFailure).optional().describe('extension: on 422 for an e-invoice, each business rule it fails'),
   })
   .meta({ id: 'Error' });
 export type ErrorPayload = z.infer<typeof ErrorPayload>;

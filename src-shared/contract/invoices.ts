@@ -1,8 +1,10 @@
 import { z } from 'zod';
+import { E_INVOICE_FORMATS, ISSUED_VAT_CATEGORIES } from '../domain/einvoice/model';
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
 import { DayInput, multiValue, PageMeta, PageSize } from './common';
+import { RuleFailure } from './errors';
 import { CursorQuery, idParams, sortParam } from './list';
 import { defineRoute } from './route';
 
@@ -68,6 +70,15 @@ export const TemplateInput = z.looseObject({
       'recipient is liable for VAT, Art. 196 EU VAT directive", "Kein Ausweis von Umsatzsteuer, da Kleinunternehmer ' +
       'gemäß § 19 UStG"); a team sets it once in its invoice settings',
   ),
+  vatCategory: z
+    .enum(ISSUED_VAT_CATEGORIES)
+    .optional()
+    .describe(
+      'extension, for e-invoices: the EN 16931 VAT category of the lines without VAT — Z zero rated, E exempt, AE reverse ' +
+        'charge, K intra-community supply, G export (default: E with an exemption reason, else Z); lines with VAT are S',
+    ),
+  vatExemptionReasonCode: text(30).describe('extension, for e-invoices: the VATEX code of the exemption, e.g. VATEX-EU-132'),
+  buyerReference: text(100).describe("extension, for e-invoices: this invoice's buyer reference (BT-10), over the customer's"),
 });
 export type TemplateInput = z.infer<typeof TemplateInput>;
 
@@ -348,6 +359,23 @@ export const TrackerInvoiceBody = z.strictObject({
 
 export const InvoiceIdParams = idParams();
 
+export const EInvoiceQuery = z.object({
+  format: z.enum(E_INVOICE_FORMATS).optional().describe("default: the customer's e-invoice format, else the team's"),
+  document: z
+    .enum(['invoice', 'credit-note'])
+    .default('invoice')
+    .describe('credit-note: the credit note of a refunded invoice (type 381, the invoice as its preceding reference)'),
+});
+
+export const EInvoiceCheck = z
+  .object({
+    format: z.enum(E_INVOICE_FORMATS).nullable().describe('the format checked; null when none is chosen'),
+    ok: z.boolean().describe('true: the e-invoice can be issued'),
+    failures: z.array(RuleFailure).describe('every business rule it fails (empty when ok)'),
+    message: z.string().nullable().describe('why no check was possible (no format chosen, not refunded)'),
+  })
+  .meta({ id: 'EInvoiceCheck' });
+
 export const invoiceRoutes = {
   list: defineRoute({
     method: 'GET',
@@ -474,6 +502,28 @@ export const invoiceRoutes = {
     scopes: ['invoices.read'],
     params: InvoiceIdParams,
     responses: { 200: z.any().describe('application/pdf') },
+  }),
+  eInvoice: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/e-invoice',
+    tag: 'invoices',
+    summary: 'Extension: the invoice as an e-invoice (XRechnung, Peppol BIS 3.0 XML or a ZUGFeRD/Factur-X PDF)',
+    description:
+      'Checked first against EN 16931 and its format (XRechnung, Peppol); a failing invoice is 422 with `rules` listing each rule and field.',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    query: EInvoiceQuery,
+    responses: { 200: z.any().describe('application/xml or application/pdf') },
+  }),
+  eInvoiceCheck: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/e-invoice/check',
+    tag: 'invoices',
+    summary: 'Extension: the business rules the e-invoice of this invoice fails, without producing it',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    query: EInvoiceQuery,
+    responses: { 200: EInvoiceCheck },
   }),
   fromTracker: defineRoute({
     method: 'POST',

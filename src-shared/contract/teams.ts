@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { CountryCode, VatNumber } from './customers';
+import { E_INVOICE_FORMATS } from '../domain/einvoice/model';
+import { CountryCode, Email, PeppolId, Phone, VatNumber } from './customers';
 import { idParams } from './list';
 import { defineRoute } from './route';
 import { Currency } from './tracker';
@@ -23,6 +24,13 @@ export const Team = z
     city: z.string().nullable(),
     state: z.string().nullable(),
     vatNumber: z.string().nullable().describe("the team's VAT identification number, printed on its invoices"),
+    peppolId: z
+      .string()
+      .nullable()
+      .describe("extension: the team's Peppol participant id (scheme:identifier), its e-invoices' seller address"),
+    email: z.string().nullable().describe("extension: the seller contact's email on the team's e-invoices"),
+    phone: z.string().nullable().describe("extension: the seller contact's telephone number (XRechnung requires one)"),
+    eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable().describe('extension: the e-invoice format of customers that name none'),
     createdAt: z.string(),
     updatedAt: z.string(),
   })
@@ -58,6 +66,10 @@ export const TeamPatch = z.strictObject({
   city: text(100),
   state: text(100),
   vatNumber: VatNumber.optional(),
+  peppolId: PeppolId.optional(),
+  email: Email,
+  phone: Phone.optional(),
+  eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable().optional(),
 });
 export type TeamPatch = z.infer<typeof TeamPatch>;
 

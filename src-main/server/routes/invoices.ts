@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
+import { assertEInvoiceIssuable } from '../../einvoice/issue';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
 import type { Db } from '../../store/db';
 import { newId } from '../../store/ids';
@@ -12,6 +13,7 @@ import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/
 import { invoiceSummary, paymentStatus } from '../../store/invoices/summary';
 import { createInvoice, deleteInvoice, updateInvoice } from '../../store/invoices/write';
 import { registerRoute } from '../route';
+import { eInvoiceError } from './e-invoices';
 
 export interface InvoiceRoutesOptions {
   db: Db;
@@ -43,9 +45,15 @@ export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRou
     removeInvoicePdf(dataDir, auth.teamId, params.id);
     return deleted;
   });
-  registerRoute(app, r.send, ({ auth, params, body }) =>
-    sendInvoice(db, auth.teamId, params.id, { to: body.to, idempotencyKey: body.idempotencyKey }),
-  );
+  registerRoute(app, r.send, ({ auth, params, body }) => {
+    // An invoice whose e-invoice fails its format's rules is not sent (docs/decisions/0160-e-invoices.md).
+    try {
+      assertEInvoiceIssuable(db, auth.teamId, params.id);
+    } catch (err) {
+      throw eInvoiceError(err);
+    }
+    return sendInvoice(db, auth.teamId, params.id, { to: body.to, idempotencyKey: body.idempotencyKey });
+  });
   registerRoute(app, r.remind, ({ auth, params, body }) => {
     queueInvoiceReminder(db, auth.teamId, params.id, {
       idempotencyKey: `remind:${params.id}:${body.idempotencyKey ?? newId()}`,

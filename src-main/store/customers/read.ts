@@ -80,6 +80,8 @@ export function toCustomer(r: ReadRow, now: Date): Customer {
     zip: r.zip,
     vatNumber: r.vat_number,
     peppolId: r.peppol_id,
+    eInvoiceFormat: r.e_invoice_format as Customer['eInvoiceFormat'],
+    buyerReference: r.buyer_reference,
     note: r.note,
     tags,
     description: r.description,

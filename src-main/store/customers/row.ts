@@ -19,6 +19,8 @@ export const FIELDS = [
   ['zip', 'zip'],
   ['vatNumber', 'vat_number'],
   ['peppolId', 'peppol_id'],
+  ['eInvoiceFormat', 'e_invoice_format'],
+  ['buyerReference', 'buyer_reference'],
   ['note', 'note'],
   ['description', 'description'],
   ['industry', 'industry'],

@@ -135,6 +135,7 @@ export function extractedFieldsOf(file: StoredFile): ExtractedFields | null {
     vatRate: n(f.vatRate),
     website: (f.website as string | null) ?? null,
     method: file.extraction_method as ExtractedFields['method'],
+    eInvoice: (f.eInvoice as unknown as ExtractedFields['eInvoice']) ?? null,
   };
 }
 

@@ -55,6 +55,10 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
         city: 'city',
         state: 'state',
         vatNumber: 'vat_number',
+        peppolId: 'peppol_id',
+        email: 'email',
+        phone: 'phone',
+        eInvoiceFormat: 'e_invoice_format',
       } as const;
       for (const [field, column] of Object.entries(address) as [keyof typeof address, string][]) {
         if (patch[field] !== undefined && patch[field] !== team[field]) values[column] = patch[field];

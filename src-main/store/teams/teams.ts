@@ -1,3 +1,4 @@
+import type { EInvoiceFormat } from '../../../src-shared/domain/einvoice/model';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { newId, nowIso } from '../ids';
@@ -13,7 +14,7 @@ export interface Team {
   updatedAt: string;
 }
 
-/** The team with its postal address and VAT number (migration 017), as the API shows it and documents print it. */
+/** The team with its postal address and VAT number (migration 017) and e-invoice details (019), as the API shows it and documents print it. */
 export interface TeamDetails extends Team {
   addressLine1: string | null;
   addressLine2: string | null;
@@ -21,6 +22,11 @@ export interface TeamDetails extends Team {
   city: string | null;
   state: string | null;
   vatNumber: string | null;
+  /** E-invoice seller data (migration 019). */
+  peppolId: string | null;
+  email: string | null;
+  phone: string | null;
+  eInvoiceFormat: EInvoiceFormat | null;
 }
 
 const SELECT = `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
@@ -42,7 +48,8 @@ export function getTeamDetails(db: Db, id: string): TeamDetails {
     .prepare(
       `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
          fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, address_line1 AS addressLine1,
-         address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, created_at AS createdAt,
+         address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, peppol_id AS peppolId, email, phone,
+         e_invoice_format AS eInvoiceFormat, created_at AS createdAt,
          updated_at AS updatedAt
        FROM teams WHERE id = ?`,
     )

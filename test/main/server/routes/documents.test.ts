@@ -111,7 +111,7 @@ describe('documents', () => {
     const { api, token } = await setup({ documents: { runner: false } });
     const text = await json(api, token, Buffer.from('Total 12.00 EUR — definitely a PDF'), { fileName: 'fake.pdf' });
     expect(text.statusCode).toBe(415);
-    expect(text.json().message).toContain('upload a PDF, PNG, JPEG or HEIC');
+    expect(text.json().message).toContain('upload a PDF, PNG, JPEG, HEIC or an e-invoice');
     const heic = fs.readFileSync(path.resolve(__dirname, '../../../fixtures/receipts-heic/cafe-vienna.heic'));
     const h = await json(api, token, heic, { fileName: 'IMG_0001.jpg' });
     expect(h.statusCode, h.body).toBe(201);

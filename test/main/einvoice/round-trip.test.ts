@@ -1,0 +1,234 @@
+import PDFDocument from 'pdfkit';
+import { describe, expect, it } from 'vitest';
+import { embeddedInvoiceXml } from '../../../src-main/einvoice/hybrid';
+import { readEInvoiceXml } from '../../../src-main/einvoice/read';
+import { validateCii } from '../../../src-main/einvoice/schema';
+import { writeEInvoice } from '../../../src-main/einvoice/write';
+import { type MapOptions, mapInvoice } from '../../../src-shared/domain/einvoice/from-invoice';
+import { E_INVOICE_FORMATS, type EInvoice, type EInvoiceFormat, FORMAT_INFO } from '../../../src-shared/domain/einvoice/model';
+import { checkEInvoice } from '../../../src-shared/domain/einvoice/rules';
+import { toMajor } from '../../../src-shared/money';
+import { BUYERS, invoiceOf, line, SELLER } from '../../shared/domain/einvoice/sources';
+
+/**
+ * Every format we issue, read back by a reader that shares no code with the writer (src-main/einvoice/read.ts over
+ * fast-xml-parser; the writer is @e-invoice-eu/core), over a table of invoices: each VAT category, several rates, a
+ * discount, a foreign currency with its VAT in the base currency, a service period, a credit note. The hybrid PDFs
+ * are also opened by a second library, factur-x-kit, which must find the same totals.
+ */
+
+function plainPdf(): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const doc = new PDFDocument({ size: 'A4', pdfVersion: '1.7' });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.text('Invoice');
+    doc.end();
+  });
+}
+
+const CASES: { name: string; build: () => { invoice: EInvoice }; notIn?: EInvoiceFormat }[] = [
+  {
+    name: 'standard rate, one line',
+    build: () => mapInvoice(invoiceOf([line('Consulting', 3, 15000)]), SELLER, BUYERS.de),
+  },
+  {
+    name: 'several rates (19 % and 7 %) and a fractional quantity',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Development', 12.5, 9550), line('Handbook', 2, 2490, 'pcs', 7), line('Travel', 1, 4200, 'day')]),
+        SELLER,
+        BUYERS.de,
+      ),
+  },
+  {
+    name: 'zero rated (Z)',
+    build: () => mapInvoice(invoiceOf([line('Printed books', 10, 1200, 'pcs', 0)], { vatCategory: 'Z' }), SELLER, BUYERS.de),
+  },
+  {
+    name: 'exempt with a reason (E), small business',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Tutoring', 4, 4000)], { includeVat: false, vatExemptionReason: 'Kleinunternehmer gemäß § 19 UStG' }),
+        SELLER,
+        BUYERS.de,
+      ),
+  },
+  {
+    name: 'reverse charge (AE) to Belgium',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Software licence', 1, 250000, 'unit')], { includeVat: false, vatCategory: 'AE' }),
+        SELLER,
+        BUYERS.be,
+      ),
+  },
+  {
+    name: 'intra-community supply (K) to France with a supply date',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Server hardware', 2, 189900, 'pcs')], { includeVat: false, vatCategory: 'K', supplyDate: '2025-03-10' }),
+        SELLER,
+        BUYERS.fr,
+      ),
+  },
+  {
+    name: 'export (G) to the US in USD, VAT in EUR, a service period',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Support retainer', 1, 500000, 'month')], {
+          currency: 'USD',
+          includeVat: false,
+          vatCategory: 'G',
+          supplyDate: '2025-02-01',
+          supplyEndDate: '2025-02-28',
+        }),
+        SELLER,
+        BUYERS.us,
+        { vatAccounting: { currency: 'EUR', vatMinor: 0 } },
+      ),
+    // A buyer outside Peppol (an email address only) cannot get a Peppol invoice: the rules say so (below).
+    notIn: 'peppol-bis-3',
+  },
+  {
+    name: 'foreign currency with VAT (CHF invoice, VAT in EUR)',
+    build: () =>
+      mapInvoice(invoiceOf([line('Workshop', 2, 120000, 'day')], { currency: 'CHF' }), SELLER, BUYERS.de, {
+        vatAccounting: { currency: 'EUR', vatMinor: 48642 },
+      }),
+  },
+  {
+    name: 'discount on a VAT-free invoice (document allowance)',
+    build: () =>
+      mapInvoice(
+        invoiceOf([line('Licence A', 1, 100000, 'unit'), line('Licence B', 3, 33333, 'unit')], {
+          includeVat: false,
+          vatCategory: 'AE',
+          discountMinor: 5000,
+        }),
+        SELLER,
+        BUYERS.be,
+      ),
+  },
+  {
+    name: 'discount as a negative line with VAT',
+    build: () =>
+      mapInvoice(invoiceOf([line('Consulting', 10, 12000), line('Loyalty discount', 1, -6000, 'unit')]), SELLER, BUYERS.de),
+  },
+  {
+    name: 'credit note of a refunded invoice',
+    build: () =>
+      mapInvoice(invoiceOf([line('Consulting', 3, 15000), line('Handbook', 1, 2490, 'pcs', 7)]), SELLER, BUYERS.fr, {
+        creditNote: { issueDate: '2025-04-02' },
+      } satisfies MapOptions),
+  },
+];
+
+/** What must survive the trip: everything the model holds that the formats carry. */
+function essentials(inv: EInvoice) {
+  return {
+    typeCode: inv.typeCode,
+    number: inv.number,
+    issueDate: inv.issueDate,
+    dueDate: inv.typeCode === '381' ? null : inv.dueDate,
+    currency: inv.currency,
+    vatAccounting: inv.vatAccounting,
+    buyerReference: inv.buyerReference,
+    preceding: inv.precedingInvoice?.number ?? null,
+    period: [inv.supply.periodStart, inv.supply.periodEnd],
+    seller: {
+      name: inv.seller.name,
+      vatId: inv.seller.vatId,
+      address: inv.seller.address,
+      endpoint: inv.seller.electronicAddress,
+    },
+    buyer: { name: inv.buyer.name, vatId: inv.buyer.vatId, address: inv.buyer.address, endpoint: inv.buyer.electronicAddress },
+    iban: inv.payment?.iban ?? null,
+    lines: inv.lines.map((l) => [l.id, l.name, l.quantity, l.unitCode, l.priceMinor, l.netMinor, l.category, l.rate]),
+    allowances: inv.allowancesCharges.map((a) => [a.charge, a.amountMinor, a.category, a.rate]),
+    vat: inv.vatBreakdown.map((b) => [b.category, b.rate, b.taxableMinor, b.taxMinor, b.exemptionReasonCode]),
+    totals: inv.totals,
+  };
+}
+
+/** A second, unrelated library (factur-x-kit, its own PDF and XML parsing) opens the hybrid PDF: same figures. */
+async function expectFacturXKitReads(pdf: Buffer, invoice: EInvoice) {
+  const { FacturX } = await import('factur-x-kit');
+  const o = (await FacturX.fromPDF(pdf)).object as unknown as {
+    document: { id: string; type: string; currency: string };
+    seller: { name: string };
+    buyer: { name: string };
+    invoiceLines?: unknown[];
+    totals: {
+      netTotal: number;
+      grossTotal: number;
+      openAmount: number;
+      taxBreakdown: { calculatedAmount: number; basisAmount: number; categoryCode: string; rateApplicablePercent?: number }[];
+    };
+  };
+  const major = (minor: number) => toMajor(minor, invoice.currency);
+  expect([o.document.id, o.document.type, o.document.currency]).toEqual([invoice.number, invoice.typeCode, invoice.currency]);
+  expect([o.seller.name, o.buyer.name, o.invoiceLines?.length]).toEqual([
+    invoice.seller.name,
+    invoice.buyer.name,
+    invoice.lines.length,
+  ]);
+  expect([o.totals.netTotal, o.totals.grossTotal, o.totals.openAmount]).toEqual(
+    [invoice.totals.taxExclusiveMinor, invoice.totals.taxInclusiveMinor, invoice.totals.payableMinor].map(major),
+  );
+  expect(
+    o.totals.taxBreakdown.map((b) => [b.categoryCode, b.rateApplicablePercent ?? 0, b.basisAmount, b.calculatedAmount]),
+  ).toEqual(invoice.vatBreakdown.map((b) => [b.category, b.rate, major(b.taxableMinor), major(b.taxMinor)]));
+  secondReader++;
+}
+
+let secondReader = 0;
+
+describe('e-invoice round trip', () => {
+  let pdf: Buffer;
+  let trips = 0;
+
+  for (const c of CASES) {
+    describe(c.name, () => {
+      for (const format of E_INVOICE_FORMATS.filter((f) => f !== c.notIn)) {
+        it(format, async () => {
+          pdf ??= await plainPdf();
+          const { invoice } = c.build();
+          expect(checkEInvoice(invoice, FORMAT_INFO[format].cius)).toEqual([]);
+          const written = await writeEInvoice(invoice, format, { lang: 'en', pdf });
+          if (FORMAT_INFO[format].syntax === 'CII') expect(await validateCii(written.xml)).toEqual([]);
+          let xml = written.xml;
+          if (FORMAT_INFO[format].container === 'pdf') {
+            expect(written.mimeType).toBe('application/pdf');
+            const embedded = await embeddedInvoiceXml(written.bytes);
+            expect(embedded?.fileName).toBe(format === 'factur-x-xrechnung' ? 'xrechnung.xml' : 'factur-x.xml');
+            xml = embedded?.xml ?? '';
+            if (format === 'factur-x-en16931') await expectFacturXKitReads(written.bytes, invoice);
+          } else {
+            expect(written.bytes.toString('utf8')).toBe(written.xml);
+          }
+          const read = readEInvoiceXml(xml);
+          expect(read.syntax).toBe(FORMAT_INFO[format].syntax);
+          expect(essentials(read.invoice)).toEqual(essentials(invoice));
+          // What we read back passes the same rules: the reader loses nothing they look at.
+          expect(checkEInvoice(read.invoice, FORMAT_INFO[format].cius)).toEqual([]);
+          trips++;
+        });
+      }
+    });
+  }
+
+  it('ran every case in every format it applies to', () => {
+    expect(trips).toBe(CASES.length * E_INVOICE_FORMATS.length - CASES.filter((c) => c.notIn).length);
+  });
+
+  it('had every hybrid PDF read by the second library too', () => {
+    expect(secondReader).toBe(CASES.length);
+  });
+
+  it('refuses Peppol for a buyer without a Peppol participant id', () => {
+    const { invoice } = CASES.find((c) => c.notIn)?.build() ?? { invoice: undefined };
+    expect(invoice && checkEInvoice(invoice, 'peppol').map((f) => f.rule)).toEqual(['FD-PEPPOL-ID']);
+  });
+});

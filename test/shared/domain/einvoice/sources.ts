@@ -1,0 +1,123 @@
+import type { BuyerSource, InvoiceSource, SellerSource } from '../../../../src-shared/domain/einvoice/from-invoice';
+import { computeAmounts } from '../../../../src-shared/domain/invoice-amounts';
+
+/** Invoices, sellers and buyers for the e-invoice tests: a German seller, buyers in DE, FR, BE and the US. */
+
+export const SELLER: SellerSource = {
+  name: 'Nordlicht Software GmbH',
+  vatNumber: 'DE123456789',
+  addressLine1: 'Friedrichstraße 12',
+  addressLine2: null,
+  city: 'Berlin',
+  zip: '10117',
+  state: null,
+  countryCode: 'DE',
+  peppolId: '9930:DE123456789',
+  email: 'billing@nordlicht.example',
+  phone: '+49 30 1234567',
+  iban: 'DE89370400440532013000',
+  bic: 'COBADEFFXXX',
+};
+
+const buyer = (over: Partial<BuyerSource>): BuyerSource => ({
+  name: 'Stadtwerke Musterstadt',
+  vatNumber: 'DE987654321',
+  addressLine1: 'Rathausplatz 1',
+  addressLine2: null,
+  city: 'Musterstadt',
+  zip: '12345',
+  state: null,
+  countryCode: 'DE',
+  peppolId: '9930:DE987654321',
+  email: 'rechnung@stadtwerke.example',
+  phone: null,
+  buyerReference: '04011000-12345-03',
+  ...over,
+});
+
+export const BUYERS = {
+  de: buyer({}),
+  fr: buyer({
+    name: 'Atelier Lumière SARL',
+    vatNumber: 'FR40303265045',
+    addressLine1: '8 rue de la Paix',
+    city: 'Paris',
+    zip: '75002',
+    countryCode: 'FR',
+    peppolId: '0009:30326504500017',
+    email: 'compta@lumiere.example',
+    buyerReference: 'PO-7781',
+  }),
+  be: buyer({
+    name: 'Brouwerij De Kroon BV',
+    vatNumber: 'BE0477472701',
+    addressLine1: 'Grote Markt 3',
+    city: 'Leuven',
+    zip: '3000',
+    countryCode: 'BE',
+    peppolId: '0208:0477472701',
+    email: 'factuur@kroon.example',
+    buyerReference: 'KROON-2025-01',
+  }),
+  us: buyer({
+    name: 'Acme Corp.',
+    vatNumber: null,
+    addressLine1: '1 Main Street',
+    city: 'Springfield',
+    zip: '62701',
+    state: 'IL',
+    countryCode: 'US',
+    peppolId: null,
+    email: 'ap@acme.example',
+    buyerReference: 'ACME-PO-1',
+  }),
+};
+
+type Line = InvoiceSource['lines'][number];
+
+/** An invoice source whose stored totals are computed as the store computes them (decision 0071). */
+export function invoiceOf(lines: Line[], over: Partial<InvoiceSource> = {}): InvoiceSource {
+  const base: InvoiceSource = {
+    invoiceNumber: 'INV-0042',
+    issueDate: '2025-03-14',
+    dueDate: '2025-04-13',
+    supplyDate: null,
+    supplyEndDate: null,
+    currency: 'EUR',
+    note: null,
+    lines,
+    vatRate: 19,
+    taxRate: 0,
+    includeVat: true,
+    includeTax: false,
+    discountMinor: 0,
+    subtotalMinor: 0,
+    vatMinor: 0,
+    taxMinor: 0,
+    amountMinor: 0,
+    vatCategory: null,
+    vatExemptionReason: null,
+    vatExemptionReasonCode: null,
+    buyerReference: null,
+    ...over,
+  };
+  const a = computeAmounts(
+    base.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, vatRate: l.vatRate })),
+    base,
+  );
+  return { ...base, subtotalMinor: a.subtotalMinor, vatMinor: a.vatMinor, taxMinor: a.taxMinor, amountMinor: a.amountMinor };
+}
+
+export const line = (
+  name: string,
+  quantity: number,
+  priceMinor: number,
+  unit: string | null = 'h',
+  vatRate: number | null = null,
+): Line => ({
+  name,
+  quantity,
+  unit,
+  priceMinor,
+  vatRate,
+});
