@@ -5,32 +5,31 @@
  */
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../src-shared/api-client';
 import { AppLink } from './AppLink';
 import { EmptyState } from './table/EmptyState';
 import { ErrorBanner } from './ui';
 
-export interface RecordPageLabels {
-  /** The breadcrumb navigation's name. */
-  breadcrumb: string;
-  gone: string;
-  goneText: string;
-  backToList: string;
-}
-
 export function RecordPage<T>(props: {
   record: UseQueryResult<T, Error>;
-  list: { path: string; title: string };
+  /**
+   * The screen's i18n namespace: its `title` names the list, and `detail.breadcrumb`, `detail.gone`,
+   * `detail.goneText` and `detail.backToList` the frame.
+   */
+  namespace: string;
+  /** The list's path, the breadcrumb's way back. */
+  listPath: string;
   /** The record's name in the breadcrumb. */
   name: (record: T) => string;
-  labels: RecordPageLabels;
   children: (record: T, breadcrumb: ReactNode) => ReactNode;
 }) {
-  const { record, list, labels } = props;
+  const { record, listPath } = props;
+  const { t } = useTranslation(props.namespace);
   const data = record.data;
   const breadcrumb = (
-    <nav className="breadcrumb" aria-label={labels.breadcrumb}>
-      <AppLink to={list.path}>{list.title}</AppLink>
+    <nav className="breadcrumb" aria-label={t('detail.breadcrumb')}>
+      <AppLink to={listPath}>{t('title')}</AppLink>
       <span aria-hidden="true"> / </span>
       <span aria-current="page">{data === undefined ? '…' : props.name(data)}</span>
     </nav>
@@ -42,8 +41,8 @@ export function RecordPage<T>(props: {
         {breadcrumb}
         {gone ? (
           <div className="card">
-            <EmptyState title={labels.gone} action={<AppLink to={list.path}>{labels.backToList}</AppLink>}>
-              {labels.goneText}
+            <EmptyState title={t('detail.gone')} action={<AppLink to={listPath}>{t('detail.backToList')}</AppLink>}>
+              {t('detail.goneText')}
             </EmptyState>
           </div>
         ) : (

@@ -34,17 +34,7 @@ export function CustomerDetail({ id }: { id: string }) {
   useScreenKeys({ e: () => setEditing(true) }, { enabled: Boolean(record.data) && !editing && !invoicing });
 
   return (
-    <RecordPage
-      record={record}
-      list={{ path: '/customers', title: t('title') }}
-      name={(customer) => customer.name}
-      labels={{
-        breadcrumb: t('detail.breadcrumb'),
-        gone: t('detail.gone'),
-        goneText: t('detail.goneText'),
-        backToList: t('detail.backToList'),
-      }}
-    >
+    <RecordPage record={record} namespace="customers" listPath="/customers" name={(customer) => customer.name}>
       {(c, breadcrumb) => (
         <div className="page customer-detail" data-customer-id={c.id}>
           {breadcrumb}

@@ -21,17 +21,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const { t } = useTranslation('invoices');
   const record = useRecord(invoiceRoutes.get, { id });
   return (
-    <RecordPage
-      record={record}
-      list={{ path: '/invoices', title: t('title') }}
-      name={(inv) => inv.invoiceNumber}
-      labels={{
-        breadcrumb: t('detail.breadcrumb'),
-        gone: t('detail.gone'),
-        goneText: t('detail.goneText'),
-        backToList: t('detail.backToList'),
-      }}
-    >
+    <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber}>
       {(inv, breadcrumb) => (
         <div className="page inv-detail" data-invoice-id={inv.id}>
           {breadcrumb}
