@@ -11,7 +11,8 @@ import { SearchField } from '../../components/SearchField';
 import type { Column } from '../../components/table/columns';
 import { DataTable, focusFirstRow } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
-import { TableFooter } from '../../components/table/TableFooter';
+import { ListEmpty } from '../../components/table/ListEmpty';
+import { ListFooter } from '../../components/table/ListFooter';
 import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
@@ -209,47 +210,29 @@ function CustomerList() {
               skeletonRows={5}
               tableRef={tableRef}
               empty={
-                list.error ? null : filtered ? (
-                  <EmptyState
-                    title={t('empty.noMatch')}
-                    action={
-                      <button
-                        type="button"
-                        className="btn"
-                        onClick={() => {
-                          setSearch('');
-                          if (s.tab !== 'all') s.setTab('all');
-                          else s.setQuery('');
-                        }}
-                      >
-                        {t('empty.clear')}
-                      </button>
+                list.error ? null : (
+                  <ListEmpty
+                    namespace="customers"
+                    filtered={filtered}
+                    noMatchText={
+                      s.q.trim()
+                        ? s.tab !== 'all'
+                          ? t('empty.nothingForIn', { q: s.q.trim(), tab: t(`tabs.${s.tab}.label`) })
+                          : t('empty.nothingFor', { q: s.q.trim() })
+                        : t('empty.noneInGroup', { tab: t(`tabs.${s.tab}.label`) })
                     }
-                  >
-                    {s.q.trim()
-                      ? s.tab !== 'all'
-                        ? t('empty.nothingForIn', { q: s.q.trim(), tab: t(`tabs.${s.tab}.label`) })
-                        : t('empty.nothingFor', { q: s.q.trim() })
-                      : t('empty.noneInGroup', { tab: t(`tabs.${s.tab}.label`) })}
-                  </EmptyState>
-                ) : (
-                  <EmptyState
+                    onClear={() => {
+                      setSearch('');
+                      if (s.tab !== 'all') s.setTab('all');
+                      else s.setQuery('');
+                    }}
+                    onAdd={() => setCreating(true)}
                     icon={<PeopleIcon />}
-                    title={t('empty.none')}
-                    action={
-                      <button type="button" className="btn primary" onClick={() => setCreating(true)}>
-                        {t('empty.addFirst')}
-                      </button>
-                    }
-                  >
-                    {t('empty.noneText')}
-                  </EmptyState>
+                  />
                 )
               }
             />
-            {list.items.length > 0 ? (
-              <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
-            ) : null}
+            <ListFooter namespace="customers" list={list} />
           </div>
         </>
       )}

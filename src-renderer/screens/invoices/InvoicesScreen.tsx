@@ -9,8 +9,8 @@ import { invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { SearchField } from '../../components/SearchField';
 import { Tabs } from '../../components/Tabs';
 import { DataTable, focusFirstRow } from '../../components/table/DataTable';
-import { EmptyState } from '../../components/table/EmptyState';
-import { TableFooter } from '../../components/table/TableFooter';
+import { ListEmpty } from '../../components/table/ListEmpty';
+import { ListFooter } from '../../components/table/ListFooter';
 import { ErrorBanner, Kbd } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { pathId, useRouter } from '../../lib/router';
@@ -94,43 +94,25 @@ function InvoiceList() {
           skeletonRows={6}
           tableRef={tableRef}
           empty={
-            list.error ? null : filtered ? (
-              <EmptyState
-                title={t('empty.noMatch')}
-                action={
-                  <button
-                    type="button"
-                    className="btn"
-                    onClick={() => {
-                      setSearch('');
-                      update({ tab: 'all', q: '' });
-                    }}
-                  >
-                    {t('empty.clear')}
-                  </button>
+            list.error ? null : (
+              <ListEmpty
+                namespace="invoices"
+                filtered={filtered}
+                noMatchText={
+                  view.q.trim()
+                    ? t('empty.nothingFor', { q: view.q.trim() })
+                    : t('empty.noneInTab', { tab: t(`tabs.${view.tab}`) })
                 }
-              >
-                {view.q.trim()
-                  ? t('empty.nothingFor', { q: view.q.trim() })
-                  : t('empty.noneInTab', { tab: t(`tabs.${view.tab}`) })}
-              </EmptyState>
-            ) : (
-              <EmptyState
-                title={t('empty.none')}
-                action={
-                  <button type="button" className="btn primary" onClick={() => setCreating(true)}>
-                    {t('empty.addFirst')}
-                  </button>
-                }
-              >
-                {t('empty.noneText')}
-              </EmptyState>
+                onClear={() => {
+                  setSearch('');
+                  update({ tab: 'all', q: '' });
+                }}
+                onAdd={() => setCreating(true)}
+              />
             )
           }
         />
-        {list.items.length > 0 ? (
-          <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
-        ) : null}
+        <ListFooter namespace="invoices" list={list} />
       </div>
 
       {creating ? <NewInvoice onClose={() => setCreating(false)} onCreated={(inv) => navigate(`/invoices/${inv.id}`)} /> : null}
