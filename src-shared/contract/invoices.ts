@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
-import { DayInput, multiValue, PageMeta, PageSize } from './common';
+import { ClientId, DayInput, multiValue, PageMeta, PageSize } from './common';
 import { CursorQuery, idParams, sortParam } from './list';
 import { defineRoute } from './route';
 
@@ -153,6 +153,7 @@ const writable = {
 };
 
 export const InvoiceCreate = z.strictObject({
+  id: ClientId.optional(),
   ...writable,
   deliveryType: z
     .enum(DELIVERY_TYPES)
@@ -206,7 +207,12 @@ export const InvoicePaymentRef = z
 export const Invoice = z
   .object({
     id: z.string(),
-    invoiceNumber: z.string(),
+    invoiceNumber: z
+      .string()
+      .nullable()
+      .describe(
+        'null: not numbered yet — a team that syncs with a remote leaves numbering to it, and the invoice takes the number the remote gives it when first synced',
+      ),
     status: InvoiceStatusSchema,
     nextStatuses: z.array(InvoiceStatusSchema).describe('the states the lifecycle allows next'),
     customerId: z.string().nullable(),

@@ -11,6 +11,7 @@ import { queueInvoiceReminder, sendInvoice } from '../../store/invoices/send';
 import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/settings';
 import { invoiceSummary, paymentStatus } from '../../store/invoices/summary';
 import { createInvoice, deleteInvoice, updateInvoice } from '../../store/invoices/write';
+import { isReplicaPush } from '../replica';
 import { registerRoute } from '../route';
 
 export interface InvoiceRoutesOptions {
@@ -36,8 +37,12 @@ export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRou
   registerRoute(app, r.updateSettings, ({ auth, body }) => updateInvoiceSettings(db, auth.teamId, body));
   registerRoute(app, r.fromTracker, ({ auth, body }) => invoiceFromTracker(db, auth.teamId, body));
   registerRoute(app, r.get, ({ auth, params }) => getInvoice(db, auth.teamId, params.id));
-  registerRoute(app, r.update, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
-  registerRoute(app, r.put, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
+  // A replica's push carries the lifecycle state its copy reached: reached here through each checked move (0143).
+  for (const route of [r.update, r.put] as const) {
+    registerRoute(app, route, ({ auth, params, body, request }) =>
+      updateInvoice(db, auth.teamId, params.id, body, undefined, { throughLifecycle: isReplicaPush(request) }),
+    );
+  }
   registerRoute(app, r.delete, ({ auth, params }) => {
     const deleted = deleteInvoice(db, auth.teamId, params.id);
     removeInvoicePdf(dataDir, auth.teamId, params.id);

@@ -16,6 +16,7 @@ import { importStatements } from './015-import-statements';
 import { specAreas } from './016-spec-areas';
 import { lawfulDocuments } from './017-lawful-documents';
 import { inboxIngestion } from './018-inbox-ingestion';
+import { invoiceSync } from './022-invoice-sync';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -61,6 +62,9 @@ export const MIGRATIONS: readonly Migration[] = [
   lawfulDocuments,
   // [018 inbox ingestion: watched folder, IMAP, inbound e-mail callback]
   inboxIngestion,
+  // [019–021] — reserved numbers (other branches)
+  // [022 invoice sync: numbers left to the remote, emails relayed through it]
+  invoiceSync,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -24,7 +24,7 @@ export function InvoiceDetail({ id }: { id: string }) {
     <RecordPage
       record={record}
       list={{ path: '/invoices', title: t('title') }}
-      name={(inv) => inv.invoiceNumber}
+      name={(inv) => inv.invoiceNumber ?? t('numberPending')}
       labels={{
         breadcrumb: t('detail.breadcrumb'),
         gone: t('detail.gone'),
@@ -38,7 +38,7 @@ export function InvoiceDetail({ id }: { id: string }) {
           <header className="page-header">
             <div>
               <h1 className="inv-title">
-                <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
+                <span className="inv-number">{inv.invoiceNumber ?? t('numberPending')}</span> <StatusPill status={inv.status} />
               </h1>
               <p>
                 {inv.customerId && inv.customer ? (
