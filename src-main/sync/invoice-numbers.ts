@@ -1,6 +1,6 @@
-import type { Json, Projection } from '../../src-shared/domain/sync/merge';
-import { type NewConflict, recordConflict } from '../store/sync/conflicts';
-import { dropNumber } from '../store/sync/invoice-writes';
+import type { Projection } from '../../src-shared/domain/sync/merge';
+import { recordConflict } from '../store/sync/conflicts';
+import { yieldNumber } from '../store/sync/invoice-writes';
 import { finishPush, type OutboxEntry } from '../store/sync/outbox';
 import { write } from '../store/write';
 import { checkLease, type RoundContext } from './context';
@@ -26,28 +26,23 @@ export async function settleInvoiceNumber(
   if (typeof number !== 'string') return local;
   const taken = (await remoteInvoices(ctx, { q: number })).some((r) => r.invoiceNumber === number);
   if (!taken) return local;
-  const record = (c: Pick<NewConflict, 'kind' | 'remote' | 'rule' | 'winner'>) => {
+  if (local.status !== 'draft') {
+    finishPush(ctx.db, entry.id, 'conflict', `the number ${number} is another invoice's on the remote`);
     const made = recordConflict(ctx.db, {
       teamId: ctx.teamId,
       remoteId: ctx.remote.id,
       entity: 'invoice',
       localId: entry.localId,
+      kind: 'refused',
       group: 'number',
       fields: ['invoiceNumber'],
       base: null,
       local: { invoiceNumber: number },
-      ...c,
-    });
-    if (made) ctx.counts.conflicts++;
-  };
-  if (local.status !== 'draft') {
-    finishPush(ctx.db, entry.id, 'conflict', `the number ${number} is another invoice's on the remote`);
-    record({
-      kind: 'refused',
       remote: { invoiceNumber: number },
       rule: `the remote holds another invoice numbered ${number}, and this one was issued with that number, which cannot change: it stays here until one of the two is canceled`,
       winner: 'local',
     });
+    if (made) ctx.counts.conflicts++;
     return undefined;
   }
   write(
@@ -55,13 +50,7 @@ export async function settleInvoiceNumber(
     ctx.teamId,
     (w) => {
       checkLease(ctx);
-      dropNumber(w, entry.localId);
-      record({
-        kind: 'fields',
-        remote: { invoiceNumber: null as Json },
-        rule: `the remote holds another invoice numbered ${number}: this draft gives the number up and takes the one the remote gives it`,
-        winner: 'remote',
-      });
+      if (yieldNumber(w, entry.localId, number)) ctx.counts.conflicts++;
     },
     { origin: 'sync' },
   );

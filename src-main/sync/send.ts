@@ -9,7 +9,7 @@ import { forgetRecord, remoteIdOf, saveBase, syncRecord } from '../store/sync/re
 import { write } from '../store/write';
 import { applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
-import { checkLease, count, type RoundContext } from './context';
+import { checkLease, count, LeaseLost, type RoundContext } from './context';
 import { freezeCreate } from './freeze';
 import { settleInvoiceNumber } from './invoice-numbers';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
@@ -411,11 +411,51 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   if (!ok(res.status)) {
     finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
     const remoteNow = await remoteRecord(ctx, entity, rec.remoteRecordId);
-    conflict(ctx, entry, 'refused', `the remote refused the change (${res.status}): ${messageOf(res.body)}`, remoteNow);
+    conflict(
+      ctx,
+      entry,
+      'refused',
+      `the remote refused the change (${res.status}): ${messageOf(res.body)}; this side takes the remote's values`,
+      remoteNow,
+    );
+    if (remoteNow) followRefusal(ctx, entity, entry.localId, rec.remoteRecordId, remoteNow);
     return;
   }
   const base = { ...(rec.base ?? {}), ...entry.projection };
   finishAgreed(ctx, entry, rec.remoteRecordId, agreedAfterPush(ctx, entity, base, answeredRecord(res.body).record));
+}
+
+/**
+ * The remote refused a change (its copy's state forbids it: an invoice settled there meanwhile): its copy stands,
+ * and this side takes it where they differ, so both agree again; the conflict keeps the refused values for a person
+ * to take with one action. A value this store refuses in turn leaves the record as it is.
+ */
+function followRefusal(ctx: RoundContext, entity: SyncEntity, localId: string, remoteRecordId: string, remote: Projection) {
+  const local = readProjection(ctx.db, ctx.teamId, entity, localId);
+  if (!local) return;
+  const diff = changedFields(SYNC_SPECS[entity], local, remote);
+  try {
+    write(
+      ctx.db,
+      ctx.teamId,
+      (w) => {
+        checkLease(ctx);
+        if (Object.keys(diff).length > 0) updateLocal(w, entity, localId, diff, { ...local, ...diff });
+        saveBase(ctx.db, {
+          teamId: ctx.teamId,
+          remoteId: ctx.remote.id,
+          entity,
+          localId,
+          remoteRecordId,
+          base: remote,
+          baseSeq: recordSeq(ctx.db, ctx.teamId, ENTITIES[entity].table, localId) ?? 0,
+        });
+      },
+      { origin: 'sync' },
+    );
+  } catch (err) {
+    if (err instanceof LeaseLost) throw err;
+  }
 }
 
 async function sendDelete(ctx: RoundContext, entry: OutboxEntry): Promise<void> {

@@ -1,7 +1,13 @@
 import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
 import { dayOf } from '../../../src-shared/domain/day-input';
 import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
-import { actionFor, type InvoiceAction, lifecyclePath, nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import {
+  actionFor,
+  type InvoiceAction,
+  type LifecycleContext,
+  lifecyclePath,
+  nextStatuses,
+} from '../../../src-shared/domain/invoice-lifecycle';
 import { dueMinor, refundableMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
 import { toMajor } from '../../../src-shared/money';
@@ -156,10 +162,16 @@ const CONTENT_FIELDS = [
 export interface UpdateOptions {
   /**
    * Reach `status` through as many moves of the lifecycle as it takes, each checked (a sync replica's state: an
-   * invoice issued and paid on one side is issued, then paid, on the other; docs/decisions/0143). Otherwise a status
-   * is one move away or refused.
+   * invoice issued and paid on one side is issued, then paid, on the other; docs/decisions/0143). A canceled invoice
+   * the other side issued or paid meanwhile is restored to a draft first: a cancel made offline does not undo what
+   * went out or came in elsewhere. Otherwise a status is one move away or refused.
    */
   throughLifecycle?: boolean;
+  /**
+   * The invoice is brought to the content the sync remote holds (docs/decisions/0143): not a person's edit of an
+   * issued invoice but this copy following the shared one, so the lifecycle's edit checks do not apply.
+   */
+  followRemote?: boolean;
 }
 
 /**
@@ -187,7 +199,7 @@ export function updateInvoice(
     if (contentChange || termsChange) {
       const action: InvoiceAction = contentChange ? 'edit' : 'edit_terms';
       const editableAfterMove = wantsStatus && patch.status === 'draft' && r.status === 'scheduled';
-      if (!editableAfterMove) checkedMove(r, action, now);
+      if (!editableAfterMove && !options.followRemote) checkedMove(r, action, now);
     }
     if (wantsStatus && patch.status === 'draft' && r.status === 'scheduled') {
       applyMove(w, r, 'unschedule', { now });
@@ -247,7 +259,7 @@ export function updateInvoice(
     if (wantsStatus && r.status !== patch.status) {
       const target = patch.status!;
       const ctx = lifecycleContext(r, now);
-      const steps = options.throughLifecycle ? lifecyclePath(r.status, target, ctx) : [target];
+      const steps = options.throughLifecycle ? syncPath(r.status, target, ctx) : [target];
       if (!steps || (!options.throughLifecycle && !actionFor(r.status, target, ctx))) {
         const allowed = nextStatuses(r.status, ctx);
         throw new Conflict(
@@ -262,11 +274,24 @@ export function updateInvoice(
   return getInvoice(db, teamId, id, now);
 }
 
+/** The statuses a sync walks through to `target` (UpdateOptions.throughLifecycle). */
+function syncPath(from: InvoiceStatus, target: InvoiceStatus, ctx: LifecycleContext): InvoiceStatus[] | undefined {
+  const path = lifecyclePath(from, target, ctx);
+  if (path || from !== 'canceled') return path;
+  const rest = lifecyclePath('draft', target, ctx);
+  return rest ? ['draft', ...rest] : undefined;
+}
+
 /** One move of the lifecycle to `target` (asked by PATCH/PUT `status`), with what goes with it. */
 function moveTo(w: Writer, row: InvoiceRow, target: InvoiceStatus, patch: InvoicePatch, now: Date): InvoiceRow {
   const { db, teamId } = w;
   const id = row.id;
   let r = row;
+  if (r.status === 'canceled' && target === 'draft') {
+    // A sync's restore (syncPath): what the cancel released stays released; the invoice goes out again from a draft.
+    w.update('invoice', id, { status: 'draft', canceled_at: null });
+    return requireInvoiceRow(db, teamId, id);
+  }
   const action = actionFor(r.status, target, lifecycleContext(r, now))!;
   if (action === 'schedule') {
     if (!patch.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required to schedule an invoice');

@@ -7,7 +7,9 @@ import { requireInvoiceRow } from '../invoices/read';
 import { assertNumberFree, NO_NUMBER } from '../invoices/settings';
 import { createInvoice, updateInvoice } from '../invoices/write';
 import type { Writer } from '../write';
+import { recordConflict } from './conflicts';
 import { readProjection } from './projections';
+import { teamRemote } from './remotes';
 
 /**
  * Invoice projections written into the local store (docs/decisions/0143-invoice-sync.md), through the invoice
@@ -17,6 +19,9 @@ import { readProjection } from './projections';
  */
 
 type Fields = Record<string, Json>;
+
+/** This copy follows the remote's: its lifecycle reached move by move, its content taken whatever its state. */
+const FOLLOW = { throughLifecycle: true, followRemote: true } as const;
 
 /** The content fields of a projection as the invoice store takes them (money in major units of the currency). */
 function contentOf(f: Fields, currency: string): Partial<InvoicePatch> {
@@ -49,7 +54,32 @@ function releaseDraftNumber(w: Writer, invoiceNumber: string, exceptId: string):
     .prepare(`SELECT id FROM invoices WHERE team_id = ? AND invoice_number = ? AND status = 'draft' AND id != ?`)
     .pluck()
     .get(w.teamId, invoiceNumber, exceptId) as string | undefined;
-  if (holder) w.update('invoice', holder, { invoice_number: NO_NUMBER });
+  if (holder) yieldNumber(w, holder, invoiceNumber);
+}
+
+/**
+ * A draft of this replica gives up its number, which the remote holds for another invoice (a collision): it waits
+ * for the number the remote gives it. The conflict shows the renumbering. Returns whether the conflict is new.
+ */
+export function yieldNumber(w: Writer, draftId: string, invoiceNumber: string): boolean {
+  w.update('invoice', draftId, { invoice_number: NO_NUMBER });
+  const remote = teamRemote(w.db, w.teamId);
+  return remote
+    ? recordConflict(w.db, {
+        teamId: w.teamId,
+        remoteId: remote.id,
+        entity: 'invoice',
+        localId: draftId,
+        kind: 'fields',
+        group: 'number',
+        fields: ['invoiceNumber'],
+        base: null,
+        local: { invoiceNumber },
+        remote: { invoiceNumber: null },
+        rule: `the remote holds another invoice numbered ${invoiceNumber}: this draft gives the number up and takes the one the remote gives it`,
+        winner: 'remote',
+      })
+    : false;
 }
 
 /** Creates a pulled invoice with the remote's id and number, then moves it to the state it has there. */
@@ -58,7 +88,7 @@ export function createInvoiceLocal(w: Writer, id: string, f: Fields): string {
   const number = typeof f.invoiceNumber === 'string' ? f.invoiceNumber : undefined;
   if (number) releaseDraftNumber(w, number, id);
   createInvoice(w.db, w.teamId, { id, ...contentOf(f, currency), ...(number ? { invoiceNumber: number } : {}) } as InvoiceCreate);
-  if (f.status !== 'draft') updateInvoice(w.db, w.teamId, id, lifecycleOf(f), undefined, { throughLifecycle: true });
+  if (f.status !== 'draft') updateInvoice(w.db, w.teamId, id, lifecycleOf(f), undefined, FOLLOW);
   return id;
 }
 
@@ -74,7 +104,7 @@ export function updateInvoiceLocal(w: Writer, id: string, f: Fields, full: Proje
     if (row.invoice_number === NO_NUMBER) takeNumber(w, id, f.invoiceNumber);
     else patch.invoiceNumber = f.invoiceNumber;
   }
-  if (Object.keys(patch).length > 0) updateInvoice(w.db, w.teamId, id, patch, undefined, { throughLifecycle: true });
+  if (Object.keys(patch).length > 0) updateInvoice(w.db, w.teamId, id, patch, undefined, FOLLOW);
 }
 
 /** Gives an invoice waiting for its number the one the remote gave it. */
@@ -82,11 +112,6 @@ export function takeNumber(w: Writer, id: string, invoiceNumber: string): void {
   releaseDraftNumber(w, invoiceNumber, id);
   assertNumberFree(w.db, w.teamId, invoiceNumber, id);
   w.update('invoice', id, { invoice_number: invoiceNumber });
-}
-
-/** Gives up a number this replica gave a draft that collides with the remote's (the remote numbers it instead). */
-export function dropNumber(w: Writer, id: string): void {
-  w.update('invoice', id, { invoice_number: NO_NUMBER });
 }
 
 /** The local invoice a remote one is (same number and same content, see sameInvoice), if any. */
