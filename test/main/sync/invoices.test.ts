@@ -12,7 +12,7 @@ import { readProjection } from '../../../src-main/store/sync/projections';
 import { localIdOf, remoteIdOf } from '../../../src-main/store/sync/records';
 import { teamRemote } from '../../../src-main/store/sync/remotes';
 import { toLocalIds } from '../../../src-main/sync/refs';
-import { seeded } from './fault-proxy';
+import { faultProxy, seeded } from './fault-proxy';
 import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
 
 type Kind = 'finops' | 'hosted';
@@ -225,6 +225,26 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       expect(listConflicts(a.api.db, a.teamId).some((x) => x.kind === 'refused' && x.local?.note === 'late note')).toBe(true);
       const quiet = await syncOnce(a, r, kind);
       expect([quiet.pulled, quiet.pushed, quiet.conflicts]).toEqual([0, 0, 0]);
+    });
+
+    it('a create whose answer was lost makes one invoice there, numbered once; the next round adopts it', async () => {
+      const r = await remoteReplica('Acme', { specOnly: kind === 'hosted' });
+      const a = await replica();
+      const proxy = await faultProxy(r.url);
+      let lost = 0;
+      proxy.plan = (method, path) =>
+        method === 'POST' && path.startsWith('/v1/invoices') && lost++ === 0 ? 'lose-answer' : 'pass';
+      const customer = await makeCustomer(a);
+      const inv = await makeInvoice(a, customer.id);
+      const through = { url: proxy.url, token: r.token };
+      // Without a key (hosted) the create is not resent blindly: the round stops, and the next one reads it back.
+      await syncOnce(a, through, kind).catch(() => undefined);
+      await syncOnce(a, through, kind);
+      await proxy.close();
+      expect(proxy.log.filter((l) => l.fault === 'lose-answer')).toHaveLength(1);
+      const there = (await r.call('GET', '/v1/invoices?pageSize=100')).body.data;
+      expect(there.map((i: { invoiceNumber: string }) => i.invoiceNumber)).toEqual(['INV-0001']);
+      expect(expectSameInvoice(a, r, inv.id).local.invoiceNumber).toBe('INV-0001');
     });
   });
 }
