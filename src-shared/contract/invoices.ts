@@ -461,6 +461,17 @@ export const invoiceRoutes = {
     body: SendBody,
     responses: { 200: Invoice },
   }),
+  deliveries: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/deliveries',
+    tag: 'invoices',
+    summary: "Extension: the invoice's emails (the invoice and its reminders), oldest first, with their state",
+    description:
+      'A sync replica reads here the state of an email it relayed through this server (docs/decisions/0143-invoice-sync.md).',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    responses: { 200: z.object({ data: z.array(InvoiceDelivery) }) },
+  }),
   remind: defineRoute({
     method: 'POST',
     path: '/invoices/:id/remind',

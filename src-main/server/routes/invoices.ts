@@ -4,9 +4,10 @@ import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
 import type { Db } from '../../store/db';
 import { newId } from '../../store/ids';
+import { listDeliveries, toDelivery } from '../../store/invoices/deliveries';
 import { invoiceFromTracker } from '../../store/invoices/from-tracker';
 import { listInvoices } from '../../store/invoices/list';
-import { getInvoice } from '../../store/invoices/read';
+import { getInvoice, requireInvoiceRow } from '../../store/invoices/read';
 import { queueInvoiceReminder, sendInvoice } from '../../store/invoices/send';
 import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/settings';
 import { invoiceSummary, paymentStatus } from '../../store/invoices/summary';
@@ -51,6 +52,10 @@ export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRou
   registerRoute(app, r.send, ({ auth, params, body }) =>
     sendInvoice(db, auth.teamId, params.id, { to: body.to, idempotencyKey: body.idempotencyKey }),
   );
+  registerRoute(app, r.deliveries, ({ auth, params }) => {
+    requireInvoiceRow(db, auth.teamId, params.id);
+    return { data: listDeliveries(db, auth.teamId, params.id).map(toDelivery) };
+  });
   registerRoute(app, r.remind, ({ auth, params, body }) => {
     queueInvoiceReminder(db, auth.teamId, params.id, {
       idempotencyKey: `remind:${params.id}:${body.idempotencyKey ?? newId()}`,
