@@ -83,7 +83,7 @@ export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sour
     if (!remoteId) {
       throw conflict(
         NOT_CONNECTED,
-        `The invoice is not on the remote ${remote.baseUrl}: invoices do not sync yet (README), so the remote's payment provider cannot take a payment for it.`,
+        `The invoice is not on the remote ${remote.baseUrl} yet: sync first (it goes there with the next round), then its payment provider can take a payment for it.`,
       );
     }
     const outcome = await relayed(teamId, request(remoteId));
