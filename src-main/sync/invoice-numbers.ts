@@ -2,8 +2,7 @@ import type { Projection } from '../../src-shared/domain/sync/merge';
 import { recordConflict } from '../store/sync/conflicts';
 import { yieldNumber } from '../store/sync/invoice-writes';
 import { finishPush, type OutboxEntry } from '../store/sync/outbox';
-import { write } from '../store/write';
-import { checkLease, type RoundContext } from './context';
+import { type RoundContext, roundWrite } from './context';
 import { remoteInvoices } from './lookups';
 
 /**
@@ -45,14 +44,8 @@ export async function settleInvoiceNumber(
     if (made) ctx.counts.conflicts++;
     return undefined;
   }
-  write(
-    ctx.db,
-    ctx.teamId,
-    (w) => {
-      checkLease(ctx);
-      if (yieldNumber(w, entry.localId, number)) ctx.counts.conflicts++;
-    },
-    { origin: 'sync' },
-  );
+  roundWrite(ctx, (w) => {
+    if (yieldNumber(w, entry.localId, number)) ctx.counts.conflicts++;
+  });
   return { ...local, invoiceNumber: null };
 }

@@ -6,10 +6,9 @@ import { findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';
 import { enqueuePush, finishPush, markSent, type OutboxEntry, pendingCreateOf, pendingPushes } from '../store/sync/outbox';
 import { readProjection, recordSeq } from '../store/sync/projections';
 import { forgetRecord, remoteIdOf, saveBase, syncRecord } from '../store/sync/records';
-import { write } from '../store/write';
-import { applyRemoteUpsert } from './apply';
+import { agree, applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
-import { checkLease, count, LeaseLost, type RoundContext } from './context';
+import { checkLease, count, LeaseLost, type RoundContext, roundWrite } from './context';
 import { freezeCreate } from './freeze';
 import { settleInvoiceNumber } from './invoice-numbers';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
@@ -306,15 +305,7 @@ function takeAssigned(ctx: RoundContext, entity: SyncEntity, entry: OutboxEntry,
   if (Object.keys(given).length === 0) return local;
   const full = { ...local, ...given };
   try {
-    write(
-      ctx.db,
-      ctx.teamId,
-      (w) => {
-        checkLease(ctx);
-        updateLocal(w, entity, entry.localId, given, full);
-      },
-      { origin: 'sync' },
-    );
+    roundWrite(ctx, (w) => updateLocal(w, entity, entry.localId, given, full));
     return full;
   } catch (err) {
     conflict(ctx, entry, 'refused', `the local store refused what the remote gave the record: ${messageOf(err)}`, agreed);
@@ -348,15 +339,7 @@ async function pushDifference(
  * every difference is a conflict decided by its default); what the local side keeps is frozen as an update.
  */
 function linkAndMerge(ctx: RoundContext, entity: SyncEntity, remoteId: string, remote: Projection): void {
-  write(
-    ctx.db,
-    ctx.teamId,
-    (w) => {
-      checkLease(ctx);
-      applyRemoteUpsert(ctx, w, entity, remoteId, remote);
-    },
-    { origin: 'sync' },
-  );
+  roundWrite(ctx, (w) => applyRemoteUpsert(ctx, w, entity, remoteId, remote));
 }
 
 async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
@@ -435,24 +418,10 @@ function followRefusal(ctx: RoundContext, entity: SyncEntity, localId: string, r
   if (!local) return;
   const diff = changedFields(SYNC_SPECS[entity], local, remote);
   try {
-    write(
-      ctx.db,
-      ctx.teamId,
-      (w) => {
-        checkLease(ctx);
-        if (Object.keys(diff).length > 0) updateLocal(w, entity, localId, diff, { ...local, ...diff });
-        saveBase(ctx.db, {
-          teamId: ctx.teamId,
-          remoteId: ctx.remote.id,
-          entity,
-          localId,
-          remoteRecordId,
-          base: remote,
-          baseSeq: recordSeq(ctx.db, ctx.teamId, ENTITIES[entity].table, localId) ?? 0,
-        });
-      },
-      { origin: 'sync' },
-    );
+    roundWrite(ctx, (w) => {
+      if (Object.keys(diff).length > 0) updateLocal(w, entity, localId, diff, { ...local, ...diff });
+      agree(ctx, entity, localId, remoteRecordId, remote);
+    });
   } catch (err) {
     if (err instanceof LeaseLost) throw err;
   }

@@ -12,8 +12,18 @@ import { readProjection } from '../../../src-main/store/sync/projections';
 import { localIdOf, remoteIdOf } from '../../../src-main/store/sync/records';
 import { teamRemote } from '../../../src-main/store/sync/remotes';
 import { toLocalIds } from '../../../src-main/sync/refs';
-import { faultProxy, seeded } from './fault-proxy';
-import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
+import { faultProxy } from './fault-proxy';
+import {
+  chooser,
+  expectConflictsOfTwoValues,
+  type Remote,
+  type Replica,
+  remoteReplica,
+  replica,
+  settleThenQuiet,
+  syncOnce,
+  triangle,
+} from './helpers';
 
 type Kind = 'finops' | 'hosted';
 
@@ -271,14 +281,9 @@ describe('convergence of invoices A ↔ R ↔ B', () => {
   it.each(SEEDS)(
     'seed %i: random creates, edits, moves and deletes on all three end equal, numbered once each, then quiet',
     async (seed) => {
-      const random = seeded(seed);
-      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-      const r = await remoteReplica();
-      const a = await replica();
-      const b = await replica();
+      const { random, pick } = chooser(seed);
+      const { r, a, b } = await triangle();
       const customer = await makeCustomer(r);
-      await syncOnce(a, r);
-      await syncOnce(b, r);
       const sides: Side[] = [a, b, r];
       let made = 0;
       for (let step = 0; step < 90; step++) {
@@ -302,25 +307,15 @@ describe('convergence of invoices A ↔ R ↔ B', () => {
         else if (op < 0.7 && inv) await s.call('DELETE', `/v1/invoices/${inv.id}`);
         else if (s !== r) await syncOnce(s as Replica, r);
       }
-      for (let i = 0; i < 3; i++) {
-        await syncOnce(a, r);
-        await syncOnce(b, r);
-      }
-      const onR = await invoiceSnapshot(r);
-      expect(await invoiceSnapshot(a)).toEqual(onR);
-      expect(await invoiceSnapshot(b)).toEqual(onR);
-      const numbers = onR.map((x) => x.split('|')[1]);
-      expect(numbers.every((n) => /^INV-\d{4}$/.test(n!))).toBe(true);
-      expect(new Set(numbers).size).toBe(numbers.length);
-      for (const c of [
-        ...listConflicts(a.api.db, a.teamId, { all: true }),
-        ...listConflicts(b.api.db, b.teamId, { all: true }),
-      ]) {
-        if (c.kind === 'fields') expect(c.local).not.toEqual(c.remote);
-      }
-      const quietA = await syncOnce(a, r);
-      const quietB = await syncOnce(b, r);
-      expect([quietA.pulled, quietA.pushed, quietB.pulled, quietB.pushed]).toEqual([0, 0, 0, 0]);
+      await settleThenQuiet(a, b, r, async () => {
+        const onR = await invoiceSnapshot(r);
+        expect(await invoiceSnapshot(a)).toEqual(onR);
+        expect(await invoiceSnapshot(b)).toEqual(onR);
+        const numbers = onR.map((x) => x.split('|')[1]);
+        expect(numbers.every((n) => /^INV-\d{4}$/.test(n!))).toBe(true);
+        expect(new Set(numbers).size).toBe(numbers.length);
+        expectConflictsOfTwoValues(a, b);
+      });
     },
   );
 });
