@@ -76,6 +76,10 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       await syncOnce(a, r, kind);
       const inv = await makeInvoice(a, customer.id);
       expect(inv.invoiceNumber).toBeNull();
+      // Its PDF (a draft's preview) says no number yet.
+      const pdf = await a.api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token: a.token });
+      expect(pdf.statusCode).toBe(200);
+      expect(pdf.headers['content-disposition']).toContain('filename="invoice.pdf"');
       const first = await syncOnce(a, r, kind);
       expect(first.conflicts).toBe(0);
       const { remoteId, local } = expectSameInvoice(a, r, inv.id);
