@@ -27,7 +27,10 @@ export class EInvoiceRejected extends Error {
   }
 }
 
-/** A request that cannot be met as asked: no format chosen, a credit note of an invoice not refunded. */
+/**
+ * A request that cannot be met as asked: no format chosen, a credit note of an invoice not refunded, an invoice
+ * still waiting for its number from the sync remote.
+ */
 export class EInvoiceUnavailable extends Error {
   override name = 'EInvoiceUnavailable';
 }
@@ -44,12 +47,12 @@ const templateText = (t: InvoiceTemplate, key: string): string | null => {
   return typeof v === 'string' && v.trim() ? v.trim() : null;
 };
 
-function sourceOf(invoice: Invoice): InvoiceSource {
+function sourceOf(invoice: Invoice, invoiceNumber: string): InvoiceSource {
   const cur = invoice.currency;
   const t = invoice.template;
   const category = templateText(t, 'vatCategory');
   return {
-    invoiceNumber: invoice.invoiceNumber,
+    invoiceNumber,
     issueDate: invoice.issueDate,
     dueDate: invoice.dueDate,
     supplyDate: invoice.supplyDate,
@@ -94,6 +97,12 @@ export function checkInvoiceEInvoice(db: Db, teamId: string, invoiceId: string, 
     throw new EInvoiceUnavailable('No e-invoice format is chosen: set one on the customer or as the team default, or name one');
   }
   const inv = s.invoice;
+  // A replica's new invoice is numbered by its sync remote (docs/decisions/0143): its e-invoice is made, and checked
+  // before sending, where the number is given.
+  const number = inv.invoiceNumber;
+  if (number === null) {
+    throw new EInvoiceUnavailable('This invoice has no number yet: the sync remote gives it one at the next sync');
+  }
   if (options.creditNote && inv.status !== 'refunded') {
     throw new EInvoiceUnavailable(`A credit note is issued for a refunded invoice; this one is ${inv.status}`);
   }
@@ -103,7 +112,7 @@ export function checkInvoiceEInvoice(db: Db, teamId: string, invoiceId: string, 
       ? null
       : { currency: s.baseCurrency, vatMinor: vatInBaseCurrency(db, vatMinor, inv.currency, s.baseCurrency, inv.issueDate) };
   const creditDay = (inv.refundedAt ?? inv.updatedAt).slice(0, 10);
-  const { invoice, issues } = mapInvoice(sourceOf(inv), s.seller, s.buyer, {
+  const { invoice, issues } = mapInvoice(sourceOf(inv, number), s.seller, s.buyer, {
     vatAccounting,
     ...(options.creditNote ? { creditNote: { issueDate: creditDay } } : {}),
   });

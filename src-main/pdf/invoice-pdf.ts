@@ -166,11 +166,13 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const num = numberFormatter(t.locale);
   const day = (d: string) => formatDay(d, t.dateFormat);
   const title = t.title ?? L.invoice;
+  // An invoice waiting for its number from the sync remote (a draft made offline, docs/decisions/0143) prints a dash.
+  const number = invoice.invoiceNumber ?? '—';
 
   const doc = createPdf({
     size: t.size,
-    title: `${title} ${invoice.invoiceNumber}`,
-    subject: `${title} ${invoice.invoiceNumber} — ${to.name}`,
+    title: `${title} ${number}`,
+    subject: `${title} ${number} — ${to.name}`,
     author: from.name,
     createdAt: new Date(invoice.updatedAt),
   });
@@ -192,7 +194,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const metaY = doc.y;
   doc.font(FONT.regular).fontSize(10);
   const meta: [string, string][] = [
-    [L.number, invoice.invoiceNumber],
+    [L.number, number],
     [L.issueDate, day(invoice.issueDate)],
     [L.dueDate, day(invoice.dueDate)],
     // The date of supply is the issue date unless the invoice names another day or a service period.
@@ -285,6 +287,6 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   block(L.payment, t.paymentDetails);
   block(L.note, invoice.note);
 
-  numberPages(doc, (p, n) => `${invoice.invoiceNumber} · ${L.page(p, n)}`);
+  numberPages(doc, (p, n) => `${number} · ${L.page(p, n)}`);
   return renderPdf(doc);
 }

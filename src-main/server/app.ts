@@ -166,7 +166,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       // [transactions routes register here]
       await v1.register(transactionRoutesPlugin, { db: options.db });
       // [ledger: bank accounts, balances, cash flow, institutions, exchange rates, categories, notifications]
-      await v1.register(ledgerRoutesPlugin, { db: options.db });
+      await v1.register(ledgerRoutesPlugin, { db: options.db, sync: options.sync });
       // [rules routes register here]
       await v1.register(ruleRoutesPlugin, { db: options.db });
       // [import and reconciliation routes register here]

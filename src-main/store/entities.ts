@@ -68,8 +68,8 @@ export const ENTITIES = {
   invoice: {
     table: 'invoices',
     readScope: 'invoices.read',
-    // Not yet: invoice numbers taken offline need a draft-without-number state first (README, docs/decisions/0140).
-    synced: false,
+    // Numbered by the remote when first pushed; payments stay local, the lifecycle travels (docs/decisions/0143).
+    synced: true,
   },
   tracker_project: {
     table: 'tracker_projects',

@@ -47,7 +47,7 @@ function describe(err: unknown): string {
 }
 
 /** Saves the remote's record as the base at the local record's current change sequence. */
-function agree(ctx: RoundContext, entity: SyncEntity, localId: string, remoteRecordId: string, remote: Projection): void {
+export function agree(ctx: RoundContext, entity: SyncEntity, localId: string, remoteRecordId: string, remote: Projection): void {
   saveBase(ctx.db, {
     teamId: ctx.teamId,
     remoteId: ctx.remote.id,

@@ -1,4 +1,4 @@
-import type { SyncEntity } from '../../src-shared/domain/sync/fields';
+import { INVOICE_CONTENT, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import type { RemoteKind } from '../store/sync/remotes';
 
 /**
@@ -48,7 +48,7 @@ export interface EntityCapability {
   update: UpdateCapability | null;
   delete: string | null;
   /** Matched by this field before a create (look up, never upsert blind). */
-  naturalKey?: 'name' | 'slug' | 'email';
+  naturalKey?: 'name' | 'slug' | 'email' | 'invoiceNumber';
 }
 
 export interface RemoteCapabilities {
@@ -74,6 +74,12 @@ const TX_CREATE_FIELDS = [
   'splits',
 ] as const;
 
+/**
+ * An invoice is created as a draft with its content; its lifecycle (issued, paid, canceled…) follows in an update,
+ * which the remote reaches through its own checked moves (docs/decisions/0143-invoice-sync.md).
+ */
+const INVOICE_CREATE_FIELDS = ['invoiceNumber', ...INVOICE_CONTENT] as const;
+
 const ALL_STATUSES = ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'] as const;
 
 interface Resource {
@@ -88,6 +94,8 @@ interface Resource {
   naturalKey?: EntityCapability['naturalKey'];
   /** Default true: a record can be read by its id. */
   get?: boolean;
+  /** Default PATCH. */
+  updateMethod?: UpdateCapability['method'];
 }
 
 /** A resource with list, get, create, PATCH update and delete at the usual paths. */
@@ -97,7 +105,12 @@ function crud(r: Resource): EntityCapability {
     list: { path: r.path, ...r.list },
     get: r.get === false ? null : one,
     create: { path: r.path, clientId: r.clientId, idempotencyKey: r.key, ...(r.createFields ? { fields: r.createFields } : {}) },
-    update: { method: 'PATCH', path: one, idempotencyKey: r.key, ...(r.alwaysSend ? { alwaysSend: r.alwaysSend } : {}) },
+    update: {
+      method: r.updateMethod ?? 'PATCH',
+      path: one,
+      idempotencyKey: r.key,
+      ...(r.alwaysSend ? { alwaysSend: r.alwaysSend } : {}),
+    },
     delete: one,
     ...(r.naturalKey ? { naturalKey: r.naturalKey } : {}),
   };
@@ -135,6 +148,14 @@ export const FINOPS: RemoteCapabilities = {
       createFields: ['name', 'currency', 'type', 'enabled'],
     }),
     customer: crud({ path: '/customers', list: pages, clientId: true, key: true, naturalKey: 'email' }),
+    invoice: crud({
+      path: '/invoices',
+      list: pages,
+      clientId: true,
+      key: true,
+      naturalKey: 'invoiceNumber',
+      createFields: INVOICE_CREATE_FIELDS,
+    }),
     tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: true, key: true }),
     tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: true, key: true }),
     transaction: crud({
@@ -171,6 +192,17 @@ export const HOSTED: RemoteCapabilities = {
       key: true,
       naturalKey: 'email',
       alwaysSend: ['name', 'email', 'tags'],
+    }),
+    // No id and no Idempotency-Key on its create (an unanswered one is read back by content before a retry); its
+    // update is PUT (the spec's PATCH is not among its routes).
+    invoice: crud({
+      path: '/invoices',
+      list: pages,
+      clientId: false,
+      key: false,
+      naturalKey: 'invoiceNumber',
+      createFields: INVOICE_CREATE_FIELDS,
+      updateMethod: 'PUT',
     }),
     tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: false, key: false }),
     // Listed by date range only, and not readable by id.

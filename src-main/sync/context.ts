@@ -3,6 +3,7 @@ import type { Db } from '../store/db';
 import { renewLease } from '../store/leases';
 import type { SyncRemote } from '../store/sync/remotes';
 import { setRemoteState } from '../store/sync/remotes';
+import { type Writer, write } from '../store/write';
 import type { RemoteCapabilities } from './capabilities';
 import type { RemoteClient } from './remote-client';
 
@@ -54,6 +55,19 @@ export function checkLease(ctx: RoundContext): void {
       'the sync round lost its lease (another process took over the round); nothing after the last commit was kept',
     );
   }
+}
+
+/** A write of the round's: origin `sync`, its lease checked first (LeaseLost when another process holds it now). */
+export function roundWrite<T>(ctx: RoundContext, fn: (w: Writer) => T): T {
+  return write(
+    ctx.db,
+    ctx.teamId,
+    (w) => {
+      checkLease(ctx);
+      return fn(w);
+    },
+    { origin: 'sync' },
+  );
 }
 
 export type ProgressListener = (p: { phase: string; done: number; total: number }) => void;

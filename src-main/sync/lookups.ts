@@ -1,4 +1,5 @@
 import type { SyncEntity } from '../../src-shared/domain/sync/fields';
+import { sameInvoice } from '../../src-shared/domain/sync/invoices';
 import type { Projection } from '../../src-shared/domain/sync/merge';
 import { toMinor } from '../../src-shared/money';
 import { localIdOf } from '../store/sync/records';
@@ -82,6 +83,12 @@ export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, 
   const same = (v: unknown) => typeof v === 'string' && v.toLowerCase() === wanted.toLowerCase();
   // A remote record already linked to another local record is not a match for this one.
   const free = (r: Api) => localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined;
+  if (entity === 'invoice') {
+    // The same number and the same content: a twin (a reconnected replica's invoice). The same number alone is a
+    // collision, which the push of a numbered invoice settles (invoice-numbers.ts).
+    const hits = (await remoteInvoices(ctx, { q: wanted })).filter((r) => same(r.invoiceNumber) && free(r));
+    return hits.map((r) => found(ctx, entity, r)).find((f) => sameInvoice(f.projection, local));
+  }
   if (entity === 'customer') {
     const res = await ctx.client.request<{ data?: Api[] }>('GET', '/customers', { query: { q: wanted, pageSize: 100 } });
     const hit = (res.body?.data ?? []).find((c) => same(c.email) && free(c));
@@ -93,6 +100,23 @@ export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, 
   return found(ctx, entity, hit, entity === 'transaction_category' ? await categorySlugs(ctx) : undefined);
 }
 
+/**
+ * The remote's invoices a list query gives, every page (filters the remote may not know, like `q` on the hosted
+ * service, then only cost a longer walk: callers match exactly on what they read).
+ */
+export async function remoteInvoices(ctx: RoundContext, query: Record<string, string | readonly string[]>): Promise<Api[]> {
+  const out: Api[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const res: { status: number; body: { data?: Api[]; meta?: { cursor?: string | null } } | undefined } =
+      await ctx.client.request('GET', '/invoices', { query: { ...query, pageSize: 100, ...(cursor ? { cursor } : {}) } });
+    const data = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : [];
+    out.push(...data);
+    cursor = res.body?.meta?.cursor ?? null;
+    if (!cursor || data.length === 0) return out;
+  }
+}
+
 export type ReadBack = { kind: 'none' } | { kind: 'one'; id: string; record: Api } | { kind: 'ambiguous'; count: number };
 
 /**
@@ -100,6 +124,7 @@ export type ReadBack = { kind: 'none' } | { kind: 'one'; id: string; record: Api
  * not linked to any local record yet (for transactions, the only create without an id or key that matters).
  */
 export async function readBack(ctx: RoundContext, entity: SyncEntity, body: Record<string, unknown>): Promise<ReadBack> {
+  if (entity === 'invoice') return readBackInvoice(ctx, body);
   if (entity !== 'transaction') {
     const key = ctx.caps.entities[entity]?.naturalKey;
     if (!key) return { kind: 'none' };
@@ -153,4 +178,25 @@ export async function remoteRecord(ctx: RoundContext, entity: SyncEntity, remote
   if (!ok(res.status)) return null;
   const slugOf = entity === 'transaction_category' ? await categorySlugs(ctx) : undefined;
   return toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, res.body, { slugOfCategory: slugOf })).projection;
+}
+
+/**
+ * An unanswered invoice create, read back: the remote's invoices of that customer and issue day, not linked yet,
+ * with the content sent (its number too, when one was sent). The create body has the API's names, so it reads as a
+ * projection like the remote's records do.
+ */
+async function readBackInvoice(ctx: RoundContext, body: Record<string, unknown>): Promise<ReadBack> {
+  const sent = fromApi('invoice', body);
+  const day = String(sent.issueDate);
+  const query: Record<string, string | string[]> = { start: day, end: day };
+  if (typeof body.customerId === 'string') query.customers = [body.customerId];
+  const hits = (await remoteInvoices(ctx, query)).filter(
+    (r) =>
+      localIdOf(ctx.db, ctx.remote.id, 'invoice', String(r.id)) === undefined &&
+      (typeof body.invoiceNumber !== 'string' || r.invoiceNumber === body.invoiceNumber) &&
+      sameInvoice(fromApi('invoice', r), sent),
+  );
+  if (hits.length === 0) return { kind: 'none' };
+  if (hits.length > 1) return { kind: 'ambiguous', count: hits.length };
+  return { kind: 'one', id: String(hits[0]!.id), record: hits[0]! };
 }

@@ -34,9 +34,10 @@ export async function relayToRemote(
   teamId: string,
   request: RelayRequest,
   sources: ServerCredentialSources = {},
+  noRemote = NO_REMOTE,
 ): Promise<RelayOutcome> {
   const remote = teamRemote(db, teamId);
-  if (!remote) return { kind: 'offline', reason: NO_REMOTE };
+  if (!remote) return { kind: 'offline', reason: noRemote };
   try {
     const client = new RemoteClient({
       baseUrl: remote.baseUrl,

@@ -7,6 +7,7 @@ import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
 import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
 import { freezeLocalChanges } from './freeze';
+import { relayInvoiceEmails } from './invoice-emails';
 import { prefetchNaturalKeys } from './lookups';
 import { pullFeed } from './pull';
 import { type ClientOptions, type Credential, CredentialsRejected, ok, RemoteClient, RemoteUnavailable } from './remote-client';
@@ -19,7 +20,8 @@ import { pullWalks } from './walk';
  * 2. on the first round, check that both sides keep the same base currency (amounts are exact only within one);
  * 3. send the pushes a previous round froze and could not finish (same bytes, same keys);
  * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways;
- * 5. freeze the local changes since the last push into the outbox, and send them.
+ * 5. freeze the local changes since the last push into the outbox, and send them;
+ * 6. hand the invoice emails waiting for sync to the remote, which sends them (invoice-emails.ts).
  * Pull comes before push so that a field changed on both sides is met by the merge (and recorded as a conflict)
  * instead of being overwritten. Each commit checks the lease; a kill at any point loses nothing and repeats
  * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys.
@@ -108,6 +110,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     await prefetchNaturalKeys(ctx);
     freezeLocalChanges(ctx);
     await sendOutbox(ctx);
+    await relayInvoiceEmails(ctx);
     const summary: RoundSummary = {
       pulled: counts.pulled,
       pushed: counts.pushed,

@@ -1,16 +1,16 @@
-import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
+import { assignedFields, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
-import { findLocalByNaturalKey } from '../store/sync/local-writes';
+import { findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';
 import { enqueuePush, finishPush, markSent, type OutboxEntry, pendingCreateOf, pendingPushes } from '../store/sync/outbox';
 import { readProjection, recordSeq } from '../store/sync/projections';
 import { forgetRecord, remoteIdOf, saveBase, syncRecord } from '../store/sync/records';
-import { write } from '../store/write';
-import { applyRemoteUpsert } from './apply';
+import { agree, applyRemoteUpsert } from './apply';
 import { pathFor } from './capabilities';
-import { checkLease, count, type RoundContext } from './context';
+import { checkLease, count, LeaseLost, type RoundContext, roundWrite } from './context';
 import { freezeCreate } from './freeze';
+import { settleInvoiceNumber } from './invoice-numbers';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
@@ -65,6 +65,7 @@ function conflict(ctx: RoundContext, entry: OutboxEntry, kind: 'refused' | 'dele
 }
 
 function messageOf(body: unknown): string {
+  if (body instanceof Error) return body.message;
   if (body && typeof body === 'object') {
     const b = body as { message?: unknown; description?: unknown };
     return [b.message, b.description].filter((x) => typeof x === 'string').join(': ') || JSON.stringify(body).slice(0, 300);
@@ -135,7 +136,7 @@ async function sendReferences(ctx: RoundContext, entity: SyncEntity, p: Projecti
 async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
   const entity = entry.entity as SyncEntity;
   const cap = ctx.caps.entities[entity]?.create;
-  const local = readProjection(ctx.db, ctx.teamId, entity, entry.localId) ?? entry.projection;
+  let local = readProjection(ctx.db, ctx.teamId, entity, entry.localId) ?? entry.projection;
   if (!cap || !local) {
     finishPush(ctx.db, entry.id, 'done', 'nothing to create: the record is gone here');
     return;
@@ -155,6 +156,11 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       finishPush(ctx.db, entry.id, 'done');
       linkAndMerge(ctx, entity, match.id, match.projection);
       return;
+    }
+    if (entity === 'invoice') {
+      const settled = await settleInvoiceNumber(ctx, entry, local);
+      if (!settled) return;
+      local = settled;
     }
     const remoteRefs = await sendReferences(ctx, entity, local);
     if (!remoteRefs) {
@@ -280,9 +286,31 @@ async function finishCreated(
   answer: unknown,
 ): Promise<void> {
   const agreed = agreedAfterPush(ctx, entity, local, answer);
+  const now = takeAssigned(ctx, entity, entry, local, agreed);
   finishAgreed(ctx, entry, remoteId, agreed);
-  // What the create body could not carry (a transaction's review fields, tax override, reviewed flag) follows.
-  await pushDifference(ctx, entity, entry.localId, agreed, local);
+  // What the create body could not carry (a transaction's review fields, tax override, reviewed flag; an invoice's
+  // lifecycle) follows.
+  await pushDifference(ctx, entity, entry.localId, agreed, now);
+}
+
+/**
+ * What the remote gave the new record (an invoice's number) and the local one lacks is taken into it. A value this
+ * store cannot take (the number is an issued invoice's here) is a conflict to show; the record stays linked.
+ */
+function takeAssigned(ctx: RoundContext, entity: SyncEntity, entry: OutboxEntry, local: Projection, agreed: Projection) {
+  const given: Record<string, Json> = {};
+  for (const f of assignedFields(SYNC_SPECS[entity])) {
+    if ((local[f] ?? null) === null && (agreed[f] ?? null) !== null) given[f] = agreed[f]!;
+  }
+  if (Object.keys(given).length === 0) return local;
+  const full = { ...local, ...given };
+  try {
+    roundWrite(ctx, (w) => updateLocal(w, entity, entry.localId, given, full));
+    return full;
+  } catch (err) {
+    conflict(ctx, entry, 'refused', `the local store refused what the remote gave the record: ${messageOf(err)}`, agreed);
+    return local;
+  }
 }
 
 /** Sends the groups in which `local` differs from `base` as an update of its own (frozen and sent now). */
@@ -311,15 +339,7 @@ async function pushDifference(
  * every difference is a conflict decided by its default); what the local side keeps is frozen as an update.
  */
 function linkAndMerge(ctx: RoundContext, entity: SyncEntity, remoteId: string, remote: Projection): void {
-  write(
-    ctx.db,
-    ctx.teamId,
-    (w) => {
-      checkLease(ctx);
-      applyRemoteUpsert(ctx, w, entity, remoteId, remote);
-    },
-    { origin: 'sync' },
-  );
+  roundWrite(ctx, (w) => applyRemoteUpsert(ctx, w, entity, remoteId, remote));
 }
 
 async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
@@ -374,11 +394,37 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   if (!ok(res.status)) {
     finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`);
     const remoteNow = await remoteRecord(ctx, entity, rec.remoteRecordId);
-    conflict(ctx, entry, 'refused', `the remote refused the change (${res.status}): ${messageOf(res.body)}`, remoteNow);
+    conflict(
+      ctx,
+      entry,
+      'refused',
+      `the remote refused the change (${res.status}): ${messageOf(res.body)}; this side takes the remote's values`,
+      remoteNow,
+    );
+    if (remoteNow) followRefusal(ctx, entity, entry.localId, rec.remoteRecordId, remoteNow);
     return;
   }
   const base = { ...(rec.base ?? {}), ...entry.projection };
   finishAgreed(ctx, entry, rec.remoteRecordId, agreedAfterPush(ctx, entity, base, answeredRecord(res.body).record));
+}
+
+/**
+ * The remote refused a change (its copy's state forbids it: an invoice settled there meanwhile): its copy stands,
+ * and this side takes it where they differ, so both agree again; the conflict keeps the refused values for a person
+ * to take with one action. A value this store refuses in turn leaves the record as it is.
+ */
+function followRefusal(ctx: RoundContext, entity: SyncEntity, localId: string, remoteRecordId: string, remote: Projection) {
+  const local = readProjection(ctx.db, ctx.teamId, entity, localId);
+  if (!local) return;
+  const diff = changedFields(SYNC_SPECS[entity], local, remote);
+  try {
+    roundWrite(ctx, (w) => {
+      if (Object.keys(diff).length > 0) updateLocal(w, entity, localId, diff, { ...local, ...diff });
+      agree(ctx, entity, localId, remoteRecordId, remote);
+    });
+  } catch (err) {
+    if (err instanceof LeaseLost) throw err;
+  }
 }
 
 async function sendDelete(ctx: RoundContext, entry: OutboxEntry): Promise<void> {

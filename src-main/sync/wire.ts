@@ -1,4 +1,5 @@
 import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
+import { apiLineItems } from '../../src-shared/domain/sync/invoices';
 import type { Json, Projection } from '../../src-shared/domain/sync/merge';
 import { currencyExponent, toMajor, toMinor } from '../../src-shared/money';
 
@@ -67,6 +68,44 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
     }
     p.tags = tagIds(r.tags);
     return p;
+  },
+  invoice: (r) => {
+    const currency = str(r.currency) ?? '';
+    const {
+      currency: _c,
+      timezone,
+      deliveryType: _d,
+      ...template
+    } = (r.template && typeof r.template === 'object' ? r.template : {}) as Api;
+    const status = str(r.status) ?? 'draft';
+    return {
+      invoiceNumber: str(r.invoiceNumber) || null,
+      // A deleted customer's id stays on its invoices (shown with `customer: null`): no reference to follow.
+      customerId: r.customer === null ? null : str(r.customerId),
+      customerName: str(r.customerName),
+      currency,
+      lineItems: Array.isArray(r.lineItems)
+        ? (r.lineItems as Api[]).map((l) => ({
+            name: str(l.name) ?? '',
+            quantity: num(l.quantity) ?? 0,
+            unit: str(l.unit),
+            priceMinor: minor(l.price, currency) ?? 0,
+            vatRate: num(l.vat),
+            taxRate: num(l.taxRate) ?? num(l.tax),
+          }))
+        : [],
+      discountMinor: minor(r.discount, currency) ?? 0,
+      issueDate: day(r.issueDate) ?? '',
+      dueDate: day(r.dueDate) ?? '',
+      supplyDate: day(r.supplyDate),
+      supplyEndDate: day(r.supplyEndDate),
+      timezone: str(r.timezone) ?? str(timezone) ?? 'UTC',
+      template: template as Json,
+      note: str(r.note),
+      internalNote: str(r.internalNote),
+      status: status === 'overdue' ? 'unpaid' : status,
+      scheduledAt: str(r.scheduledAt),
+    };
   },
   tracker_project: (r) => {
     const currency = str(r.currency);
@@ -165,6 +204,15 @@ function body(
       break;
     case 'customer':
       for (const [k, v] of Object.entries(fields)) out[k] = k === 'tags' ? tagRefs(v) : v;
+      break;
+    case 'invoice':
+      for (const [k, v] of Object.entries(fields)) {
+        // A number not given yet is left for the remote to give; a time not set is left out (never "cleared").
+        if ((k === 'invoiceNumber' || k === 'scheduledAt' || k === 'timezone') && v === null) continue;
+        if (k === 'discountMinor') out.discount = major(v, full.currency) ?? 0;
+        else if (k === 'lineItems') out.lineItems = apiLineItems(v, full.currency);
+        else out[k] = v;
+      }
       break;
     case 'tracker_project':
       for (const [k, v] of Object.entries(fields)) {

@@ -127,11 +127,12 @@ export const SessionResultResponse = wrap(
 export const ConnectionStatusResponse = wrap(z.object({ status: z.string() }));
 export const DeleteConnectionResponse = wrap(z.object({ success: z.boolean() }));
 
-/** Said by every flow route here: the answer is 409 with this explanation, until the sync engine relays them. */
+/** Said by every flow route here: relayed to the team's sync remote, else 409 with the reason. */
 export const REMOTE_ONLY =
-  'Runs on a remote instance: this local server holds no bank-data provider credentials, so it answers 409 ' +
-  '(error Conflict) saying so. Connect banks on the remote instance the team syncs with; the sync engine brings ' +
-  'the accounts and their transactions here (and will relay these calls once it is built).';
+  'Runs on a remote instance: this local server holds no bank-data provider credentials, so the call is sent on to ' +
+  "the team's sync remote and answered as it answered (header X-Finops-Relayed-To); without a remote, or when it " +
+  'cannot be reached, the answer is 409 (error Conflict) with the reason. The sync engine brings the accounts of a ' +
+  'connection and their transactions here.';
 
 const flow = <const B extends z.ZodType, const R extends z.ZodType>(path: string, summary: string, body: B, response: R) =>
   defineRoute({

@@ -3,7 +3,7 @@ import { E_INVOICE_FORMATS, ISSUED_VAT_CATEGORIES } from '../domain/einvoice/mod
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
-import { DayInput, multiValue, PageMeta, PageSize } from './common';
+import { ClientId, DayInput, multiValue, PageMeta, PageSize } from './common';
 import { RuleFailure } from './errors';
 import { CursorQuery, idParams, sortParam } from './list';
 import { defineRoute } from './route';
@@ -164,6 +164,7 @@ const writable = {
 };
 
 export const InvoiceCreate = z.strictObject({
+  id: ClientId.optional(),
   ...writable,
   deliveryType: z
     .enum(DELIVERY_TYPES)
@@ -217,7 +218,12 @@ export const InvoicePaymentRef = z
 export const Invoice = z
   .object({
     id: z.string(),
-    invoiceNumber: z.string(),
+    invoiceNumber: z
+      .string()
+      .nullable()
+      .describe(
+        'null: not numbered yet — a team that syncs with a remote leaves numbering to it, and the invoice takes the number the remote gives it when first synced',
+      ),
     status: InvoiceStatusSchema,
     nextStatuses: z.array(InvoiceStatusSchema).describe('the states the lifecycle allows next'),
     customerId: z.string().nullable(),
@@ -482,6 +488,17 @@ export const invoiceRoutes = {
     params: InvoiceIdParams,
     body: SendBody,
     responses: { 200: Invoice },
+  }),
+  deliveries: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/deliveries',
+    tag: 'invoices',
+    summary: "Extension: the invoice's emails (the invoice and its reminders), oldest first, with their state",
+    description:
+      'A sync replica reads here the state of an email it relayed through this server (docs/decisions/0143-invoice-sync.md).',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    responses: { 200: z.object({ data: z.array(InvoiceDelivery) }) },
   }),
   remind: defineRoute({
     method: 'POST',

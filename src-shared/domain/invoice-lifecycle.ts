@@ -119,6 +119,34 @@ export function actionFor(from: InvoiceStatus, to: InvoiceStatus, ctx: Lifecycle
   return undefined;
 }
 
+/**
+ * The statuses an invoice passes through from `from` to reach `to` by the machine's moves, fewest moves first (`to`
+ * last; `[]` when it is there). A sync replica brings its copy to the state the other side reached so: an invoice
+ * issued and paid there before this side saw it is issued here, then paid (docs/decisions/0143-invoice-sync.md).
+ * "unpaid" is reached by "overdue" when the invoice is past due (both are the open state; each side marks overdue
+ * by its own clock). Undefined when no sequence of moves leads there (a settled invoice, a draft asked to refund).
+ */
+export function lifecyclePath(from: InvoiceStatus, to: InvoiceStatus, ctx: LifecycleContext): InvoiceStatus[] | undefined {
+  const reached = (s: InvoiceStatus) => s === to || (to === 'unpaid' && s === 'overdue');
+  if (reached(from)) return [];
+  const previous = new Map<InvoiceStatus, InvoiceStatus | null>([[from, null]]);
+  const queue: InvoiceStatus[] = [from];
+  while (queue.length > 0) {
+    const at = queue.shift()!;
+    for (const next of nextStatuses(at, ctx)) {
+      if (previous.has(next)) continue;
+      previous.set(next, at);
+      if (reached(next)) {
+        const path: InvoiceStatus[] = [];
+        for (let s: InvoiceStatus | null = next; s !== null && s !== from; s = previous.get(s) ?? null) path.unshift(s);
+        return path;
+      }
+      queue.push(next);
+    }
+  }
+  return undefined;
+}
+
 /** "Invoice is paid; it cannot be edited. Allowed next states: refunded." — the 409 message. */
 export function refusal(status: InvoiceStatus, action: InvoiceAction, ctx: LifecycleContext): string {
   const r = transition(status, action, ctx);

@@ -5,13 +5,15 @@ import { assertEInvoiceIssuable } from '../../einvoice/issue';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';
 import type { Db } from '../../store/db';
 import { newId } from '../../store/ids';
+import { listDeliveries, toDelivery } from '../../store/invoices/deliveries';
 import { invoiceFromTracker } from '../../store/invoices/from-tracker';
 import { listInvoices } from '../../store/invoices/list';
-import { getInvoice } from '../../store/invoices/read';
+import { getInvoice, requireInvoiceRow } from '../../store/invoices/read';
 import { queueInvoiceReminder, sendInvoice } from '../../store/invoices/send';
 import { getInvoiceSettings, updateInvoiceSettings } from '../../store/invoices/settings';
 import { invoiceSummary, paymentStatus } from '../../store/invoices/summary';
 import { createInvoice, deleteInvoice, updateInvoice } from '../../store/invoices/write';
+import { isReplicaPush } from '../replica';
 import { registerRoute } from '../route';
 import { eInvoiceError } from './e-invoices';
 
@@ -38,8 +40,12 @@ export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRou
   registerRoute(app, r.updateSettings, ({ auth, body }) => updateInvoiceSettings(db, auth.teamId, body));
   registerRoute(app, r.fromTracker, ({ auth, body }) => invoiceFromTracker(db, auth.teamId, body));
   registerRoute(app, r.get, ({ auth, params }) => getInvoice(db, auth.teamId, params.id));
-  registerRoute(app, r.update, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
-  registerRoute(app, r.put, ({ auth, params, body }) => updateInvoice(db, auth.teamId, params.id, body));
+  // A replica's push carries the lifecycle state its copy reached: reached here through each checked move (0143).
+  for (const route of [r.update, r.put] as const) {
+    registerRoute(app, route, ({ auth, params, body, request }) =>
+      updateInvoice(db, auth.teamId, params.id, body, undefined, { throughLifecycle: isReplicaPush(request) }),
+    );
+  }
   registerRoute(app, r.delete, ({ auth, params }) => {
     const deleted = deleteInvoice(db, auth.teamId, params.id);
     removeInvoicePdf(dataDir, auth.teamId, params.id);
@@ -53,6 +59,10 @@ export async function invoiceRoutesPlugin(app: FastifyInstance, opts: InvoiceRou
       throw eInvoiceError(err);
     }
     return sendInvoice(db, auth.teamId, params.id, { to: body.to, idempotencyKey: body.idempotencyKey });
+  });
+  registerRoute(app, r.deliveries, ({ auth, params }) => {
+    requireInvoiceRow(db, auth.teamId, params.id);
+    return { data: listDeliveries(db, auth.teamId, params.id).map(toDelivery) };
   });
   registerRoute(app, r.remind, ({ auth, params, body }) => {
     queueInvoiceReminder(db, auth.teamId, params.id, {

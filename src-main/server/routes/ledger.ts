@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../store/db';
+import type { ServerCredentialSources } from '../../sync/credentials';
 import { bankAccountRoutesPlugin } from './bank-accounts';
 import { cashReportRoutesPlugin } from './cash-reports';
 import { transactionCategoryRoutesPlugin } from './categories';
@@ -12,7 +13,10 @@ import { notificationRoutesPlugin } from './notifications';
  * statement), balances and cash flow, institutions with provider health and the bank-connection flows, exchange
  * rates, transaction categories, notifications.
  */
-export async function ledgerRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+export async function ledgerRoutesPlugin(
+  app: FastifyInstance,
+  opts: { db: Db; sync?: false | ServerCredentialSources },
+): Promise<void> {
   await app.register(bankAccountRoutesPlugin, opts);
   await app.register(cashReportRoutesPlugin, opts);
   await app.register(institutionRoutesPlugin, opts);

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { RELAYED_HEADER, paymentProviderRoutes as r } from '../../../src-shared/contract/payment-provider';
+import { paymentProviderRoutes as r } from '../../../src-shared/contract/payment-provider';
 import { dueMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { Db } from '../../store/db';
 import { settlementOf } from '../../store/invoices/payment-links';
@@ -7,8 +7,9 @@ import { recordPaymentIntentFailure } from '../../store/invoices/payment-records
 import { getInvoiceRow } from '../../store/invoices/read';
 import { teamRemote } from '../../store/sync/remotes';
 import type { ServerCredentialSources } from '../../sync/credentials';
-import { NO_REMOTE, type RelayOutcome, type RelayRequest, relayToRemote, remoteRecordId } from '../../sync/relay';
+import { NO_REMOTE, type RelayRequest, relayToRemote, remoteRecordId } from '../../sync/relay';
 import { conflict, notFound, unprocessable } from '../errors';
+import { keyOf, relayer, stringsOf } from '../relayed';
 import { registerRoute } from '../route';
 
 /**
@@ -18,23 +19,8 @@ import { registerRoute } from '../route';
  */
 const NOT_CONNECTED = 'Not connected to a payment provider';
 
-type Answered = Extract<RelayOutcome, { kind: 'answered' }>;
-
 export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sources: ServerCredentialSources): void {
-  async function relayed(teamId: string, request: RelayRequest): Promise<Answered> {
-    const outcome = await relayToRemote(db, teamId, request, sources);
-    if (outcome.kind === 'offline') throw conflict(NOT_CONNECTED, outcome.reason);
-    return outcome;
-  }
-
-  /** The remote's answer as it came: status, body (an object; anything else wrapped as `answer`), a redirect's target. */
-  function answer(reply: FastifyReply, outcome: Answered): FastifyReply {
-    reply.header(RELAYED_HEADER, outcome.remote.baseUrl).code(outcome.status);
-    if (outcome.location) reply.header('location', outcome.location);
-    if (outcome.status === 204) return reply.send();
-    const body = outcome.body;
-    return reply.send(body && typeof body === 'object' && !Array.isArray(body) ? body : { answer: body });
-  }
+  const { relayed, answer } = relayer(db, sources, NOT_CONNECTED);
 
   registerRoute(app, r.connect, async ({ auth, query, reply }) =>
     answer(
@@ -83,7 +69,7 @@ export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sour
     if (!remoteId) {
       throw conflict(
         NOT_CONNECTED,
-        `The invoice is not on the remote ${remote.baseUrl}: invoices do not sync yet (README), so the remote's payment provider cannot take a payment for it.`,
+        `The invoice is not on the remote ${remote.baseUrl} yet: sync first (it goes there with the next round), then its payment provider can take a payment for it.`,
       );
     }
     const outcome = await relayed(teamId, request(remoteId));
@@ -119,17 +105,6 @@ export function registerPaymentProviderRoutes(app: FastifyInstance, db: Db, sour
       }),
     ),
   );
-}
-
-/** The query's parameters as given (repeated ones and other shapes are not the provider's). */
-function stringsOf(query: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(query).filter((e): e is [string, string] => typeof e[1] === 'string'));
-}
-
-/** The client's Idempotency-Key travels on: a retry is the same intent at the remote too. */
-function keyOf(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const key = headers['idempotency-key'];
-  return typeof key === 'string' ? key : undefined;
 }
 
 function refusalOf(body: unknown): string {

@@ -86,7 +86,8 @@ export function queueDelivery(
     }
     const now = options.now ?? w.now;
     const id = newId();
-    const state: DeliveryState = smtpConfigured(db, teamId) ? 'queued' : 'awaiting_sync';
+    // An invoice still waiting for its number from the sync remote goes out through the remote, numbered (0143).
+    const state: DeliveryState = smtpConfigured(db, teamId) && isNumbered(db, teamId, invoiceId) ? 'queued' : 'awaiting_sync';
     db.prepare(
       `INSERT INTO invoice_deliveries (id, team_id, invoice_id, kind, idempotency_key, state, recipient, message_id,
          next_attempt_at, created_at, updated_at)
@@ -106,6 +107,13 @@ export function queueDelivery(
     w.touch('invoice', invoiceId);
     return { delivery: getDeliveryRow(db, teamId, id)!, created: true };
   });
+}
+
+function isNumbered(db: Db, teamId: string, invoiceId: string): boolean {
+  return (
+    db.prepare(`SELECT 1 FROM invoices WHERE team_id = ? AND id = ? AND invoice_number <> ''`).get(teamId, invoiceId) !==
+    undefined
+  );
 }
 
 /** The email queued under this idempotency key, if any. */
@@ -153,17 +161,17 @@ export function cancelPendingDeliveries(db: Db, teamId: string, invoiceId: strin
  * Moves every email of the team in state `from` to `to` (SMTP set up or removed); each invoice's API shape shows
  * its latest delivery, so the invoices are touched.
  */
-function moveTeamDeliveries(db: Db, teamId: string, from: DeliveryState, to: DeliveryState): number {
+function moveTeamDeliveries(db: Db, teamId: string, from: DeliveryState, to: DeliveryState, only = 'true'): number {
   return write(
     db,
     teamId,
     (w) => {
       const ids = db
-        .prepare('SELECT DISTINCT invoice_id FROM invoice_deliveries WHERE team_id = ? AND state = ?')
+        .prepare(`SELECT DISTINCT invoice_id FROM invoice_deliveries d WHERE team_id = ? AND state = ? AND ${only}`)
         .pluck()
         .all(teamId, from) as string[];
       const n = db
-        .prepare('UPDATE invoice_deliveries SET state = ?, updated_at = ? WHERE team_id = ? AND state = ?')
+        .prepare(`UPDATE invoice_deliveries AS d SET state = ?, updated_at = ? WHERE team_id = ? AND state = ? AND ${only}`)
         .run(to, w.now, teamId, from).changes;
       for (const id of ids) w.touch('invoice', id);
       return n;
@@ -172,9 +180,19 @@ function moveTeamDeliveries(db: Db, teamId: string, from: DeliveryState, to: Del
   );
 }
 
-/** After SMTP is configured: the team's emails waiting for sync are handed to the SMTP sender instead. */
+/**
+ * After SMTP is configured: the team's emails waiting for sync are handed to the SMTP sender instead — except those
+ * the sync engine has begun to relay through the remote (their key is fixed: the remote may hold them already) and
+ * those of invoices still waiting for their number from the remote.
+ */
 export function activateAwaitingDeliveries(db: Db, teamId: string): number {
-  return moveTeamDeliveries(db, teamId, 'awaiting_sync', 'queued');
+  return moveTeamDeliveries(
+    db,
+    teamId,
+    'awaiting_sync',
+    'queued',
+    `d.relay_key IS NULL AND EXISTS (SELECT 1 FROM invoices i WHERE i.id = d.invoice_id AND i.invoice_number <> '')`,
+  );
 }
 
 /** After SMTP is removed: the team's queued emails wait for sync again. Joins the caller's write. */
@@ -198,7 +216,8 @@ export function claimNextDelivery(db: Db, options: { owner: string; leaseMs: num
                attempts = attempts + 1, updated_at = @now
              WHERE id = (
                SELECT id FROM invoice_deliveries
-               WHERE ((state = 'queued' AND next_attempt_at <= @now) OR state = 'sending') AND ${claimCondition}
+               WHERE ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND relay_key IS NULL))
+                 AND ${claimCondition}
                ORDER BY next_attempt_at, id LIMIT 1)
              RETURNING *`,
           )

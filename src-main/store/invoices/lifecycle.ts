@@ -8,6 +8,7 @@ import { cancelPendingDeliveries } from './deliveries';
 import { releaseInvoicePayments } from './payment-links';
 import { type InvoiceRow, invoiceTimeZone } from './read';
 import { publishEnteredSegments, segmentsBefore } from './segments';
+import { NO_NUMBER, numbersInvoicesHere, takeInvoiceNumber } from './settings';
 
 /**
  * The invoice lifecycle (src-shared/domain/invoice-lifecycle.ts) applied to stored invoices: the check of a move
@@ -45,6 +46,10 @@ export function applyMove(w: Writer, r: InvoiceRow, action: InvoiceAction, optio
   switch (action) {
     case 'issue':
       values.scheduled_at = null;
+      // Left without a number by a remote the team no longer syncs with (0143): numbered here when it goes out.
+      if (r.invoice_number === NO_NUMBER && numbersInvoicesHere(w.db, w.teamId)) {
+        values.invoice_number = takeInvoiceNumber(w.db, w.teamId);
+      }
       break;
     case 'schedule':
       // Stored as the clock prints instants, so the scheduler's text comparison orders them correctly.

@@ -18,7 +18,7 @@ function toPayment(r: Row): InvoicePayment {
   return {
     id: r.id,
     invoiceId: r.invoice_id,
-    invoiceNumber: r.invoice_number,
+    invoiceNumber: r.invoice_number || null,
     transactionId: r.transaction_id,
     kind: r.kind,
     state: r.state,

@@ -23,6 +23,7 @@ export interface InvoiceRow {
   team_id: string;
   customer_id: string | null;
   customer_name: string | null;
+  /** '' while the invoice waits for its number from the team's sync remote (docs/decisions/0143). */
   invoice_number: string;
   status: InvoiceStatus;
   currency: string;
@@ -177,7 +178,7 @@ function toInvoice(
   const payment = applied.filter((p) => p.kind === 'payment').at(-1);
   return {
     id: r.id,
-    invoiceNumber: r.invoice_number,
+    invoiceNumber: r.invoice_number || null,
     status: r.status,
     nextStatuses: nextStatuses(r.status, { pastDue: isPastDue(r.due_date, tz, now) }),
     customerId: r.customer_id,

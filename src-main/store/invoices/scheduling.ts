@@ -59,10 +59,17 @@ export function markOverdueInvoices(db: Db, now = new Date()): SchedulerResult['
   });
 }
 
-/** Issues every scheduled invoice whose time has come, queueing its email. */
+/**
+ * Issues every scheduled invoice whose time has come, queueing its email. Not those of a team that syncs with a
+ * remote: one place sends a team's invoices, and the remote, which holds the schedule too, sends them (0143).
+ */
 export function issueScheduledInvoices(db: Db, now = new Date()): SchedulerResult['issued'] {
   const rows = db
-    .prepare(`SELECT team_id, id FROM invoices WHERE status = 'scheduled' AND scheduled_at <= ? ORDER BY scheduled_at, id`)
+    .prepare(
+      `SELECT team_id, id FROM invoices WHERE status = 'scheduled' AND scheduled_at <= ?
+         AND team_id NOT IN (SELECT team_id FROM sync_remotes WHERE enabled = 1)
+       ORDER BY scheduled_at, id`,
+    )
     .all(now.toISOString()) as Pick<InvoiceRow, 'team_id' | 'id'>[];
   return moveEach(db, rows, (w, current) => {
     if (current.status !== 'scheduled' || !current.scheduled_at || Date.parse(current.scheduled_at) > now.getTime()) {

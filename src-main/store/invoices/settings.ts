@@ -2,6 +2,7 @@ import type { InvoiceTemplate, TemplateInput } from '../../../src-shared/contrac
 import type { Db } from '../db';
 import { Conflict } from '../errors';
 import { nowIso } from '../ids';
+import { teamRemote } from '../sync/remotes';
 
 /**
  * A team's invoice settings: the number sequence and the defaults every new invoice starts from (its template).
@@ -157,6 +158,18 @@ export function updateInvoiceSettings(db: Db, teamId: string, patch: SettingsPat
       return getInvoiceSettings(db, teamId);
     })
     .immediate();
+}
+
+/** The stored number of an invoice that waits for the number its team's sync remote gives it (0143). */
+export const NO_NUMBER = '';
+
+/**
+ * Whether this store numbers the team's invoices: yes unless the team syncs with a remote, which then numbers every
+ * invoice when it is first pushed, so that replicas working offline never hand out the same number twice
+ * (docs/decisions/0143-invoice-sync.md).
+ */
+export function numbersInvoicesHere(db: Db, teamId: string): boolean {
+  return teamRemote(db, teamId) === undefined;
 }
 
 export function isNumberTaken(db: Db, teamId: string, invoiceNumber: string, exceptId?: string): boolean {

@@ -1,13 +1,20 @@
 import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
 import { dayOf } from '../../../src-shared/domain/day-input';
 import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
-import { actionFor, type InvoiceAction, nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
+import {
+  actionFor,
+  type InvoiceAction,
+  type LifecycleContext,
+  lifecyclePath,
+  nextStatuses,
+} from '../../../src-shared/domain/invoice-lifecycle';
 import { dueMinor, refundableMinor } from '../../../src-shared/domain/invoice-settlement';
+import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference } from '../errors';
 import { newId } from '../ids';
-import { write } from '../write';
+import { type Writer, write } from '../write';
 import { convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
 import { queueDelivery } from './deliveries';
 import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
@@ -16,6 +23,7 @@ import {
   type CustomerRef,
   customersById,
   getInvoice,
+  type InvoiceRow,
   invoiceDeliveryType,
   invoiceTemplate,
   invoiceTimeZone,
@@ -23,7 +31,14 @@ import {
   storedLines,
 } from './read';
 import { recipientOf } from './send';
-import { assertNumberFree, getInvoiceSettings, mergeTemplate, takeInvoiceNumber } from './settings';
+import {
+  assertNumberFree,
+  getInvoiceSettings,
+  mergeTemplate,
+  NO_NUMBER,
+  numbersInvoicesHere,
+  takeInvoiceNumber,
+} from './settings';
 import { restoreMatchedTransaction } from './transaction-link';
 
 /**
@@ -83,7 +98,8 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
       assertNumberFree(db, teamId, input.invoiceNumber);
       invoiceNumber = input.invoiceNumber;
     } else {
-      invoiceNumber = takeInvoiceNumber(db, teamId);
+      // A team that syncs leaves numbering to its remote: the invoice takes the remote's number when first pushed.
+      invoiceNumber = numbersInvoicesHere(db, teamId) ? takeInvoiceNumber(db, teamId) : NO_NUMBER;
     }
     if (input.deliveryType === 'scheduled') {
       if (!input.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required when deliveryType is scheduled');
@@ -93,7 +109,7 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
     } else if (input.scheduledAt) {
       throw new InvalidReference('scheduledAt', 'scheduledAt goes with deliveryType scheduled');
     }
-    const invoiceId = newId();
+    const invoiceId = input.id ?? newId();
     w.insert('invoice', {
       id: invoiceId,
       customer_id: customer?.id ?? null,
@@ -143,12 +159,34 @@ const CONTENT_FIELDS = [
   'supplyEndDate',
 ] as const;
 
+export interface UpdateOptions {
+  /**
+   * Reach `status` through as many moves of the lifecycle as it takes, each checked (a sync replica's state: an
+   * invoice issued and paid on one side is issued, then paid, on the other; docs/decisions/0143). A canceled invoice
+   * the other side issued or paid meanwhile is restored to a draft first: a cancel made offline does not undo what
+   * went out or came in elsewhere. Otherwise a status is one move away or refused.
+   */
+  throughLifecycle?: boolean;
+  /**
+   * The invoice is brought to the content the sync remote holds (docs/decisions/0143): not a person's edit of an
+   * issued invoice but this copy following the shared one, so the lifecycle's edit checks do not apply.
+   */
+  followRemote?: boolean;
+}
+
 /**
  * PATCH/PUT: only supplied fields change. Content (customer, number, lines, amounts, issue date, template) may change
  * while the invoice is not issued; terms (due date, time zone, notes) until it is settled; `status` moves through the
  * lifecycle. Totals are recomputed whenever lines, rates, discount or currency change.
  */
-export function updateInvoice(db: Db, teamId: string, id: string, patch: InvoicePatch, now = new Date()): Invoice {
+export function updateInvoice(
+  db: Db,
+  teamId: string,
+  id: string,
+  patch: InvoicePatch,
+  now = new Date(),
+  options: UpdateOptions = {},
+): Invoice {
   write(db, teamId, (w) => {
     let r = requireInvoiceRow(db, teamId, id);
     const contentChange = CONTENT_FIELDS.some((f) => patch[f] !== undefined);
@@ -161,7 +199,7 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
     if (contentChange || termsChange) {
       const action: InvoiceAction = contentChange ? 'edit' : 'edit_terms';
       const editableAfterMove = wantsStatus && patch.status === 'draft' && r.status === 'scheduled';
-      if (!editableAfterMove) checkedMove(r, action, now);
+      if (!editableAfterMove && !options.followRemote) checkedMove(r, action, now);
     }
     if (wantsStatus && patch.status === 'draft' && r.status === 'scheduled') {
       applyMove(w, r, 'unschedule', { now });
@@ -221,42 +259,65 @@ export function updateInvoice(db: Db, teamId: string, id: string, patch: Invoice
     if (wantsStatus && r.status !== patch.status) {
       const target = patch.status!;
       const ctx = lifecycleContext(r, now);
-      const action = actionFor(r.status, target, ctx);
-      if (!action) {
+      const steps = options.throughLifecycle ? syncPath(r.status, target, ctx) : [target];
+      if (!steps || (!options.throughLifecycle && !actionFor(r.status, target, ctx))) {
         const allowed = nextStatuses(r.status, ctx);
         throw new Conflict(
           `The invoice is ${r.status}: it cannot become ${target}. Allowed next states: ${allowed.length ? allowed.join(', ') : 'none (the invoice is settled)'}`,
         );
       }
-      if (action === 'schedule') {
-        if (!patch.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required to schedule an invoice');
-        if (Date.parse(patch.scheduledAt) <= now.getTime()) {
-          throw new InvalidReference('scheduledAt', 'scheduledAt must be in the future');
-        }
-      }
-      if (action === 'issue' && !r.sent_at) w.update('invoice', id, { sent_at: w.now });
-      if (action === 'issue') r = requireInvoiceRow(db, teamId, id);
-      // Marked paid (or refunded) by hand: what was still due (or what can be refunded) is recorded as a payment
-      // (a refund) on the day given; reopened by hand: the applied payments are undone.
-      const settlement = settlementOf(db, teamId, r);
-      if (action === 'reopen') undoAppliedPayments(w, id, restoreMatchedTransaction(db, teamId));
-      applyMove(w, r, action, { now, paidAt: patch.paidAt, scheduledAt: patch.scheduledAt });
-      const paidOn = dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r));
-      if (action === 'pay') {
-        recordManualPayment(w, r, { kind: 'payment', amountMinor: dueMinor(settlement), paidOn });
-      }
-      if (action === 'refund') {
-        recordManualPayment(w, r, {
-          kind: 'refund',
-          amountMinor: refundableMinor(settlement),
-          paidOn: dayIn(now, invoiceTimeZone(r)),
-        });
-      }
+      for (const step of steps) r = moveTo(w, requireInvoiceRow(db, teamId, id), step, patch, now);
     } else if (patch.paidAt !== undefined && r.status === 'paid') {
       w.update('invoice', id, { paid_at: new Date(patch.paidAt).toISOString() });
     }
   });
   return getInvoice(db, teamId, id, now);
+}
+
+/** The statuses a sync walks through to `target` (UpdateOptions.throughLifecycle). */
+function syncPath(from: InvoiceStatus, target: InvoiceStatus, ctx: LifecycleContext): InvoiceStatus[] | undefined {
+  const path = lifecyclePath(from, target, ctx);
+  if (path || from !== 'canceled') return path;
+  const rest = lifecyclePath('draft', target, ctx);
+  return rest ? ['draft', ...rest] : undefined;
+}
+
+/** One move of the lifecycle to `target` (asked by PATCH/PUT `status`), with what goes with it. */
+function moveTo(w: Writer, row: InvoiceRow, target: InvoiceStatus, patch: InvoicePatch, now: Date): InvoiceRow {
+  const { db, teamId } = w;
+  const id = row.id;
+  let r = row;
+  if (r.status === 'canceled' && target === 'draft') {
+    // A sync's restore (syncPath): what the cancel released stays released; the invoice goes out again from a draft.
+    w.update('invoice', id, { status: 'draft', canceled_at: null });
+    return requireInvoiceRow(db, teamId, id);
+  }
+  const action = actionFor(r.status, target, lifecycleContext(r, now))!;
+  if (action === 'schedule') {
+    if (!patch.scheduledAt) throw new InvalidReference('scheduledAt', 'scheduledAt is required to schedule an invoice');
+    if (Date.parse(patch.scheduledAt) <= now.getTime()) {
+      throw new InvalidReference('scheduledAt', 'scheduledAt must be in the future');
+    }
+  }
+  if (action === 'issue' && !r.sent_at) w.update('invoice', id, { sent_at: w.now });
+  if (action === 'issue') r = requireInvoiceRow(db, teamId, id);
+  // Marked paid (or refunded) by hand: what was still due (or what can be refunded) is recorded as a payment
+  // (a refund) on the day given; reopened by hand: the applied payments are undone.
+  const settlement = settlementOf(db, teamId, r);
+  if (action === 'reopen') undoAppliedPayments(w, id, restoreMatchedTransaction(db, teamId));
+  applyMove(w, r, action, { now, paidAt: patch.paidAt, scheduledAt: patch.scheduledAt });
+  const paidOn = dayIn(new Date(patch.paidAt ?? w.now), invoiceTimeZone(r));
+  if (action === 'pay') {
+    recordManualPayment(w, r, { kind: 'payment', amountMinor: dueMinor(settlement), paidOn });
+  }
+  if (action === 'refund') {
+    recordManualPayment(w, r, {
+      kind: 'refund',
+      amountMinor: refundableMinor(settlement),
+      paidOn: dayIn(now, invoiceTimeZone(r)),
+    });
+  }
+  return requireInvoiceRow(db, teamId, id);
 }
 
 /** DELETE: only a draft or a canceled invoice; its tracker entries become unbilled. Returns the deleted invoice. */

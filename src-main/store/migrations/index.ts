@@ -17,6 +17,7 @@ import { specAreas } from './016-spec-areas';
 import { lawfulDocuments } from './017-lawful-documents';
 import { inboxIngestion } from './018-inbox-ingestion';
 import { eInvoices } from './019-e-invoices';
+import { invoiceSync } from './020-invoice-sync';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -64,6 +65,8 @@ export const MIGRATIONS: readonly Migration[] = [
   inboxIngestion,
   // [019 e-invoices: customer format and buyer reference, team default format, Peppol id and contact]
   eInvoices,
+  // [020 invoice sync: numbers left to the remote, emails relayed through it]
+  invoiceSync,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -36,7 +36,7 @@ const SOURCES: Record<SearchType, Source> = {
     table: 'invoices',
     columns: 'x.invoice_number, x.customer_name, x.customer_id, x.status, x.amount_minor, x.currency, x.due_date',
     data: (r) => ({
-      invoiceNumber: r.invoice_number,
+      invoiceNumber: r.invoice_number || null,
       customerName: r.customer_name,
       customerId: r.customer_id,
       status: r.status,

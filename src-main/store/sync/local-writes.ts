@@ -7,6 +7,7 @@ import { ensureCategoriesOnce } from '../categories/defaults';
 import { createCustomer, deleteCustomer, updateCustomer } from '../customers/write';
 import type { Db } from '../db';
 import { InvalidReference } from '../errors';
+import { deleteInvoice } from '../invoices/write';
 import { createNotification, updateNotificationStatus } from '../notifications/notifications';
 import { createTag, deleteTag, updateTag } from '../tags/tags';
 import { createTrackerEntry, deleteTrackerEntry, updateTrackerEntry } from '../tracker/entries';
@@ -17,6 +18,7 @@ import type { WriteSource } from '../transactions/field-sources';
 import type { NewSplit } from '../transactions/splits';
 import { type TransactionChange, updateTransaction } from '../transactions/update';
 import type { Writer } from '../write';
+import { createInvoiceLocal, findInvoiceTwin, updateInvoiceLocal } from './invoice-writes';
 import { remoteIdOf } from './records';
 
 /**
@@ -133,6 +135,8 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
       }).id;
     case 'customer':
       return createCustomer(db, teamId, { id, ...customerFields(f) } as never).id;
+    case 'invoice':
+      return createInvoiceLocal(w, id, f);
     case 'tracker_project':
       return createTrackerProject(db, teamId, { id, ...projectFields(f, p) } as never).id;
     case 'tracker_entry':
@@ -224,6 +228,9 @@ export function updateLocal(w: Writer, entity: SyncEntity, id: string, f: Record
     case 'customer':
       updateCustomer(db, teamId, id, customerFields(f) as never);
       return;
+    case 'invoice':
+      updateInvoiceLocal(w, id, f, full);
+      return;
     case 'tracker_project':
       updateTrackerProject(db, teamId, id, projectFields(f, full) as never);
       return;
@@ -254,6 +261,9 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
     case 'customer':
       deleteCustomer(db, teamId, id);
       return;
+    case 'invoice':
+      deleteInvoice(db, teamId, id);
+      return;
     case 'tracker_project':
       deleteTrackerProject(db, teamId, id);
       return;
@@ -269,7 +279,10 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
   }
 }
 
-/** The local record with the same natural key (tag name, category slug, customer email), if one exists. */
+/**
+ * The local record with the same natural key (tag name, category slug, customer email; an invoice's number with
+ * the same content), if one exists.
+ */
 export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity, p: Projection): string | undefined {
   const one = (sql: string, value: Json | undefined) =>
     typeof value === 'string' && value !== '' ? (db.prepare(sql).pluck().get(teamId, value) as string | undefined) : undefined;
@@ -286,6 +299,8 @@ export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity
         'SELECT id FROM customers WHERE team_id = ? AND email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 1',
         p.email,
       );
+    case 'invoice':
+      return findInvoiceTwin(db, teamId, p);
     default:
       return undefined;
   }

@@ -2,6 +2,7 @@ import { CUSTOMER_FIELDS, type SyncEntity } from '../../../src-shared/domain/syn
 import type { Json, Projection } from '../../../src-shared/domain/sync/merge';
 import type { Db } from '../db';
 import { fromIds } from '../ids';
+import { type InvoiceRow, invoiceTemplate, storedLines } from '../invoices/read';
 
 /**
  * Reads records as sync projections (src-shared/domain/sync/fields.ts): the writable fields only, normalised, with
@@ -50,6 +51,40 @@ function rowsOf(db: Db, teamId: string, table: string, columns: string, ids: rea
 }
 
 type Reader = (db: Db, teamId: string, ids: readonly string[]) => Map<string, Projection>;
+
+/**
+ * An invoice as synced (docs/decisions/0143-invoice-sync.md): its number ('' = not given yet: null), content with
+ * money in minor units, the template as it resolves (its currency and time zone are fields of their own), and the
+ * lifecycle with overdue read as unpaid (each side marks overdue by its own clock).
+ */
+function invoiceProjection(r: InvoiceRow & { live_customer_id: string | null }): Projection {
+  const { currency: _c, timezone: _z, ...template } = invoiceTemplate(r);
+  return {
+    invoiceNumber: r.invoice_number || null,
+    customerId: r.live_customer_id,
+    customerName: r.customer_name,
+    currency: r.currency,
+    lineItems: storedLines(r).map((l) => ({
+      name: l.name,
+      quantity: l.quantity,
+      unit: l.unit ?? null,
+      priceMinor: l.priceMinor,
+      vatRate: l.vatRate ?? null,
+      taxRate: l.taxRate ?? null,
+    })),
+    discountMinor: r.discount_minor,
+    issueDate: r.issue_date,
+    dueDate: r.due_date,
+    supplyDate: r.supply_date,
+    supplyEndDate: r.supply_end_date,
+    timezone: r.timezone ?? 'UTC',
+    template: template as Json,
+    note: r.note,
+    internalNote: r.internal_note,
+    status: r.status === 'overdue' ? 'unpaid' : r.status,
+    scheduledAt: r.scheduled_at,
+  };
+}
 
 const READERS: { readonly [E in SyncEntity]: Reader } = {
   tag: (db, teamId, ids) =>
@@ -106,6 +141,18 @@ const READERS: { readonly [E in SyncEntity]: Reader } = {
       }),
     );
   },
+
+  invoice: (db, teamId, ids) =>
+    new Map(
+      rowsOf(
+        db,
+        teamId,
+        'invoices',
+        // A customer deleted since (invoices keep their customer's id and name) is no reference to send.
+        `r.*, (SELECT c.id FROM customers c WHERE c.id = r.customer_id AND c.team_id = r.team_id) AS live_customer_id`,
+        ids,
+      ).map((r) => [r.id as string, invoiceProjection(r as unknown as InvoiceRow & { live_customer_id: string | null })]),
+    ),
 
   tracker_project: (db, teamId, ids) => {
     const tags = tagSets(db, teamId, 'tracker_project_tags', 'project_id', ids);

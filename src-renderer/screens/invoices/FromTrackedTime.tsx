@@ -40,7 +40,7 @@ export function FromTrackedTime(props: {
       const invoice = await create.mutateAsync({
         body: { projectId: chosen.id, ...(from ? { from } : {}), ...(to ? { to } : {}) },
       });
-      toast(t('form.created', { number: invoice.invoiceNumber }));
+      toast(t('form.created', { number: invoice.invoiceNumber ?? t('numberPending') }));
       props.onClose();
       props.onCreated(invoice);
     } catch (err) {

@@ -28,7 +28,7 @@ export function InvoiceCommands({ invoice }: { invoice: Invoice }) {
   const toast = useToasts();
   const navigate = useRouter((r) => r.navigate);
   const commands = commandsFor(invoice);
-  const number = invoice.invoiceNumber;
+  const number = invoice.invoiceNumber ?? t('numberPending');
 
   async function run(command: InvoiceCommand, input: { to?: string; paidOn?: string } = {}) {
     setBusy(true);

@@ -21,14 +21,14 @@ export function InvoiceDetail({ id }: { id: string }) {
   const { t } = useTranslation('invoices');
   const record = useRecord(invoiceRoutes.get, { id });
   return (
-    <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber}>
+    <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber ?? t('numberPending')}>
       {(inv, breadcrumb) => (
         <div className="page inv-detail" data-invoice-id={inv.id}>
           {breadcrumb}
           <header className="page-header">
             <div>
               <h1 className="inv-title">
-                <span className="inv-number">{inv.invoiceNumber}</span> <StatusPill status={inv.status} />
+                <span className="inv-number">{inv.invoiceNumber ?? t('numberPending')}</span> <StatusPill status={inv.status} />
               </h1>
               <p>
                 {inv.customerId && inv.customer ? (

@@ -138,7 +138,7 @@ function LineItemsForm(props: {
     setFailure(null);
     try {
       const invoice = await create.mutateAsync({ body: toCreateBody(draft, deliveryType, marks) });
-      const number = invoice.invoiceNumber;
+      const number = invoice.invoiceNumber ?? t('numberPending');
       toast(
         deliveryType === 'create'
           ? t('form.created', { number })

@@ -52,7 +52,7 @@ export function PdfPreview({ invoice }: { invoice: Invoice }) {
       <div className="inv-pdf-head">
         <h2 id="inv-pdf-title">{t('pdf.title')}</h2>
         {url ? (
-          <a className="btn small" href={url} download={`${invoice.invoiceNumber}.pdf`}>
+          <a className="btn small" href={url} download={`${invoice.invoiceNumber ?? 'invoice'}.pdf`}>
             {t('pdf.download')}
           </a>
         ) : null}

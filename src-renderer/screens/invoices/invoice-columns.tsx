@@ -18,7 +18,7 @@ export function invoiceColumns(
       id: 'number',
       header: t('columns.number'),
       sort: 'invoice_number',
-      cell: (inv) => <span className="inv-number">{inv.invoiceNumber}</span>,
+      cell: (inv) => <span className="inv-number">{inv.invoiceNumber ?? t('numberPending')}</span>,
     },
     options.customer === false
       ? null

@@ -12,12 +12,12 @@
  * currency, whether it came from a bank). Fields that resolve as one unit are a `group` (splits with the amount,
  * the category with its tax): a merge takes a group from one side whole, never half from each.
  */
-
 export type SyncEntity =
   | 'tag'
   | 'transaction_category'
   | 'bank_account'
   | 'customer'
+  | 'invoice'
   | 'tracker_project'
   | 'tracker_entry'
   | 'transaction'
@@ -37,6 +37,11 @@ export interface FieldSpec {
   kind: FieldKind;
   /** Sent on create only; never merged (a fact of the record's origin). */
   createOnly?: boolean;
+  /**
+   * Given by the remote when the record is first pushed (an invoice's number): null here means "not given yet",
+   * never "cleared". A push leaves it out while it is null, and the remote's value is taken into the local record.
+   */
+  assignedByRemote?: boolean;
 }
 
 export interface GroupSpec {
@@ -115,6 +120,29 @@ export const CUSTOMER_FIELDS = [
 ] as const;
 
 const TX_STATEMENT = ['name', 'date', 'description', 'counterpartyName'] as const;
+
+/**
+ * An invoice's content (docs/decisions/0143-invoice-sync.md). Its lifecycle travels as `status` with `scheduledAt`:
+ * draft, scheduled, unpaid (the open state: overdue is unpaid past its due date, which each side marks by its own
+ * clock), paid, canceled, refunded; each side reaches it through its own checked moves. Totals, payments, sent and
+ * paid times are derived on each side; the remote numbers invoices.
+ */
+export const INVOICE_CONTENT = [
+  'customerId',
+  'customerName',
+  'currency',
+  'lineItems',
+  'discountMinor',
+  'issueDate',
+  'dueDate',
+  'supplyDate',
+  'supplyEndDate',
+  'timezone',
+  'template',
+  'note',
+  'internalNote',
+] as const;
+export const INVOICE_LIFECYCLE = ['status', 'scheduledAt'] as const;
 const TX_REVIEW = ['status', 'note', 'internal', 'recurring', 'frequency', 'reviewed', 'tags'] as const;
 
 export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
@@ -146,6 +174,38 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
     entity: 'customer',
     fields: [...CUSTOMER_FIELDS.map((f) => v(f)), refs('tags', 'tag')],
     groups: [...singles(CUSTOMER_FIELDS, 'remote', REMOTE), ...singles(['tags'], 'local', LOCAL_REVIEW)],
+  },
+  invoice: {
+    entity: 'invoice',
+    fields: [
+      { name: 'invoiceNumber', kind: { type: 'value' }, assignedByRemote: true },
+      ref('customerId', 'customer'),
+      ...INVOICE_CONTENT.filter((f) => f !== 'customerId').map((f) => v(f)),
+      ...INVOICE_LIFECYCLE.map((f) => v(f)),
+    ],
+    groups: [
+      {
+        name: 'number',
+        fields: ['invoiceNumber'],
+        winner: 'remote',
+        rule: "remote wins: the remote numbers the team's invoices",
+      },
+      { name: 'customer', fields: ['customerId', 'customerName'], winner: 'remote', rule: REMOTE },
+      {
+        name: 'amounts',
+        fields: ['currency', 'lineItems', 'discountMinor'],
+        winner: 'remote',
+        rule: 'remote wins: the line items, their currency and the discount are one unit',
+      },
+      ...singles(['issueDate', 'dueDate', 'timezone', 'template', 'note', 'internalNote'], 'remote', REMOTE),
+      { name: 'supply', fields: ['supplyDate', 'supplyEndDate'], winner: 'remote', rule: REMOTE },
+      {
+        name: 'lifecycle',
+        fields: [...INVOICE_LIFECYCLE],
+        winner: 'remote',
+        rule: 'remote wins: the lifecycle as the shared copy holds it (sent, paid or canceled there); a state this side cannot reach is a conflict of its own',
+      },
+    ],
   },
   tracker_project: {
     entity: 'tracker_project',
@@ -217,6 +277,7 @@ export const SYNC_ORDER: readonly SyncEntity[] = [
   'transaction_category',
   'bank_account',
   'customer',
+  'invoice',
   'tracker_project',
   'tracker_entry',
   'transaction',
@@ -225,6 +286,11 @@ export const SYNC_ORDER: readonly SyncEntity[] = [
 
 export function isSyncEntity(name: string): name is SyncEntity {
   return Object.hasOwn(SYNC_SPECS, name);
+}
+
+/** The fields the remote gives a record when it is first pushed (see FieldSpec.assignedByRemote). */
+export function assignedFields(spec: EntitySyncSpec): string[] {
+  return spec.fields.filter((f) => f.assignedByRemote).map((f) => f.name);
 }
 
 /** The fields a merge compares (every field but the createOnly ones). */

@@ -67,6 +67,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/invoices/{id}': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/deliveries': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
   '/v1/invoices/{id}/payment-intent': (api, token) => matrixInvoice(api, token, 'unpaid'),
   '/v1/invoice-payments/{id}': (api, token) => matrixPayment(api, token),

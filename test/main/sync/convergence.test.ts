@@ -7,9 +7,7 @@
  * conflict with two different values; and a quiet round then pushes and pulls nothing (no ping-pong).
  */
 import { describe, expect, it } from 'vitest';
-import { listConflicts } from '../../../src-main/store/sync/conflicts';
-import { seeded } from './fault-proxy';
-import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
+import { chooser, expectConflictsOfTwoValues, type Remote, type Replica, settleThenQuiet, syncOnce, triangle } from './helpers';
 
 type Side = Replica | Remote;
 type Rec = { id: string };
@@ -61,11 +59,8 @@ describe('convergence of A ↔ R ↔ B', () => {
   it.each(SEEDS)(
     'seed %i: random creates, edits and deletes on all three end equal, conflicts recorded, then quiet',
     async (seed) => {
-      const random = seeded(seed);
-      const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
-      const r = await remoteReplica();
-      const a = await replica();
-      const b = await replica();
+      const { random, pick } = chooser(seed);
+      const { r, a, b } = await triangle();
       const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Main', currency: 'EUR' })).body;
       await syncOnce(a, r);
       await syncOnce(b, r);
@@ -114,25 +109,15 @@ describe('convergence of A ↔ R ↔ B', () => {
           return pick(list).id;
         }
       }
-      for (let i = 0; i < 3; i++) {
-        await syncOnce(a, r);
-        await syncOnce(b, r);
-      }
-      const onR = await snapshot(r);
-      expect(await snapshot(a)).toEqual(onR);
-      expect(await snapshot(b)).toEqual(onR);
-      // No record twice: every created name is unique by construction.
-      const names = onR.customers.map((c) => c.split('|')[1]);
-      expect(new Set(names).size).toBe(names.length);
-      for (const c of [
-        ...listConflicts(a.api.db, a.teamId, { all: true }),
-        ...listConflicts(b.api.db, b.teamId, { all: true }),
-      ]) {
-        if (c.kind === 'fields') expect(c.local).not.toEqual(c.remote);
-      }
-      const quietA = await syncOnce(a, r);
-      const quietB = await syncOnce(b, r);
-      expect([quietA.pulled, quietA.pushed, quietB.pulled, quietB.pushed]).toEqual([0, 0, 0, 0]);
+      await settleThenQuiet(a, b, r, async () => {
+        const onR = await snapshot(r);
+        expect(await snapshot(a)).toEqual(onR);
+        expect(await snapshot(b)).toEqual(onR);
+        // No record twice: every created name is unique by construction.
+        const names = onR.customers.map((c) => c.split('|')[1]);
+        expect(new Set(names).size).toBe(names.length);
+        expectConflictsOfTwoValues(a, b);
+      });
     },
   );
 });

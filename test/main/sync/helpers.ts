@@ -1,7 +1,10 @@
+import { expect } from 'vitest';
+import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { ensureRemote, type RemoteKind } from '../../../src-main/store/sync/remotes';
 import { staticCredential } from '../../../src-main/sync/credentials';
 import { type RoundResult, runRound } from '../../../src-main/sync/round';
 import { makeTestApi, type TestApi } from '../../helpers/api';
+import { seeded } from './fault-proxy';
 
 /**
  * Replicas for sync tests: each a real app over its own data dir; the remote listens on loopback and replicas sync
@@ -65,4 +68,40 @@ export function syncOnce(
     pageSize,
     client: { backoffMs: 5, maxBackoffMs: 50, timeoutMs: 10_000 },
   });
+}
+
+/** A seeded random source and a chooser over it (convergence tests: the same seed, the same interleaving). */
+export function chooser(seed: number) {
+  const random = seeded(seed);
+  return { random, pick: <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]! };
+}
+
+/** A ↔ R ↔ B, each replica's first round done. */
+export async function triangle(): Promise<{ r: Remote; a: Replica; b: Replica }> {
+  const r = await remoteReplica();
+  const a = await replica();
+  const b = await replica();
+  await syncOnce(a, r);
+  await syncOnce(b, r);
+  return { r, a, b };
+}
+
+/** Every same-field conflict the replicas recorded holds two different values. */
+export function expectConflictsOfTwoValues(...replicas: Replica[]): void {
+  for (const s of replicas) {
+    for (const c of listConflicts(s.api.db, s.teamId, { all: true }))
+      if (c.kind === 'fields') expect(c.local).not.toEqual(c.remote);
+  }
+}
+
+/** Rounds of both replicas until every change has gone round (three each), then a quiet round moves nothing. */
+export async function settleThenQuiet(a: Replica, b: Replica, r: Remote, check: () => Promise<void>): Promise<void> {
+  for (let i = 0; i < 3; i++) {
+    await syncOnce(a, r);
+    await syncOnce(b, r);
+  }
+  await check();
+  const quietA = await syncOnce(a, r);
+  const quietB = await syncOnce(b, r);
+  expect([quietA.pulled, quietA.pushed, quietB.pulled, quietB.pushed]).toEqual([0, 0, 0, 0]);
 }

@@ -8,6 +8,7 @@ import {
   actionFor,
   INVOICE_ACTIONS,
   type InvoiceAction,
+  lifecyclePath,
   nextStatuses,
   refusal,
   transition,
@@ -140,5 +141,22 @@ describe('invoice lifecycle', () => {
     expect(refusal('refunded', 'cancel', { pastDue: false })).toBe(
       'The invoice is refunded: canceling it is not possible for a refunded invoice. Allowed next states: none (the invoice is settled)',
     );
+  });
+
+  it('walks to a state the other side of a sync reached, one checked move at a time', () => {
+    const before = { pastDue: false };
+    const after = { pastDue: true };
+    expect(lifecyclePath('draft', 'draft', before)).toEqual([]);
+    expect(lifecyclePath('draft', 'paid', before)).toEqual(['unpaid', 'paid']);
+    expect(lifecyclePath('draft', 'paid', after)).toEqual(['overdue', 'paid']);
+    expect(lifecyclePath('scheduled', 'refunded', before)).toEqual(['unpaid', 'paid', 'refunded']);
+    expect(lifecyclePath('unpaid', 'canceled', before)).toEqual(['canceled']);
+    // "unpaid" is the open state: an overdue invoice is there already, a draft past due lands in overdue.
+    expect(lifecyclePath('overdue', 'unpaid', after)).toEqual([]);
+    expect(lifecyclePath('draft', 'unpaid', after)).toEqual(['overdue']);
+    // Settled states are left only by their own moves.
+    expect(lifecyclePath('canceled', 'paid', before)).toBeUndefined();
+    expect(lifecyclePath('refunded', 'unpaid', before)).toBeUndefined();
+    expect(lifecyclePath('paid', 'draft', before)).toBeUndefined();
   });
 });

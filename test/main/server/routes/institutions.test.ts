@@ -1,6 +1,9 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { connectionRoutes, Institution, PROVIDERS } from '../../../../src-shared/contract/institutions';
 import { makeTestApi } from '../../../helpers/api';
+import { remoteReplica } from '../../sync/helpers';
 
 describe('institutions', () => {
   it('searches the bundled list by country and name, ignoring case and accents, most popular first', async () => {
@@ -94,5 +97,72 @@ describe('institutions', () => {
           : await api.call('POST', url, { token, body: { unexpected: true } });
       expect(malformed.statusCode, `malformed ${url}`).toBe(422);
     }
+  });
+
+  it('with a sync remote: each flow is sent on with the team credential and its key, and answered as the remote answered', async () => {
+    const seen: { auth?: string; path?: string; key?: string; body: string }[] = [];
+    const stub = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        seen.push({
+          auth: req.headers.authorization,
+          path: req.url,
+          key: req.headers['idempotency-key'] as string | undefined,
+          body: Buffer.concat(chunks).toString(),
+        });
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify(
+            req.url?.startsWith('/v1/banking/connections/status')
+              ? { data: { status: 'connected' } }
+              : { data: { link_token: 'link-sandbox-1', expiration: '2026-12-31T00:00:00Z' } },
+          ),
+        );
+      });
+    });
+    await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(stub.address() as AddressInfo).port}/v1`;
+      const api = await makeTestApi();
+      const token = api.key('Bank Team');
+      expect((await api.call('PUT', '/app/sync/remote', { token, body: { baseUrl: url, kind: 'hosted' } })).statusCode).toBe(200);
+      expect((await api.call('PUT', '/app/sync/credential', { token, body: { apiKey: 'hosted-key-1' } })).statusCode).toBe(200);
+      const link = await api.call('POST', '/v1/banking/aggregator/link-token', {
+        token,
+        body: { userId: 'u1', language: 'de' },
+        headers: { 'idempotency-key': 'link-1' },
+      });
+      expect(link.statusCode, link.body).toBe(200);
+      expect(link.headers['x-finops-relayed-to']).toBe(url);
+      expect(link.json()).toEqual({ data: { link_token: 'link-sandbox-1', expiration: '2026-12-31T00:00:00Z' } });
+      const status = await api.call('GET', '/v1/banking/connections/status?id=conn-1&provider=plaid', { token });
+      expect(status.json()).toEqual({ data: { status: 'connected' } });
+      expect(seen.map((s) => [s.auth, s.path, s.key ?? null])).toEqual([
+        ['Bearer hosted-key-1', '/v1/banking/aggregator/link-token', 'link-1'],
+        ['Bearer hosted-key-1', '/v1/banking/connections/status?id=conn-1&provider=plaid', null],
+      ]);
+      expect(JSON.parse(seen[0]!.body)).toEqual({ userId: 'u1', language: 'de' });
+      // A malformed call never leaves this server.
+      expect((await api.call('POST', '/v1/banking/session/result', { token, body: {} })).statusCode).toBe(422);
+      expect(seen).toHaveLength(2);
+    } finally {
+      await new Promise((r) => stub.close(r));
+    }
+  });
+
+  it('through a Finops Desk remote that has no provider either: its 409 comes back, marked as relayed', async () => {
+    const remote = await remoteReplica();
+    const api = await makeTestApi();
+    const token = api.key('Acme');
+    await api.call('PUT', '/app/sync/remote', { token, body: { baseUrl: remote.url, kind: 'finops' } });
+    await api.call('PUT', '/app/sync/credential', { token, body: { apiKey: remote.token } });
+    const res = await api.call('POST', '/v1/banking/open-banking/agreement', {
+      token,
+      body: { institutionId: 'gocardless_n26_de', transactionTotalDays: 90 },
+    });
+    expect(res.statusCode).toBe(409);
+    expect(res.headers['x-finops-relayed-to']).toBe(remote.url);
+    expect(res.json().description).toContain('no sync remote');
   });
 });
