@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { embeddedInvoiceXml } from '../../../../src-main/einvoice/hybrid';
 import { readEInvoiceXml } from '../../../../src-main/einvoice/read';
+import { ensureRemote } from '../../../../src-main/store/sync/remotes';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 
 /**
@@ -130,6 +131,23 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
     expect(cn.statusCode).toBe(409);
     const bad = await api.call('GET', `/v1/invoices/${invoice.id}/e-invoice?format=edifact`, { token });
     expect(bad.statusCode).toBe(422);
+  });
+
+  it("leaves a replica's unnumbered invoice to its remote: no e-invoice yet (409), and its send waits for sync", async () => {
+    const api = await makeTestApi();
+    const { token, customerId } = await seed(api);
+    ensureRemote(api.db, api.team('E-Invoice Team').id, { baseUrl: 'http://127.0.0.1:9/v1' });
+    const created = await api.call('POST', '/v1/invoices', {
+      token,
+      body: { customerId, currency: 'EUR', issueDate: '2025-03-20', lineItems: [{ name: 'Consulting', quantity: 1, price: 90 }] },
+    });
+    expect(created.json().invoiceNumber).toBeNull();
+    const res = await api.call('GET', `/v1/invoices/${created.json().id}/e-invoice`, { token });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().message).toMatch(/no number yet/);
+    const send = await api.call('POST', `/v1/invoices/${created.json().id}/send`, { token, body: {} });
+    expect(send.statusCode, send.body).toBe(200);
+    expect(send.json().delivery).toMatchObject({ state: 'awaiting_sync' });
   });
 
   it("is another team's invoice: 404", async () => {
