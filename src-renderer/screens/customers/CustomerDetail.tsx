@@ -283,7 +283,8 @@ function ActivityCard({ customer: c }: { customer: Customer }) {
             <span className="faint small">{formatDate(e.at)}</span>{' '}
             {e.invoice ? (
               <>
-                {t(`detail.events.${e.kind}`)} <AppLink to={`/invoices/${e.invoice.id}`}>{e.invoice.invoiceNumber ?? t('invoices:numberPending')}</AppLink>{' '}
+                {t(`detail.events.${e.kind}`)}{' '}
+                <AppLink to={`/invoices/${e.invoice.id}`}>{e.invoice.invoiceNumber ?? t('invoices:numberPending')}</AppLink>{' '}
                 <span className="money small">{formatAmount(e.invoice.amount, e.invoice.currency)}</span>
               </>
             ) : (
