@@ -11,8 +11,9 @@ import { createApiClient } from '../../src-shared/api-client';
 import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { inboxRoutes } from '../../src-shared/contract/inbox';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { type Receipt, receiptPdf } from '../fixtures/receipts';
+import { receiptPdf } from '../fixtures/receipts';
 import { contextOptions, literally, tk, tr, userDay } from './helpers/i18n';
+import { tillReceipt } from './helpers/inbox-rules-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -57,24 +58,6 @@ async function signInAt(path: string): Promise<void> {
   await app.signIn(email, password);
 }
 
-/** A till receipt as the extraction tests print them: merchant, date, total and VAT. */
-function receipt(merchant: string, day: string, total: string, vat: string): Receipt {
-  const [y, m, d] = day.split('-');
-  return {
-    key: merchant,
-    merchant,
-    lines: [
-      merchant,
-      'Hauptstraße 1, 10115 Berlin',
-      `Datum: ${d}.${m}.${y} 10:12`,
-      ['1 x Artikel', total],
-      ['Summe EUR', total],
-      ['inkl. 19% MwSt', vat],
-    ],
-    truth: { date: day, amountMinor: 0, currency: 'EUR', vatMinor: null, vatRate: 19 },
-  };
-}
-
 /** Drops a file on an element, as a file dragged from the desktop is: dragenter, dragover, drop. */
 async function dropFile(target: Locator, name: string, bytes: Buffer): Promise<void> {
   const dataTransfer = await page.evaluateHandle(
@@ -116,7 +99,7 @@ describe('receipts in the web UI', () => {
     const row = rows().first();
     const id = (await row.getAttribute('data-transaction-id')) as string;
     const tx = await c.call(transactionRoutes.get, { params: { id } });
-    const pdf = await receiptPdf(receipt('Papierhaus Mitte', tx.date.slice(0, 10), '12,40', '1,98'));
+    const pdf = await receiptPdf(tillReceipt('Papierhaus Mitte', tx.date.slice(0, 10), '12,40', '1,98'));
     await dropFile(row, 'papierhaus.pdf', pdf);
     await app.toast('{{file}} attached to {{name}}', { file: 'papierhaus.pdf', name: tx.name }).waitFor();
     await expect.poll(async () => (await c.call(transactionRoutes.get, { params: { id } })).reviewState).toBe('ready');
@@ -140,7 +123,7 @@ describe('receipts in the web UI', () => {
     await dropFile(
       receipts.locator('.dropzone'),
       'kiosk.pdf',
-      await receiptPdf(receipt('Kiosk am Markt', nextTx.date.slice(0, 10), '3,20', '0,51')),
+      await receiptPdf(tillReceipt('Kiosk am Markt', nextTx.date.slice(0, 10), '3,20', '0,51')),
     );
     await app.toast('{{file}} attached to {{name}}', { file: 'kiosk.pdf', name: nextTx.name }).waitFor();
     // The panel shows it, and the file in place.
@@ -166,13 +149,11 @@ describe('receipts in the web UI', () => {
     await signInAt('/inbox');
     await page.getByRole('heading', { name: tk('inbox:title'), level: 1 }).waitFor();
 
-    await page
-      .getByLabel(tk('inbox:upload.input'))
-      .setInputFiles({
-        name: 'bergblick.pdf',
-        mimeType: 'application/pdf',
-        buffer: await receiptPdf(receipt('Bergblick Kiosk', day, '87,35', '13,95')),
-      });
+    await page.getByLabel(tk('inbox:upload.input')).setInputFiles({
+      name: 'bergblick.pdf',
+      mimeType: 'application/pdf',
+      buffer: await receiptPdf(tillReceipt('Bergblick Kiosk', day, '87,35', '13,95')),
+    });
     await app.toast('{{file}} is in the inbox: it is being read and matched', { file: 'bergblick.pdf' }).waitFor();
     const table = page.getByRole('table', { name: tk('inbox:listLabel') });
     const row = table.locator('tbody tr[data-inbox-id]', { hasText: 'bergblick.pdf' });

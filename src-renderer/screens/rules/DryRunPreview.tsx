@@ -40,29 +40,31 @@ export function DryRunPreview(props: {
         {data ? t('preview.summary', { count: data.changed, scanned: formatNumber(data.scanned) }) : t('preview.computing')}
       </p>
       {data && data.transactions.length > 0 ? (
-        <DataTable
-          label={t('preview.title')}
-          className="compact"
-          wrap="dry-run"
-          rows={data.transactions}
-          rowKey={(row) => row.id}
-          rowProps={(row) => ({ 'data-preview-id': row.id })}
-          columns={[
-            { id: 'date', header: t('preview.date'), className: 'date', cell: (row) => formatDate(row.date.slice(0, 10)) },
-            { id: 'name', header: t('preview.transaction'), cell: (row) => <div className="cell-text wide">{row.name}</div> },
-            {
-              id: 'change',
-              header: t('preview.change'),
-              cell: (row) =>
-                row.changes.map((c) => (
-                  <div key={c.field} className="change">
-                    {fieldName(c.field)}: <span className="faint">{value(c.field, c.before)}</span> →{' '}
-                    <strong>{value(c.field, c.after)}</strong>
-                  </div>
-                )),
-            },
-          ]}
-        />
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls; a keyboard reaches it to scroll it
+        <section className="dry-run" tabIndex={0} aria-label={t('preview.heading')}>
+          <DataTable
+            label={t('preview.title')}
+            className="compact"
+            rows={data.transactions}
+            rowKey={(row) => row.id}
+            rowProps={(row) => ({ 'data-preview-id': row.id })}
+            columns={[
+              { id: 'date', header: t('preview.date'), className: 'date', cell: (row) => formatDate(row.date.slice(0, 10)) },
+              { id: 'name', header: t('preview.transaction'), cell: (row) => <div className="cell-text wide">{row.name}</div> },
+              {
+                id: 'change',
+                header: t('preview.change'),
+                cell: (row) =>
+                  row.changes.map((c) => (
+                    <div key={c.field} className="change">
+                      {fieldName(c.field)}: <span className="faint">{value(c.field, c.before)}</span> →{' '}
+                      <strong>{value(c.field, c.after)}</strong>
+                    </div>
+                  )),
+              },
+            ]}
+          />
+        </section>
       ) : null}
       {data?.truncated ? <p className="faint small">{t('preview.truncated', { count: data.transactions.length })}</p> : null}
       {data?.failures.length ? (

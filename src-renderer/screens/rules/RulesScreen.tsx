@@ -50,7 +50,6 @@ export function RulesScreen() {
       </header>
 
       <LintWarnings rules={list} onOpen={open} />
-      <RuleSuggestions names={names} onAccept={(s) => setEditing({ draft: draftOf(s.rule, editorNumber) })} />
 
       {rules.error ? <ErrorBanner error={rules.error} onRetry={() => void rules.refetch()} /> : null}
       <div className="card">
@@ -81,6 +80,8 @@ export function RulesScreen() {
           }
         />
       </div>
+
+      <RuleSuggestions names={names} onAccept={(s) => setEditing({ draft: draftOf(s.rule, editorNumber) })} />
 
       {editing ? <RuleEditor rule={editing.rule} initial={editing.draft} onClose={() => setEditing(null)} /> : null}
     </div>
