@@ -4,63 +4,37 @@
  * dropped on the open panel likewise, and shows there; a receipt uploaded to the inbox is read, a transaction is
  * suggested for it, and confirming it attaches the file — each checked through the API.
  */
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { inboxRoutes } from '../../src-shared/contract/inbox';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { receiptPdf } from '../fixtures/receipts';
-import { contextOptions, literally, tk, tr, userDay } from './helpers/i18n';
+import { literally, tk, tr, userDay } from './helpers/i18n';
 import { tillReceipt } from './helpers/inbox-rules-data';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
-import { AppPage } from './pages/app-page';
+import { journeySuite } from './helpers/suite';
 
-let webRoot: string;
-let ui: UiServer;
-let browser: Browser;
-let context: BrowserContext;
-let app: AppPage;
-let page: Page;
+const journey = journeySuite({ viewport: { width: 1280, height: 860 } }, (ui) => ui.seedDemo());
 let key: string;
-
-beforeAll(async () => {
-  webRoot = await buildWebUi();
-  browser = await launchChromium();
+beforeEach(() => {
+  key = journey.ui.key();
+  // 401: the session check before signing in.
+  return () => expect(journey.app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 });
+const page = () => journey.page;
 
-afterAll(async () => {
-  await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  ui = await startUiServer(webRoot);
-  ui.seedDemo();
-  key = ui.key();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 } }));
-  page = await context.newPage();
-  app = new AppPage(page, ui.url);
-  return async () => {
-    // 401: the session check before signing in.
-    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
-    await context.close();
-    await ui.close();
-  };
-});
-
-const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
+const client = () => createApiClient({ baseUrl: journey.ui.url, token: () => key });
 
 async function signInAt(path: string): Promise<void> {
-  const { email, password } = await ui.user();
-  await app.open(path);
-  await app.signIn(email, password);
+  const { email, password } = await journey.ui.user();
+  await journey.app.open(path);
+  await journey.app.signIn(email, password);
 }
 
 /** Drops a file on an element, as a file dragged from the desktop is: dragenter, dragover, drop. */
 async function dropFile(target: Locator, name: string, bytes: Buffer): Promise<void> {
-  const dataTransfer = await page.evaluateHandle(
+  const dataTransfer = await page().evaluateHandle(
     ({ name, base64 }) => {
       const data = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
       const transfer = new DataTransfer();
@@ -81,9 +55,9 @@ async function someNeedReceipts(): Promise<void> {
   expect(counts.data.needs_receipt).toBeGreaterThan(2);
 }
 
-const grid = () => page.getByRole('grid', { name: tr('Transactions') });
+const grid = () => page().getByRole('grid', { name: tr('Transactions') });
 const rows = () => grid().locator('[data-transaction-id]');
-const needsReceiptTab = () => page.getByRole('tab', { name: new RegExp(`^${tk('transactions:tabs.needs_receipt')}`) });
+const needsReceiptTab = () => page().getByRole('tab', { name: new RegExp(`^${tk('transactions:tabs.needs_receipt')}`) });
 const tabCount = async () => Number((await needsReceiptTab().locator('.tab-count').innerText()).replace(/\D/g, ''));
 
 describe('receipts in the web UI', () => {
@@ -101,7 +75,7 @@ describe('receipts in the web UI', () => {
     const tx = await c.call(transactionRoutes.get, { params: { id } });
     const pdf = await receiptPdf(tillReceipt('Papierhaus Mitte', tx.date.slice(0, 10), '12,40', '1,98'));
     await dropFile(row, 'papierhaus.pdf', pdf);
-    await app.toast('{{file}} attached to {{name}}', { file: 'papierhaus.pdf', name: tx.name }).waitFor();
+    await journey.app.toast('{{file}} attached to {{name}}', { file: 'papierhaus.pdf', name: tx.name }).waitFor();
     await expect.poll(async () => (await c.call(transactionRoutes.get, { params: { id } })).reviewState).toBe('ready');
     const attached = await c.call(transactionRoutes.get, { params: { id } });
     expect(attached.attachments).toEqual([expect.objectContaining({ filename: 'papierhaus.pdf', size: pdf.length })]);
@@ -117,7 +91,7 @@ describe('receipts in the web UI', () => {
     const nextId = (await next.getAttribute('data-transaction-id')) as string;
     const nextTx = await c.call(transactionRoutes.get, { params: { id: nextId } });
     await next.dblclick();
-    const panel = page.getByRole('dialog', { name: nextTx.name });
+    const panel = page().getByRole('dialog', { name: nextTx.name });
     const receipts = panel.getByTestId('tx-receipts');
     await receipts.getByText(tk('inbox:attach.needsReceipt')).waitFor();
     await dropFile(
@@ -125,7 +99,7 @@ describe('receipts in the web UI', () => {
       'kiosk.pdf',
       await receiptPdf(tillReceipt('Kiosk am Markt', nextTx.date.slice(0, 10), '3,20', '0,51')),
     );
-    await app.toast('{{file}} attached to {{name}}', { file: 'kiosk.pdf', name: nextTx.name }).waitFor();
+    await journey.app.toast('{{file}} attached to {{name}}', { file: 'kiosk.pdf', name: nextTx.name }).waitFor();
     // The panel shows it, and the file in place.
     const item = receipts.locator('[data-attachment-id]');
     await item.getByText('kiosk.pdf').waitFor();
@@ -133,7 +107,7 @@ describe('receipts in the web UI', () => {
     await expect(receipts.getByText(tk('inbox:attach.needsReceipt')).count()).resolves.toBe(0);
     await item.getByRole('button', { name: tk('inbox:attach.show') }).click();
     await item.locator('.pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
     await grid().locator(`[data-transaction-id="${nextId}"]`).waitFor({ state: 'detached' });
     expect((await c.call(transactionRoutes.get, { params: { id: nextId } })).reviewState).toBe('ready');
   });
@@ -147,48 +121,54 @@ describe('receipts in the web UI', () => {
       body: { bankAccountId: account.id, name: 'SUMUP *4411 CARD', amount: -87.35, currency: 'EUR', date: day },
     });
     await signInAt('/inbox');
-    await page.getByRole('heading', { name: tk('inbox:title'), level: 1 }).waitFor();
+    await page()
+      .getByRole('heading', { name: tk('inbox:title'), level: 1 })
+      .waitFor();
 
-    await page.getByLabel(tk('inbox:upload.input')).setInputFiles({
-      name: 'bergblick.pdf',
-      mimeType: 'application/pdf',
-      buffer: await receiptPdf(tillReceipt('Bergblick Kiosk', day, '87,35', '13,95')),
-    });
-    await app.toast('{{file}} is in the inbox: it is being read and matched', { file: 'bergblick.pdf' }).waitFor();
-    const table = page.getByRole('table', { name: tk('inbox:listLabel') });
+    await page()
+      .getByLabel(tk('inbox:upload.input'))
+      .setInputFiles({
+        name: 'bergblick.pdf',
+        mimeType: 'application/pdf',
+        buffer: await receiptPdf(tillReceipt('Bergblick Kiosk', day, '87,35', '13,95')),
+      });
+    await journey.app.toast('{{file}} is in the inbox: it is being read and matched', { file: 'bergblick.pdf' }).waitFor();
+    const table = page().getByRole('table', { name: tk('inbox:listLabel') });
     const row = table.locator('tbody tr[data-inbox-id]', { hasText: 'bergblick.pdf' });
     // Read and matched in the background; the list follows the change stream.
-    await row.locator('.inbox-pill', { hasText: tk('inbox:status.suggested_match') }).waitFor({ timeout: 30_000 });
+    await row.locator('[data-status="suggested_match"]').waitFor({ timeout: 30_000 });
     await row.getByText('Bergblick Kiosk').waitFor();
     await row.click();
 
-    const match = page.getByTestId('inbox-match');
+    const match = page().getByTestId('inbox-match');
     const suggestion = match.locator(`[data-suggestion-id="${tx.id}"]`);
     await suggestion.waitFor();
     await suggestion.getByText(userDay(day)).waitFor();
     // The fields read from the file.
-    await expect(page.getByLabel(tk('inbox:fields.merchant')).inputValue()).resolves.toBe('Bergblick Kiosk');
-    await expect(page.getByLabel(tk('inbox:fields.amount')).inputValue()).resolves.toMatch(/^87[.,]35$/);
-    await page
+    await expect(page().getByLabel(tk('inbox:fields.merchant')).inputValue()).resolves.toBe('Bergblick Kiosk');
+    await expect(page().getByLabel(tk('inbox:fields.amount')).inputValue()).resolves.toMatch(/^87[.,]35$/);
+    await page()
       .getByTestId('inbox-vat')
       .getByText(/13[.,]95/)
       .waitFor();
-    await page.locator('.file-preview .pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });
+    await page().locator('.file-preview .pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });
 
     await suggestion.getByRole('button', { name: tr('Confirm {{name}}', { name: tx.name }) }).click();
-    await app.toast('Matched to {{name}}: the receipt is attached', { name: tx.name }).waitFor();
-    await page.locator('.inbox-item[data-status="done"]').waitFor();
+    await journey.app.toast('Matched to {{name}}: the receipt is attached', { name: tx.name }).waitFor();
+    await page().locator('.inbox-item[data-status="done"]').waitFor();
     await match.getByRole('button', { name: tk('inbox:match.unmatch') }).waitFor();
     const after = await c.call(transactionRoutes.get, { params: { id: tx.id } });
     expect(after.attachments).toEqual([expect.objectContaining({ filename: 'bergblick.pdf' })]);
     expect(after.isFulfilled).toBe(true);
 
     // Back in the list it is under "Matched", naming its transaction.
-    await page
+    await page()
       .getByRole('navigation', { name: tk('inbox:detail.breadcrumb') })
       .getByRole('link')
       .click();
-    await page.getByRole('tab', { name: tk('inbox:tabs.matched') }).click();
+    await page()
+      .getByRole('tab', { name: tk('inbox:tabs.matched') })
+      .click();
     await table.locator('tbody tr[data-inbox-id]', { hasText: 'bergblick.pdf' }).getByText(literally(tx.name)).waitFor();
   });
 });

@@ -5,55 +5,28 @@
  * suggestion is accepted through the editor with its preview; a category is created under a group, renamed and
  * deleted. Each checked through the API.
  */
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { categoryRoutes } from '../../src-shared/contract/categories';
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { contextOptions, formatted, LANG, literally, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
-import { AppPage } from './pages/app-page';
+import { formatted, LANG, literally, tk, tr } from './helpers/i18n';
+import { journeySuite } from './helpers/suite';
 
-let webRoot: string;
-let ui: UiServer;
-let browser: Browser;
-let context: BrowserContext;
-let app: AppPage;
-let page: Page;
+const journey = journeySuite({ viewport: { width: 1280, height: 860 } }, (ui) => ui.seedDemo());
 let key: string;
-
-beforeAll(async () => {
-  webRoot = await buildWebUi();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
-});
-
 beforeEach(async () => {
-  ui = await startUiServer(webRoot);
-  ui.seedDemo();
-  key = ui.key();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 } }));
-  page = await context.newPage();
-  app = new AppPage(page, ui.url);
-  const { email, password } = await ui.user();
-  await app.open('/transactions?state=all');
-  await app.signIn(email, password);
-  return async () => {
-    // 401: the session check before signing in.
-    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
-    await context.close();
-    await ui.close();
-  };
+  key = journey.ui.key();
+  const { email, password } = await journey.ui.user();
+  await journey.app.open('/transactions?state=all');
+  await journey.app.signIn(email, password);
+  // 401: the session check before signing in.
+  return () => expect(journey.app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
 });
+const page = () => journey.page;
 
-const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
+const client = () => createApiClient({ baseUrl: journey.ui.url, token: () => key });
 const summary = (count: number, scanned: number) =>
   literally(tk('rules:preview.summary', { count, scanned: formatted(scanned) }));
 
@@ -70,11 +43,15 @@ describe('rules and categories in the web UI', () => {
     const categories = (await c.call(categoryRoutes.list)).data;
     const target = categories.find((x) => x.parentId && !x.system && !lines.some((t) => t.category?.slug === x.slug))!;
 
-    await page.getByRole('tab', { name: new RegExp(`^${tk('transactions:tabs.all')}`) }).waitFor();
-    await page.getByLabel(tk('transactions:filters.search')).fill(who);
-    const row = page.getByRole('grid', { name: tr('Transactions') }).locator(`[data-transaction-id="${lines[0]!.id}"]`);
+    await page()
+      .getByRole('tab', { name: new RegExp(`^${tk('transactions:tabs.all')}`) })
+      .waitFor();
+    await page().getByLabel(tk('transactions:filters.search')).fill(who);
+    const row = page()
+      .getByRole('grid', { name: tr('Transactions') })
+      .locator(`[data-transaction-id="${lines[0]!.id}"]`);
     await row.dblclick();
-    const panel = page.getByRole('dialog', { name: lines[0]!.name });
+    const panel = page().getByRole('dialog', { name: lines[0]!.name });
     const section = panel.getByTestId('counterparty-rule');
     await section.getByRole('button', { name: tr('Always categorise {{who}} as…', { who }) }).click();
     await section.getByLabel(tr('Always categorise {{who}} as', { who })).selectOption(target.slug);
@@ -96,18 +73,20 @@ describe('rules and categories in the web UI', () => {
     await preview.locator(`tr[data-preview-id="${changedId}"]`).getByText(target.name).waitFor();
 
     await section.getByRole('button', { name: tk('rules:counterparty.create') }).click();
-    await app.page
+    await journey.app.page
       .locator('.toast', { hasText: literally(tk('rules:editor.savedApplied', { name: rule.name, count: expected.changed })) })
       .waitFor();
     const saved = (await c.call(ruleRoutes.list)).data.find((r) => r.name === rule.name)!;
     expect(saved).toMatchObject({ enabled: true, conditions: rule.conditions, actions: rule.actions });
     expect((await c.call(transactionRoutes.get, { params: { id: changedId } })).category?.slug).toBe(target.slug);
     expect((await c.call(ruleRoutes.dryRun, { body: { ruleId: saved.id } })).changed).toBe(0);
-    await page.keyboard.press('Escape');
+    await page().keyboard.press('Escape');
 
     // The rules screen says it in words; the switch turns it off.
-    await app.nav('Rules').click();
-    const listed = page.getByRole('table', { name: tk('rules:listLabel') }).locator(`tr[data-rule-id="${saved.id}"]`);
+    await journey.app.nav('Rules').click();
+    const listed = page()
+      .getByRole('table', { name: tk('rules:listLabel') })
+      .locator(`tr[data-rule-id="${saved.id}"]`);
     await listed
       .getByText(tk('rules:words.text.is', { field: tk('rules:words.fields.counterparty'), value: who }), { exact: true })
       .waitFor();
@@ -116,19 +95,19 @@ describe('rules and categories in the web UI', () => {
     await expect.poll(async () => (await c.call(ruleRoutes.get, { params: { id: saved.id } })).enabled).toBe(false);
     // Opened, its dry run has nothing left to change.
     await listed.click();
-    const editor = page.getByRole('dialog', { name: tk('rules:editor.editTitle', { name: rule.name }) });
+    const editor = page().getByRole('dialog', { name: tk('rules:editor.editTitle', { name: rule.name }) });
     await editor.getByTestId('dry-run-summary').getByText(summary(0, expected.scanned)).waitFor();
     await editor.getByRole('button', { name: tk('common:cancel') }).click();
   });
 
   it('accepts a learned rule through the editor, and keeps the category tree', async () => {
     const c = client();
-    await app.nav('Rules').click();
-    const suggestions = page.getByRole('region', { name: tk('rules:suggestions.title') });
+    await journey.app.nav('Rules').click();
+    const suggestions = page().getByRole('region', { name: tk('rules:suggestions.title') });
     const first = suggestions.locator('li[data-suggestion]').first();
     const payee = (await first.getAttribute('data-suggestion')) as string;
     await first.getByRole('button', { name: tk('rules:suggestions.accept') }).click();
-    const editor = page.getByRole('dialog', { name: tk('rules:editor.newTitle') });
+    const editor = page().getByRole('dialog', { name: tk('rules:editor.newTitle') });
     await editor.getByTestId('rule-in-words').getByText(literally(payee)).waitFor();
     await editor.getByTestId('dry-run-summary').waitFor();
     await editor.getByRole('button', { name: new RegExp(`^${tk('rules:editor.save')}`) }).click();
@@ -140,11 +119,11 @@ describe('rules and categories in the web UI', () => {
     await suggestions.locator(`li[data-suggestion="${payee}"]`).waitFor({ state: 'detached' });
 
     // Categories: a new one under a group, renamed, deleted.
-    await app.nav('Categories').click();
-    const table = page.getByRole('table', { name: tk('categories:title') });
+    await journey.app.nav('Categories').click();
+    const table = page().getByRole('table', { name: tk('categories:title') });
     const group = (await c.call(categoryRoutes.list)).data.find((x) => !x.parentId && !x.system)!;
     await table.getByRole('button', { name: tk('categories:addUnder', { name: group.name }) }).click();
-    let form = page.getByRole('dialog', { name: tk('categories:form.newTitle') });
+    let form = page().getByRole('dialog', { name: tk('categories:form.newTitle') });
     await form.getByLabel(tk('categories:form.name')).fill('Coworking');
     await form.getByLabel(tk('categories:form.taxRate')).fill(LANG === 'en' ? '7.5' : '7,5');
     await form.getByRole('button', { name: new RegExp(`^${tk('categories:form.create')}`) }).click();
@@ -156,16 +135,16 @@ describe('rules and categories in the web UI', () => {
       });
     const created = (await c.call(categoryRoutes.list)).data.find((x) => x.name === 'Coworking')!;
     await table.locator(`tr[data-category-id="${created.id}"]`).click();
-    form = page.getByRole('dialog', { name: tk('categories:form.editTitle', { name: 'Coworking' }) });
+    form = page().getByRole('dialog', { name: tk('categories:form.editTitle', { name: 'Coworking' }) });
     await form.getByLabel(tk('categories:form.name')).fill('Coworking space');
     await form.getByRole('button', { name: new RegExp(`^${tk('categories:form.save')}`) }).click();
     await expect
       .poll(async () => (await c.call(categoryRoutes.get, { params: { id: created.id } })).name)
       .toBe('Coworking space');
     await table.locator(`tr[data-category-id="${created.id}"]`).click();
-    form = page.getByRole('dialog', { name: tk('categories:form.editTitle', { name: 'Coworking space' }) });
+    form = page().getByRole('dialog', { name: tk('categories:form.editTitle', { name: 'Coworking space' }) });
     await form.getByRole('button', { name: tk('common:delete') }).click();
-    const confirm = page.getByRole('alertdialog', { name: tk('categories:form.deleteTitle', { name: 'Coworking space' }) });
+    const confirm = page().getByRole('alertdialog', { name: tk('categories:form.deleteTitle', { name: 'Coworking space' }) });
     await confirm.getByText(literally(tk('categories:form.deleteText', { count: 0, shown: '0' }))).waitFor();
     await confirm.getByRole('button', { name: tk('common:delete') }).click();
     await table.locator(`tr[data-category-id="${created.id}"]`).waitFor({ state: 'detached' });

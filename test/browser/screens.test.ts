@@ -181,7 +181,7 @@ const SCREENS: Screen[] = [
       await app.nav('Inbox').click();
       await page
         .getByRole('table', { name: tk('inbox:listLabel') })
-        .locator('tbody tr[data-inbox-id] .inbox-pill', { hasText: tk('inbox:status.suggested_match') })
+        .locator('tbody tr[data-inbox-id] [data-status="suggested_match"]')
         .waitFor({ timeout: 30_000 });
     },
   },

@@ -13,8 +13,8 @@ import {
 } from '../../../src-shared/contract/categories';
 import { transactionRoutes } from '../../../src-shared/contract/transactions';
 import { TRANSACTION_STATUSES } from '../../../src-shared/domain/transactions';
-import { Drawer } from '../../components/Drawer';
-import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
+import { FormDrawer } from '../../components/FormDrawer';
+import { ConfirmDialog, Field } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatNumber } from '../../lib/format';
@@ -43,7 +43,7 @@ export function CategoryForm(props: {
   const parsed = category ? patchBody(draft, category) : createBody(draft);
   const errors = showErrors ? (parsed.errors ?? {}) : {};
   const parents = parentChoices(categories, category);
-  const blocker = category ? deleteBlocker(category, categories) : 'system';
+  const blocker = category ? deleteBlocker(category, categories) : null;
   const busy = create.isPending || update.isPending || remove.isPending;
   const set = (patch: Partial<CategoryDraft>) => setDraft({ ...draft, ...patch });
   // How many transactions a delete moves (every status, whole or split), asked only when the question is.
@@ -83,175 +83,150 @@ export function CategoryForm(props: {
 
   const taxTypeOptions = ['', ...TAX_TYPES] as const;
   return (
-    <Drawer
+    <FormDrawer
       title={category ? t('form.editTitle', { name: category.name }) : t('form.newTitle')}
+      saveLabel={category ? t('form.save') : t('form.create')}
+      onSave={() => void save()}
       onClose={props.onClose}
-      onSubmit={() => void save()}
       busy={busy}
+      failure={failure}
+      onDelete={category ? () => setDeleting(true) : undefined}
+      deleteBlocked={blocker ? t(`form.cannotDelete.${blocker}`) : undefined}
+      deleting={
+        deleting && category ? (
+          <ConfirmDialog
+            title={t('form.deleteTitle', { name: category.name })}
+            body={
+              affected === null
+                ? t('form.deleteCounting')
+                : t('form.deleteText', { count: affected, shown: formatNumber(affected) })
+            }
+            confirmLabel={t('common:delete')}
+            danger
+            busy={busy || affected === null}
+            onConfirm={() => void destroy()}
+            onCancel={() => setDeleting(false)}
+          />
+        ) : null
+      }
     >
-      <form
-        id="category-form"
-        className="drawer-body"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        {failure ? <ErrorBanner error={failure} /> : null}
-        <section className="form-section">
-          <div className="grid-2">
-            <Field label={t('form.name')} required error={errors.name ? t('form.errors.required') : undefined}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  value={draft.name}
-                  maxLength={100}
-                  ref={nameRef}
-                  aria-invalid={invalid}
-                  aria-describedby={describedBy}
-                  onChange={(e) => set({ name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label={t('form.colour')} hint={draft.color ? undefined : t('form.colourHint')}>
-              {({ id, describedBy }) => (
-                <input
-                  id={id}
-                  type="color"
-                  className="input colour"
-                  value={draft.color || '#8a94a6'}
-                  aria-describedby={describedBy}
-                  onChange={(e) => set({ color: e.target.value })}
-                />
-              )}
-            </Field>
-          </div>
-          <Field label={t('form.parent')} hint={category && parents.length === 0 ? t('form.parentFixed') : t('form.parentHint')}>
+      <section className="form-section">
+        <div className="grid-2">
+          <Field label={t('form.name')} required error={errors.name ? t('form.errors.required') : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                value={draft.name}
+                maxLength={100}
+                ref={nameRef}
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                onChange={(e) => set({ name: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label={t('form.colour')} hint={draft.color ? undefined : t('form.colourHint')}>
             {({ id, describedBy }) => (
+              <input
+                id={id}
+                type="color"
+                className="input colour"
+                value={draft.color || '#8a94a6'}
+                aria-describedby={describedBy}
+                onChange={(e) => set({ color: e.target.value })}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label={t('form.parent')} hint={category && parents.length === 0 ? t('form.parentFixed') : t('form.parentHint')}>
+          {({ id, describedBy }) => (
+            <select
+              id={id}
+              className="select"
+              value={draft.parentId}
+              disabled={Boolean(category) && parents.length === 0}
+              aria-describedby={describedBy}
+              onChange={(e) => set({ parentId: e.target.value })}
+            >
+              <option value="">{t('form.noParent')}</option>
+              {parents.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+      </section>
+      <section className="form-section">
+        <h3>{t('form.tax')}</h3>
+        <div className="grid-3">
+          <Field label={t('form.taxRate')} error={errors.taxRate ? t('form.errors.taxRate') : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input num"
+                inputMode="decimal"
+                value={draft.taxRate}
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                onChange={(e) => set({ taxRate: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label={t('form.taxType')}>
+            {({ id }) => (
               <select
                 id={id}
                 className="select"
-                value={draft.parentId}
-                disabled={Boolean(category) && parents.length === 0}
-                aria-describedby={describedBy}
-                onChange={(e) => set({ parentId: e.target.value })}
+                value={draft.taxType}
+                onChange={(e) => set({ taxType: e.target.value as CategoryDraft['taxType'] })}
               >
-                <option value="">{t('form.noParent')}</option>
-                {parents.map((p) => (
-                  <option key={p.id} value={p.id}>
-                    {p.name}
+                {taxTypeOptions.map((x) => (
+                  <option key={x} value={x}>
+                    {t(`taxTypes.${x || 'unset'}`)}
                   </option>
                 ))}
               </select>
             )}
           </Field>
-        </section>
-        <section className="form-section">
-          <h3>{t('form.tax')}</h3>
-          <div className="grid-3">
-            <Field label={t('form.taxRate')} error={errors.taxRate ? t('form.errors.taxRate') : undefined}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input num"
-                  inputMode="decimal"
-                  value={draft.taxRate}
-                  aria-invalid={invalid}
-                  aria-describedby={describedBy}
-                  onChange={(e) => set({ taxRate: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label={t('form.taxType')}>
-              {({ id }) => (
-                <select
-                  id={id}
-                  className="select"
-                  value={draft.taxType}
-                  onChange={(e) => set({ taxType: e.target.value as CategoryDraft['taxType'] })}
-                >
-                  {taxTypeOptions.map((x) => (
-                    <option key={x} value={x}>
-                      {t(`taxTypes.${x || 'unset'}`)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-            <Field label={t('form.reportingCode')}>
-              {({ id }) => (
-                <input
-                  id={id}
-                  className="input"
-                  maxLength={50}
-                  value={draft.taxReportingCode}
-                  onChange={(e) => set({ taxReportingCode: e.target.value })}
-                />
-              )}
-            </Field>
-          </div>
-        </section>
-        <section className="form-section">
-          <Field label={t('form.description')}>
+          <Field label={t('form.reportingCode')}>
             {({ id }) => (
-              <textarea
+              <input
                 id={id}
-                className="textarea"
-                maxLength={500}
-                value={draft.description}
-                onChange={(e) => set({ description: e.target.value })}
+                className="input"
+                maxLength={50}
+                value={draft.taxReportingCode}
+                onChange={(e) => set({ taxReportingCode: e.target.value })}
               />
             )}
           </Field>
-          <label className="check">
-            <input
-              type="checkbox"
-              checked={draft.excluded}
-              disabled={category?.system}
-              onChange={(e) => set({ excluded: e.target.checked })}
+        </div>
+      </section>
+      <section className="form-section">
+        <Field label={t('form.description')}>
+          {({ id }) => (
+            <textarea
+              id={id}
+              className="textarea"
+              maxLength={500}
+              value={draft.description}
+              onChange={(e) => set({ description: e.target.value })}
             />
-            {t('form.excluded')}
-          </label>
-          {category?.system ? <p className="faint small">{t('form.systemNote')}</p> : null}
-        </section>
-      </form>
-      <div className="drawer-footer">
-        <button type="submit" form="category-form" className="btn primary" disabled={busy}>
-          {category ? t('form.save') : t('form.create')} <Kbd k="Ctrl ↵" />
-        </button>
-        <span className="spacer" />
-        {category ? (
-          <button
-            type="button"
-            className="btn danger"
-            disabled={busy || blocker !== null}
-            title={blocker ? t(`form.cannotDelete.${blocker}`) : undefined}
-            onClick={() => setDeleting(true)}
-          >
-            {t('common:delete')}
-          </button>
-        ) : null}
-        <button type="button" className="btn ghost" onClick={props.onClose} disabled={busy}>
-          {t('common:cancel')}
-        </button>
-      </div>
-      {deleting && category ? (
-        <ConfirmDialog
-          title={t('form.deleteTitle', { name: category.name })}
-          body={
-            affected === null
-              ? t('form.deleteCounting')
-              : t('form.deleteText', { count: affected, shown: formatNumber(affected) })
-          }
-          confirmLabel={t('common:delete')}
-          danger
-          busy={busy || affected === null}
-          onConfirm={() => void destroy()}
-          onCancel={() => setDeleting(false)}
-        />
-      ) : null}
-    </Drawer>
+          )}
+        </Field>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={draft.excluded}
+            disabled={category?.system}
+            onChange={(e) => set({ excluded: e.target.checked })}
+          />
+          {t('form.excluded')}
+        </label>
+        {category?.system ? <p className="faint small">{t('form.systemNote')}</p> : null}
+      </section>
+    </FormDrawer>
   );
 }

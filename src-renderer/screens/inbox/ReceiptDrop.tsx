@@ -4,14 +4,15 @@
  * it is dragged; a file let go anywhere else is refused rather than opened by the browser in place of the app.
  * Listens on the window, so the list's rows need no handlers of their own (its frame budget stays as it was).
  */
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Progress } from '../../components/Progress';
 import { useReceiptUpload } from './use-receipt-upload';
 
 const TARGET = '[data-transaction-id]';
 
-export function ReceiptDrop(props: { nameOf: (transactionId: string) => string | undefined }) {
+/** `rows`: the transactions on screen, to name the one a file lands on in the toast. */
+export const ReceiptDrop = memo(function ReceiptDrop(props: { rows: readonly { id: string; name: string }[] }) {
   const { t } = useTranslation('inbox');
   const upload = useReceiptUpload();
   const latest = useRef({ props, send: upload.send, t });
@@ -47,7 +48,7 @@ export function ReceiptDrop(props: { nameOf: (transactionId: string) => string |
       const id = el?.getAttribute('data-transaction-id');
       if (!id || !e.dataTransfer) return;
       const { props, send, t } = latest.current;
-      const name = props.nameOf(id) ?? t('attach.thisTransaction');
+      const name = props.rows.find((r) => r.id === id)?.name ?? t('attach.thisTransaction');
       for (const file of e.dataTransfer.files) void send(file, { id, name });
     };
     const end = () => mark(null);
@@ -75,4 +76,4 @@ export function ReceiptDrop(props: { nameOf: (transactionId: string) => string |
       ))}
     </div>
   ) : null;
-}
+});

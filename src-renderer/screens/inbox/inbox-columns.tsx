@@ -5,8 +5,22 @@ import type { Column } from '../../components/table/columns';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { type InboxSortColumn, isBusy, receiptName } from './inbox-view';
 
+/** The tone of a status, in the app's toned pill (`inv-pill`): being read, to confirm, matched, nothing found. */
+const TONE: Partial<Record<InboxItem['status'], 'info' | 'warn' | 'ok' | 'bad'>> = {
+  new: 'info',
+  processing: 'info',
+  analyzing: 'info',
+  suggested_match: 'warn',
+  done: 'ok',
+  no_match: 'bad',
+};
+
 export function StatusPill({ status, t }: { status: InboxItem['status']; t: TFunction<'inbox'> }) {
-  return <span className={`inbox-pill ${status}`}>{t(`status.${status}`)}</span>;
+  return (
+    <span className={`inv-pill ${TONE[status] ?? ''}`} data-status={status}>
+      {t(`status.${status}`)}
+    </span>
+  );
 }
 
 export function vatText(item: Pick<InboxItem, 'taxAmount' | 'taxRate' | 'currency'>, t: TFunction<'inbox'>): string {

@@ -5,6 +5,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { FREQUENCIES } from '../../../src-shared/domain/transactions';
+import { CategorySelect } from './CategorySelect';
 import type { EditorLists } from './ConditionsEditor';
 import {
   ACTION_TYPES,
@@ -61,26 +62,6 @@ export function ActionsEditor(props: {
   );
 }
 
-function CategorySelect(props: {
-  label: string;
-  value: string;
-  lists: EditorLists;
-  onChange: (slug: string) => void;
-  none?: string;
-}) {
-  const { t } = useTranslation('rules');
-  return (
-    <select className="select grow" aria-label={props.label} value={props.value} onChange={(e) => props.onChange(e.target.value)}>
-      <option value="">{props.none ?? t('editor.choose')}</option>
-      {props.lists.categories.map((c) => (
-        <option key={c.id} value={c.slug}>
-          {c.parentId ? `  ${c.name}` : c.name}
-        </option>
-      ))}
-    </select>
-  );
-}
-
 function ActionRow(props: {
   action: ActionDraft;
   n: number;
@@ -112,7 +93,7 @@ function ActionRow(props: {
           <CategorySelect
             label={t('editor.category', { n })}
             value={a.categorySlug}
-            lists={lists}
+            categories={lists.categories}
             onChange={(categorySlug) => set({ categorySlug })}
           />
         ) : null}
@@ -214,7 +195,7 @@ function SplitParts(props: {
             <CategorySelect
               label={t('editor.partCategory', { n: at })}
               value={p.categorySlug}
-              lists={lists}
+              categories={lists.categories}
               none={t('editor.uncategorised')}
               onChange={(categorySlug) => setPart(i, { ...p, categorySlug })}
             />
@@ -241,7 +222,7 @@ function SplitParts(props: {
         <CategorySelect
           label={t('editor.remainderCategory', { n })}
           value={a.categorySlug}
-          lists={lists}
+          categories={lists.categories}
           none={t('editor.uncategorised')}
           onChange={(categorySlug) => set({ categorySlug })}
         />

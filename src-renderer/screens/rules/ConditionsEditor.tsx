@@ -6,6 +6,7 @@
 import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
+import { CategorySelect } from './CategorySelect';
 import {
   CONDITION_FIELDS,
   type ConditionField,
@@ -276,14 +277,7 @@ function LeafValue(props: { leaf: LeafDraft; n: string; lists: EditorLists; set:
     case 'category':
       if (leaf.op === 'empty') return null;
       return (
-        <select className="select grow" aria-label={label} value={leaf.value} onChange={(e) => set({ value: e.target.value })}>
-          <option value="">{t('editor.choose')}</option>
-          {lists.categories.map((c) => (
-            <option key={c.id} value={c.slug}>
-              {c.parentId ? `  ${c.name}` : c.name}
-            </option>
-          ))}
-        </select>
+        <CategorySelect categories={lists.categories} label={label} value={leaf.value} onChange={(value) => set({ value })} />
       );
     case 'account':
       return (

@@ -3,7 +3,7 @@
  * else its name) setting the chosen category, with the dry run over every transaction shown before it is saved;
  * saving may also apply it at once to what the dry run lists. Collapsed until asked for: the dry run reads history.
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { ruleRoutes } from '../../../src-shared/contract/rules';
@@ -11,6 +11,7 @@ import type { Transaction } from '../../../src-shared/contract/transactions';
 import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
 import { useToasts } from '../../stores/toasts';
+import { CategorySelect } from './CategorySelect';
 import { DryRunPreview } from './DryRunPreview';
 import { counterpartyRule } from './rule-draft';
 import { useDryRun } from './use-dry-run';
@@ -25,6 +26,7 @@ export function CounterpartyRule(props: { transaction: Transaction; categories: 
   const { names } = useRuleNames();
   const create = useWrite(ruleRoutes.create);
   const toast = useToasts();
+  const selectId = useId();
   const who = tx.counterpartyName ?? tx.name;
   const input =
     open && slug ? counterpartyRule(tx, slug, t('counterparty.ruleName', { who, category: names.category(slug) })) : null;
@@ -57,17 +59,12 @@ export function CounterpartyRule(props: { transaction: Transaction; categories: 
         </div>
       ) : (
         <>
-          <label className="field">
-            <span className="label">{t('counterparty.always', { who })}</span>
-            <select className="select" value={slug} onChange={(e) => setSlug(e.target.value)}>
-              <option value="">{t('editor.choose')}</option>
-              {categories.map((c) => (
-                <option key={c.id} value={c.slug}>
-                  {c.parentId ? `  ${c.name}` : c.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <div className="field">
+            <label className="label" htmlFor={selectId}>
+              {t('counterparty.always', { who })}
+            </label>
+            <CategorySelect id={selectId} categories={categories} className="select" value={slug} onChange={setSlug} />
+          </div>
           {input ? <DryRunPreview result={dryRun} names={names} /> : null}
           {input && wouldChange > 0 ? (
             <label className="check">

@@ -7,8 +7,8 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RULE_TRIGGERS, type Rule, ruleRoutes } from '../../../src-shared/contract/rules';
 import { RULE_STAGES } from '../../../src-shared/domain/rules';
-import { Drawer } from '../../components/Drawer';
-import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
+import { FormDrawer } from '../../components/FormDrawer';
+import { ConfirmDialog, Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
 import { useToasts } from '../../stores/toasts';
@@ -79,129 +79,109 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
   }
 
   return (
-    <Drawer
+    <FormDrawer
       title={props.rule ? t('editor.editTitle', { name: props.rule.name }) : t('editor.newTitle')}
+      saveLabel={t('editor.save')}
+      onSave={() => void save()}
       onClose={props.onClose}
-      onSubmit={() => void save()}
       busy={busy}
+      failure={failure}
       className="rule-editor"
+      onDelete={props.rule ? () => setDeleting(true) : undefined}
+      deleting={
+        deleting && props.rule ? (
+          <ConfirmDialog
+            title={t('editor.deleteTitle', { name: props.rule.name })}
+            body={t('editor.deleteText')}
+            confirmLabel={t('common:delete')}
+            danger
+            busy={busy}
+            onConfirm={() => void destroy()}
+            onCancel={() => setDeleting(false)}
+          />
+        ) : null
+      }
     >
-      <form
-        id="rule-form"
-        className="drawer-body"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          void save();
-        }}
-      >
-        {failure ? <ErrorBanner error={failure} /> : null}
-        <section className="form-section">
-          <div className="grid-2">
-            <Field label={t('editor.name')} required error={errors.name ? t(`errors.${errors.name}`) : undefined}>
-              {({ id, describedBy, invalid }) => (
-                <input
-                  id={id}
-                  className="input"
-                  value={draft.name}
-                  maxLength={200}
-                  aria-invalid={invalid}
-                  aria-describedby={describedBy}
-                  onChange={(e) => set({ name: e.target.value })}
-                />
-              )}
-            </Field>
-            <Field label={t('editor.stage')} hint={t('editor.stageHint')}>
-              {({ id, describedBy }) => (
-                <select
-                  id={id}
-                  className="select"
-                  value={draft.stage}
-                  aria-describedby={describedBy}
-                  onChange={(e) => set({ stage: e.target.value as RuleDraft['stage'] })}
-                >
-                  {RULE_STAGES.map((s) => (
-                    <option key={s} value={s}>
-                      {t(`stages.${s}`)}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
-          </div>
-          <fieldset className="rule-runs">
-            <legend>{t('editor.runsBy')}</legend>
-            <label className="check">
-              <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-              {t('editor.enabled')}
+      <section className="form-section">
+        <div className="grid-2">
+          <Field label={t('editor.name')} required error={errors.name ? t(`errors.${errors.name}`) : undefined}>
+            {({ id, describedBy, invalid }) => (
+              <input
+                id={id}
+                className="input"
+                value={draft.name}
+                maxLength={200}
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                onChange={(e) => set({ name: e.target.value })}
+              />
+            )}
+          </Field>
+          <Field label={t('editor.stage')} hint={t('editor.stageHint')}>
+            {({ id, describedBy }) => (
+              <select
+                id={id}
+                className="select"
+                value={draft.stage}
+                aria-describedby={describedBy}
+                onChange={(e) => set({ stage: e.target.value as RuleDraft['stage'] })}
+              >
+                {RULE_STAGES.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`stages.${s}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        </div>
+        <fieldset className="rule-runs">
+          <legend>{t('editor.runsBy')}</legend>
+          <label className="check">
+            <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+            {t('editor.enabled')}
+          </label>
+          {RULE_TRIGGERS.map((trigger) => (
+            <label key={trigger} className="check">
+              <input
+                type="checkbox"
+                disabled={!draft.enabled}
+                checked={draft.applyOn.includes(trigger)}
+                onChange={(e) =>
+                  set({ applyOn: e.target.checked ? [...draft.applyOn, trigger] : draft.applyOn.filter((x) => x !== trigger) })
+                }
+              />
+              {t(`applyOn.${trigger}`)}
             </label>
-            {RULE_TRIGGERS.map((trigger) => (
-              <label key={trigger} className="check">
-                <input
-                  type="checkbox"
-                  disabled={!draft.enabled}
-                  checked={draft.applyOn.includes(trigger)}
-                  onChange={(e) =>
-                    set({ applyOn: e.target.checked ? [...draft.applyOn, trigger] : draft.applyOn.filter((x) => x !== trigger) })
-                  }
-                />
-                {t(`applyOn.${trigger}`)}
-              </label>
-            ))}
-          </fieldset>
-        </section>
+          ))}
+        </fieldset>
+      </section>
 
-        <section className="form-section">
-          <h3>{t('editor.when')}</h3>
-          <ConditionGroup group={draft.root} errors={errors} lists={lists} onChange={(root) => set({ root })} />
-          {parsed.input ? (
-            <p className="faint small" data-testid="rule-in-words">
-              {conditionWords(parsed.input.conditions, names)}
-            </p>
-          ) : null}
-        </section>
-
-        <section className="form-section">
-          <h3>{t('editor.then')}</h3>
-          <ActionsEditor actions={draft.actions} errors={errors} lists={lists} onChange={(actions) => set({ actions })} />
-        </section>
-
-        <section className="form-section" aria-labelledby="rule-preview-title">
-          <h3 id="rule-preview-title">{t('preview.heading')}</h3>
-          <DryRunPreview result={dryRun} names={names} incomplete={!parsed.input} />
-          {wouldChange > 0 ? (
-            <label className="check">
-              <input type="checkbox" checked={applyNow} onChange={(e) => setApplyNow(e.target.checked)} />
-              {t('editor.applyNow', { count: wouldChange })}
-            </label>
-          ) : null}
-        </section>
-      </form>
-      <div className="drawer-footer">
-        <button type="submit" form="rule-form" className="btn primary" disabled={busy}>
-          {t('editor.save')} <Kbd k="Ctrl ↵" />
-        </button>
-        <span className="spacer" />
-        {props.rule ? (
-          <button type="button" className="btn danger" onClick={() => setDeleting(true)} disabled={busy}>
-            {t('common:delete')}
-          </button>
+      <section className="form-section">
+        <h3>{t('editor.when')}</h3>
+        <ConditionGroup group={draft.root} errors={errors} lists={lists} onChange={(root) => set({ root })} />
+        {parsed.input ? (
+          <p className="faint small" data-testid="rule-in-words">
+            {conditionWords(parsed.input.conditions, names)}
+          </p>
         ) : null}
-        <button type="button" className="btn ghost" onClick={props.onClose} disabled={busy}>
-          {t('common:cancel')}
-        </button>
-      </div>
-      {deleting && props.rule ? (
-        <ConfirmDialog
-          title={t('editor.deleteTitle', { name: props.rule.name })}
-          body={t('editor.deleteText')}
-          confirmLabel={t('common:delete')}
-          danger
-          busy={busy}
-          onConfirm={() => void destroy()}
-          onCancel={() => setDeleting(false)}
-        />
-      ) : null}
-    </Drawer>
+      </section>
+
+      <section className="form-section">
+        <h3>{t('editor.then')}</h3>
+        <ActionsEditor actions={draft.actions} errors={errors} lists={lists} onChange={(actions) => set({ actions })} />
+      </section>
+
+      <section className="form-section" aria-labelledby="rule-preview-title">
+        <h3 id="rule-preview-title">{t('preview.heading')}</h3>
+        <DryRunPreview result={dryRun} names={names} incomplete={!parsed.input} />
+        {wouldChange > 0 ? (
+          <label className="check">
+            <input type="checkbox" checked={applyNow} onChange={(e) => setApplyNow(e.target.checked)} />
+            {t('editor.applyNow', { count: wouldChange })}
+          </label>
+        ) : null}
+      </section>
+    </FormDrawer>
   );
 }

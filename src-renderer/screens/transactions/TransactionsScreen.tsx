@@ -260,7 +260,7 @@ export function TransactionsScreen() {
           }}
         />
       ) : null}
-      <ReceiptDrop nameOf={(id) => rows.find((r) => r.id === id)?.name} />
+      <ReceiptDrop rows={rows} />
       {panel ? (
         <TransactionPanel
           id={panel.id}
