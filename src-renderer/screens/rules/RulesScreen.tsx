@@ -111,9 +111,9 @@ function useRuleColumns(names: RuleNames): Column<Rule>[] {
       {
         id: 'when',
         header: t('columns.when'),
-        cell: (r) => <div className="cell-text wide">{conditionWords(r.conditions, names)}</div>,
+        cell: (r) => <div className="rule-words">{conditionWords(r.conditions, names)}</div>,
       },
-      { id: 'then', header: t('columns.then'), cell: (r) => <div className="cell-text">{actionsWords(r.actions, names)}</div> },
+      { id: 'then', header: t('columns.then'), cell: (r) => <div className="rule-words">{actionsWords(r.actions, names)}</div> },
       {
         id: 'runs',
         header: t('columns.runs'),
