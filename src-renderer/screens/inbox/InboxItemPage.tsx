@@ -24,17 +24,7 @@ export function InboxItemPage({ id }: { id: string }) {
   const { t } = useTranslation('inbox');
   const record = useRecord(inboxRoutes.get, { id });
   return (
-    <RecordPage
-      record={record}
-      list={{ path: '/inbox', title: t('title') }}
-      name={receiptName}
-      labels={{
-        breadcrumb: t('detail.breadcrumb'),
-        gone: t('detail.gone'),
-        goneText: t('detail.goneText'),
-        backToList: t('detail.backToList'),
-      }}
-    >
+    <RecordPage record={record} namespace="inbox" listPath="/inbox" name={receiptName}>
       {(item, breadcrumb) => (
         <div className="page inbox-item" data-inbox-id={item.id} data-status={item.status}>
           {breadcrumb}

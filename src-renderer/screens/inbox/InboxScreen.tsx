@@ -13,7 +13,7 @@ import { SearchField } from '../../components/SearchField';
 import { Tabs } from '../../components/Tabs';
 import { DataTable, focusFirstRow } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
-import { TableFooter } from '../../components/table/TableFooter';
+import { ListFooter } from '../../components/table/ListFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { pathId, useRouter } from '../../lib/router';
@@ -127,9 +127,7 @@ function InboxList() {
             )
           }
         />
-        {list.items.length > 0 ? (
-          <TableFooter status={t(list.hasNextPage ? 'shownMore' : 'shown', { count: list.items.length })} more={list} />
-        ) : null}
+        <ListFooter namespace="inbox" list={list} />
       </div>
     </div>
   );
