@@ -40,6 +40,7 @@ import { syncRoutesPlugin } from './routes/sync';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { transactionAttachmentRoutesPlugin } from './routes/transaction-attachments';
 import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
@@ -186,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       // [documents and inbox routes register here]
       await v1.register(documentRoutesPlugin, { db: options.db });
       await v1.register(inboxRoutesPlugin, { db: options.db });
+      await v1.register(transactionAttachmentRoutesPlugin, { db: options.db });
       await v1.register(fileLinkRoutesPlugin, { db: options.db });
       // [search routes register here]
       await v1.register(searchRoutesPlugin, { db: options.db });

@@ -11,6 +11,8 @@ export function FileDrop(props: {
   /** File types the picker offers (the input's `accept`). */
   accept: string;
   disabled?: boolean;
+  /** Several files at once (each is given to `onFile` in turn). */
+  multiple?: boolean;
   onFile(file: File): void;
   /** The invitation beside the button ("Drop a bank file here, or"). */
   children: ReactNode;
@@ -21,8 +23,8 @@ export function FileDrop(props: {
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
     setDragging(false);
-    const file = e.dataTransfer.files[0];
-    if (file) props.onFile(file);
+    const files = [...e.dataTransfer.files];
+    for (const file of props.multiple ? files : files.slice(0, 1)) props.onFile(file);
   };
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file adds to the keyboard-reachable "Choose a file…" button inside
@@ -45,10 +47,11 @@ export function FileDrop(props: {
         className="sr-only"
         aria-label={props.inputLabel}
         accept={props.accept}
+        multiple={props.multiple}
         onChange={(e) => {
-          const file = e.target.files?.[0];
+          const files = [...(e.target.files ?? [])];
           e.target.value = '';
-          if (file) props.onFile(file);
+          for (const file of files) props.onFile(file);
         }}
       />
     </div>

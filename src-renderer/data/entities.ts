@@ -26,6 +26,7 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'transaction-categories': 'transaction_category',
   'bank-accounts': 'bank_account',
   rules: 'rule',
+  inbox: 'inbox_item',
   'app: workflows': 'workflow_run',
   // The sync status and conflicts (bookkeeping, not in the change stream: the screen polls while a round runs).
   'app: sync': 'sync_remote',
@@ -46,6 +47,8 @@ const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   // Projects show their customer and tags, totals from their entries, and which entries an invoice billed.
   tracker_project: ['tracker_entry', 'customer', 'tag', 'invoice'],
   search_result: ['customer', 'invoice', 'transaction', 'tracker_project', 'inbox_item', 'document'],
+  // A receipt shows the transaction it is matched to and those suggested for it.
+  inbox_item: ['transaction'],
   // A transaction shows its tags' names, its category's name and colour, its account's name.
   transaction: ['tag', 'transaction_category', 'bank_account'],
   // Run lists name their workflow; the workflows area's lists are keyed as runs too (one contract area).

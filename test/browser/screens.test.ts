@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli';
 import { checkAxe } from './helpers/axe';
 import { containing, contextOptions, englishOnly, LANG, pattern, tk, tr } from './helpers/i18n';
+import { seedInboxAndRules } from './helpers/inbox-rules-data';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
@@ -30,6 +31,7 @@ beforeAll(async () => {
   ui = await startUiServer(webRoot);
   ui.seedDemo();
   await seedScreensData(ui);
+  await seedInboxAndRules(ui, ui.key());
   user = await ui.user();
   fs.mkdirSync(SHOTS, { recursive: true });
 });
@@ -171,6 +173,64 @@ const SCREENS: Screen[] = [
       await page.getByRole('grid', { name: tr('Transactions') }).focus();
       await page.keyboard.press('?');
       await page.getByRole('dialog', { name: tr('Keyboard shortcuts') }).waitFor();
+    },
+  },
+  {
+    name: 'inbox',
+    async open(page, app) {
+      await app.nav('Inbox').click();
+      await page
+        .getByRole('table', { name: tk('inbox:listLabel') })
+        .locator('tbody tr[data-inbox-id] [data-status="suggested_match"]')
+        .waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'inbox-receipt',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'inbox')!.open(page, app);
+      await page
+        .locator('tbody tr[data-inbox-id]', { hasText: tk('inbox:status.suggested_match') })
+        .first()
+        .click();
+      await page.getByTestId('inbox-match').locator('[data-suggestion-id]').first().waitFor();
+      await page.locator('.file-preview .pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });
+    },
+  },
+  {
+    name: 'rules',
+    async open(page, app) {
+      await app.nav('Rules').click();
+      await page
+        .getByRole('table', { name: tk('rules:listLabel') })
+        .locator('tbody tr[data-rule-id]')
+        .first()
+        .waitFor();
+      await page
+        .getByRole('region', { name: tk('rules:suggestions.title') })
+        .locator('li')
+        .first()
+        .waitFor();
+      await page.getByTestId('rule-lint').waitFor();
+    },
+  },
+  {
+    name: 'rule-editor',
+    async open(page, app) {
+      await SCREENS.find((s) => s.name === 'rules')!.open(page, app);
+      await page.locator('tbody tr[data-rule-id]').first().click();
+      await page.getByTestId('dry-run-summary').getByText(/\d/).waitFor();
+    },
+  },
+  {
+    name: 'categories',
+    async open(page, app) {
+      await app.nav('Categories').click();
+      await page
+        .getByRole('table', { name: tk('categories:title') })
+        .locator('tbody tr[data-category-id]')
+        .first()
+        .waitFor();
     },
   },
   {

@@ -6,12 +6,13 @@ import { documentFile } from '../../store/documents/documents';
 import { NotFound } from '../../store/errors';
 import { createDownloadLink, resolveDownloadLink } from '../../store/files/stored-files';
 import { inboxFile } from '../../store/inbox/items';
+import { attachmentFile } from '../../store/transactions/attachments';
 import { registerRoute } from '../route';
 import { sendFile } from './uploads';
 
 /**
- * Download links (docs/decisions/0082-document-storage.md): the presigned-url routes of documents and the inbox
- * mint them; `/v1/files/:token` serves them to whoever holds the token, with no other credential, until it expires.
+ * Download links (docs/decisions/0082-document-storage.md): the presigned-url routes of documents, the inbox and
+ * transaction attachments mint them; `/v1/files/:token` serves them to whoever holds the token, with no other credential, until it expires.
  */
 
 /** A link to a stored record's file, as the presigned-url routes answer it. */
@@ -19,7 +20,7 @@ export function presignedLink(
   db: Db,
   request: FastifyRequest,
   teamId: string,
-  owner: { entity: 'document' | 'inbox_item'; id: string },
+  owner: { entity: 'document' | 'inbox_item' | 'transaction_attachment'; id: string },
   expiresIn: number,
 ): { url: string; expiresAt: string } {
   const link = createDownloadLink(db, teamId, owner, expiresIn);
@@ -37,7 +38,9 @@ export async function fileLinkRoutesPlugin(app: FastifyInstance, opts: { db: Db 
         ? documentFile(db, link.teamId, link.id)
         : link.entity === 'inbox_item'
           ? inboxFile(db, link.teamId, link.id)
-          : undefined;
+          : link.entity === 'transaction_attachment'
+            ? attachmentFile(db, link.teamId, link.id)
+            : undefined;
     if (!file) throw new NotFound('download link', 'token');
     return sendFile(reply, dataDir, file);
   });

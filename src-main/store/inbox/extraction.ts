@@ -24,7 +24,8 @@ function minorOrNull(amount: number | null, currency: string): number | null {
 
 /**
  * The columns an item takes from its file's extraction: found values fill only fields nobody set (a correction
- * made while extraction ran is kept). A completed or failed extraction moves a new/processing item on to analyzing.
+ * made while extraction ran is kept). A completed or failed extraction moves a new/processing item on to analyzing;
+ * an item already past that (matched when it was uploaded onto a transaction) takes the fields and keeps its status.
  */
 export function extractionValues(
   db: Db,
@@ -36,12 +37,11 @@ export function extractionValues(
   const early = status === 'new' || status === 'processing';
   if (file.extraction_status === 'pending') return {};
   if (file.extraction_status === 'processing') return early ? { status: 'processing' } : {};
-  if (!early) return {};
-  if (file.extraction_status === 'failed') return { status: 'pending' };
+  if (file.extraction_status === 'failed') return early ? { status: 'pending' } : {};
   const f = extractedFieldsOf(file);
   const currency = current?.currency ?? f?.currency ?? getTeam(db, teamId).baseCurrency;
   const values: Record<string, string | number | null> = {
-    status: 'analyzing',
+    ...(early ? { status: 'analyzing' } : {}),
     content: file.extracted_text ? file.extracted_text.slice(0, 100_000) : null,
   };
   if (!current || current.amount_minor === null) {

@@ -71,3 +71,22 @@ function refreshReview(lw: LedgerWrite, row: TransactionRow): void {
   const review = lw.review({ ...row, attachments: attachmentCount(lw.db, lw.teamId, row.id) });
   if (!lw.w.update('transaction', row.id, review)) lw.w.touch('transaction', row.id);
 }
+
+/** An attachment's stored file, for a download link; NotFound when the attachment (or its transaction) is gone. */
+export function attachmentFile(
+  db: Db,
+  teamId: string,
+  attachmentId: string,
+  transactionId?: string,
+): { sha256: string; mimetype: string; fileName: string } {
+  const row = db
+    .prepare(
+      `SELECT sha256, mime_type, filename FROM transaction_attachments
+        WHERE team_id = ? AND id = ? AND (? IS NULL OR transaction_id = ?)`,
+    )
+    .get(teamId, attachmentId, transactionId ?? null, transactionId ?? null) as
+    | { sha256: string; mime_type: string; filename: string | null }
+    | undefined;
+  if (!row) throw new NotFound('attachment', attachmentId);
+  return { sha256: row.sha256, mimetype: row.mime_type, fileName: row.filename ?? row.sha256 };
+}

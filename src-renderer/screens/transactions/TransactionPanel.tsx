@@ -17,6 +17,8 @@ import { i18n } from '../../i18n';
 import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatAmount, formatDate, formatDateTime, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { TransactionReceipts } from '../inbox/TransactionReceipts';
+import { CounterpartyRule } from '../rules/CounterpartyRule';
 
 interface SplitDraft {
   key: number;
@@ -73,7 +75,7 @@ export function TransactionPanel(props: {
   return (
     <>
       <div className="overlay" onClick={props.onClose} aria-hidden="true" />
-      <aside className="drawer tx-panel" role="dialog" aria-modal="true" aria-labelledby={titleId}>
+      <aside className="drawer tx-panel" role="dialog" aria-modal="true" aria-labelledby={titleId} data-transaction-id={props.id}>
         <div className="drawer-header">
           <h2 id={titleId} className="ellipsis">
             {t ? t.name : tr('panel.transaction')}
@@ -295,23 +297,8 @@ function PanelBody({
 
       <SplitsEditor t={t} categories={categories} autoFocus={focus === 'splits'} />
 
-      <section className="form-section">
-        <h3>{tr('panel.attachments')}</h3>
-        {t.attachments?.length ? (
-          <ul className="attachments">
-            {t.attachments.map((a) => (
-              <li key={a.id}>
-                <span className="ellipsis">{a.filename ?? a.path[a.path.length - 1] ?? a.id}</span>
-                <span className="faint">
-                  {a.type} · {formatNumber(a.size / 1024, 1)} KB
-                </span>
-              </li>
-            ))}
-          </ul>
-        ) : (
-          <p className="faint">{tr('panel.noReceipt')}</p>
-        )}
-      </section>
+      <TransactionReceipts transaction={t} />
+      <CounterpartyRule transaction={t} categories={categories} />
 
       <section className="form-section">
         <h3>{tr('panel.whoSetWhat')}</h3>

@@ -21,6 +21,7 @@ import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
 import { formatNumber } from '../../lib/format';
 import { useScreenKeys } from '../../lib/use-screen-keys';
+import { ReceiptDrop } from '../inbox/ReceiptDrop';
 import { type BulkAction, BulkBar } from './BulkBar';
 import { FilterBar } from './FilterBar';
 import { activeFilterCount, apiFilters, listQuery, tabCount } from './filters';
@@ -259,6 +260,7 @@ export function TransactionsScreen() {
           }}
         />
       ) : null}
+      <ReceiptDrop rows={rows} />
       {panel ? (
         <TransactionPanel
           id={panel.id}

@@ -15,6 +15,7 @@ import { documentsSettled } from '../../helpers/documents';
 import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 import { INBOX_BODIES, INBOX_FIXTURES, INBOX_REFUSED } from '../inbox-ingest/matrix-fixtures';
 import { SYNC_BODIES, SYNC_FIXTURES, SYNC_REFUSED } from '../sync/matrix-fixtures';
+import { ATTACHMENT_BODIES, ATTACHMENT_FIXTURES } from './routes/transaction-attachments-matrix';
 
 interface Operation {
   method: string;
@@ -27,6 +28,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   ...IMPORT_FIXTURES,
   ...SYNC_FIXTURES,
   ...INBOX_FIXTURES,
+  ...ATTACHMENT_FIXTURES,
   '/v1/metrics/stress-test/{id}': (api, token) => matrixStressTest(api, token),
   '/v1/workflows/{id}/execute': (api, token) => matrixWorkflow(api, token),
   '/v1/workflows/{id}/chat': (api, token) => matrixWorkflow(api, token),
@@ -219,6 +221,7 @@ const MATRIX_STRESS_TEST = { ...MATRIX_FORECAST, name: 'Matrix', drivers: [{ kin
 const BODIES: Record<string, unknown> = {
   ...SYNC_BODIES,
   ...INBOX_BODIES,
+  ...ATTACHMENT_BODIES,
   'POST /v1/metrics/forecast/cash-flow': MATRIX_FORECAST,
   'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
   'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
@@ -368,6 +371,11 @@ const REFUSED: Record<string, number> = {
 
 /** A path parameter: `{id}`, `{executionId}`. */
 const PARAM = /\{[^}]+\}/;
+/** The path with its parameters filled: a path naming two records takes the fixture's two ids ("a b") in order. */
+const fillPath = (path: string, id: string | undefined) => {
+  const ids = (id ?? '').split(' ');
+  return path.replace(/\{[^}]+\}/g, () => ids.shift() ?? '');
+};
 
 const UNRELATED_SCOPE: Scope = 'chat.read';
 
@@ -419,7 +427,7 @@ describe('authorization matrix', () => {
     for (const op of ops) {
       const label = `${op.method} ${op.path}`;
       const id = PARAM.test(op.path) ? await FIXTURES[op.path]!(api, owner) : undefined;
-      const url = op.path.replace(PARAM, id ?? '') + (QUERIES[label] ?? (await MADE_QUERIES[label]?.(api, owner)) ?? '');
+      const url = fillPath(op.path, id) + (QUERIES[label] ?? (await MADE_QUERIES[label]?.(api, owner)) ?? '');
       const make = MADE_BODIES[label];
       // GET and DELETE carry no body, except a bulk DELETE (its ids).
       const body = make

@@ -1,0 +1,134 @@
+/**
+ * The inbox (`/inbox`): receipts dropped here (or chosen, or arriving by mail or a watched folder) are read — amount,
+ * currency, date, merchant, VAT — and matched with the bank's transactions; the list shows each with what was found
+ * and where it stands, by tab. A receipt's page (`/inbox/<id>`) shows the file, the fields to correct, and the
+ * suggested transactions to confirm or decline. Keyboard: `/` focuses search, ↑/↓ and Enter open a receipt.
+ */
+import { type DragEvent, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { inboxRoutes } from '../../../src-shared/contract/inbox';
+import { FileDrop } from '../../components/FileDrop';
+import { Progress } from '../../components/Progress';
+import { SearchField } from '../../components/SearchField';
+import { Tabs } from '../../components/Tabs';
+import { DataTable, focusFirstRow } from '../../components/table/DataTable';
+import { EmptyState } from '../../components/table/EmptyState';
+import { ListFooter } from '../../components/table/ListFooter';
+import { ErrorBanner } from '../../components/ui';
+import { useCursorList } from '../../data/use-cursor-list';
+import { pathId, useRouter } from '../../lib/router';
+import { useScreenKeys } from '../../lib/use-screen-keys';
+import { useSearchCommit } from '../../lib/use-search-text';
+import { InboxItemPage } from './InboxItemPage';
+import { inboxColumns } from './inbox-columns';
+import { DEFAULT_SORT, INBOX_TABS, type InboxTab, listQuery, nextSort } from './inbox-view';
+import { RECEIPT_TYPES, useReceiptUpload } from './use-receipt-upload';
+import './inbox.css';
+
+export function InboxScreen() {
+  const path = useRouter((r) => r.path);
+  const id = pathId(path, '/inbox');
+  return id ? <InboxItemPage key={id} id={id} /> : <InboxList />;
+}
+
+function InboxList() {
+  const { t } = useTranslation('inbox');
+  const columns = useMemo(() => inboxColumns(t), [t]);
+  const [tab, setTab] = useState<InboxTab>('waiting');
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [sort, setSort] = useState(DEFAULT_SORT);
+  useSearchCommit(search, q, setQ);
+  const list = useCursorList(inboxRoutes.list, listQuery(tab, q, sort));
+  const navigate = useRouter((r) => r.navigate);
+  const upload = useReceiptUpload();
+  const searchRef = useRef<HTMLInputElement>(null);
+  const tableRef = useRef<HTMLTableElement>(null);
+  const [dragging, setDragging] = useState(false);
+
+  useScreenKeys({ '/': () => searchRef.current?.focus() }, { enabled: true });
+
+  // The whole page takes dropped receipts, not only the drop zone: a file let go a little beside it is not lost.
+  const dropHandlers = {
+    onDragOver: (e: DragEvent) => {
+      if (!e.dataTransfer.types.includes('Files')) return;
+      e.preventDefault();
+      setDragging(true);
+    },
+    onDragLeave: (e: DragEvent) => {
+      if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setDragging(false);
+    },
+    onDrop: (e: DragEvent) => {
+      setDragging(false);
+      if (e.defaultPrevented || !e.dataTransfer.files.length) return;
+      e.preventDefault();
+      for (const file of e.dataTransfer.files) void upload.send(file);
+    },
+  };
+
+  const filtered = q.trim() !== '' || tab !== 'waiting';
+  return (
+    <div className={`page inbox-page ${dragging ? 'dragging' : ''}`} {...dropHandlers}>
+      <header className="page-header">
+        <div>
+          <h1>{t('title')}</h1>
+          <p>{t('intro')}</p>
+        </div>
+      </header>
+
+      <section className="card inbox-upload" aria-label={t('upload.label')}>
+        <FileDrop inputLabel={t('upload.input')} accept={RECEIPT_TYPES} multiple onFile={(f) => void upload.send(f)}>
+          {t('upload.invite')}
+        </FileDrop>
+        {upload.uploads.length ? (
+          <ul className="inbox-uploads">
+            {upload.uploads.map((u) => (
+              <li key={u.key}>
+                <Progress label={t(u.share === null ? 'upload.sending' : 'upload.reading', { file: u.name })} share={u.share} />
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </section>
+
+      <div className="toolbar">
+        <SearchField
+          inputRef={searchRef}
+          label={t('search')}
+          placeholder={t('searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          onLeave={() => focusFirstRow(tableRef.current)}
+        />
+        <Tabs label={t('tabs.label')} tabs={INBOX_TABS} value={tab} onChange={setTab} text={(x) => t(`tabs.${x}`)} />
+      </div>
+
+      {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}
+      <div className="card">
+        <DataTable
+          label={t('listLabel')}
+          className="inbox-table"
+          columns={columns}
+          rows={list.items}
+          rowKey={(i) => i.id}
+          rowProps={(i) => ({ 'data-inbox-id': i.id, className: i.status === 'suggested_match' ? 'attention' : '' })}
+          onOpen={(i) => navigate(`/inbox/${i.id}`)}
+          onLeaveTop={() => searchRef.current?.focus()}
+          sort={{ ...sort, onSort: (column) => setSort(nextSort(sort, column)) }}
+          wrap
+          loading={list.isLoading}
+          skeletonRows={5}
+          tableRef={tableRef}
+          empty={
+            list.error ? null : (
+              <EmptyState title={filtered ? t('empty.noMatch') : t('empty.none')}>
+                {filtered ? t('empty.noMatchText') : t('empty.noneText')}
+              </EmptyState>
+            )
+          }
+        />
+        <ListFooter namespace="inbox" list={list} />
+      </div>
+    </div>
+  );
+}
