@@ -103,8 +103,9 @@ export const ENTITIES = {
   document: {
     table: 'documents',
     readScope: 'documents.read',
-    // The file itself cannot travel through the hosted v1 (it has no upload route): kept local (decision 0083).
-    synced: false,
+    // Synced with a Finops Desk remote, file and all; the hosted v1 cannot receive files, so there it stays local
+    // (docs/decisions/0151-document-sync.md).
+    synced: true,
   },
   inbox_item: {
     table: 'inbox_items',

@@ -165,6 +165,14 @@ export const FINOPS: RemoteCapabilities = {
       key: true,
       createFields: [...TX_CREATE_FIELDS, 'manual'],
     }),
+    // The upload (an extension) takes the file, its name, folder and title; date and summary follow in an update.
+    document: crud({
+      path: '/documents',
+      list: pages,
+      clientId: true,
+      key: true,
+      createFields: ['fileName', 'pathTokens', 'title'],
+    }),
     notification: NOTIFICATION,
   },
 };
@@ -215,6 +223,9 @@ export const HOSTED: RemoteCapabilities = {
       key: false,
       createFields: TX_CREATE_FIELDS,
     }),
+    // It cannot receive files (no upload route) and its documents' bytes are not ours to copy into the data dir
+    // without one: documents stay local there (docs/decisions/0151-document-sync.md).
+    document: null,
     notification: NOTIFICATION,
   },
 };

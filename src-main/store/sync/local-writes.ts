@@ -6,6 +6,7 @@ import { createCategory, deleteCategory, updateCategory } from '../categories/ca
 import { ensureCategoriesOnce } from '../categories/defaults';
 import { createCustomer, deleteCustomer, updateCustomer } from '../customers/write';
 import type { Db } from '../db';
+import { createSyncedDocument, deleteSyncedDocument, updateDocument } from '../documents/documents';
 import { InvalidReference } from '../errors';
 import { deleteInvoice } from '../invoices/write';
 import { createNotification, updateNotificationStatus } from '../notifications/notifications';
@@ -143,6 +144,16 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
       return createTrackerEntry(db, teamId, { id, ...entryFields(f), assignedId: null } as never, null).id;
     case 'transaction':
       return createTransactionsLocal(w, [{ id, projection: p }])[0]!;
+    case 'document':
+      return createSyncedDocument(db, teamId, {
+        id,
+        title: String(f.title),
+        fileName: String(f.fileName),
+        pathTokens: Array.isArray(f.pathTokens) ? (f.pathTokens as string[]) : [String(f.fileName)],
+        sha256: String(f.sha256),
+        date: str(f.date),
+        summary: str(f.summary),
+      });
     case 'notification':
       return createNotification(db, teamId, {
         id,
@@ -240,6 +251,12 @@ export function updateLocal(w: Writer, entity: SyncEntity, id: string, f: Record
     case 'transaction':
       updateTransaction(db, teamId, id, transactionChange(f), sourceOf(w));
       return;
+    case 'document': {
+      const patch: Record<string, unknown> = {};
+      for (const k of ['title', 'date', 'summary']) if (has(f, k)) patch[k] = f[k];
+      updateDocument(db, teamId, id, patch);
+      return;
+    }
     case 'notification':
       if (has(f, 'status')) updateNotificationStatus(db, teamId, undefined, id, String(f.status) as never);
       return;
@@ -272,6 +289,9 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
       return;
     case 'transaction':
       deleteTransactions(db, teamId, [id], sourceOf(w));
+      return;
+    case 'document':
+      deleteSyncedDocument(db, teamId, id);
       return;
     case 'notification':
       // Notifications are never deleted by a remote: each side keeps its own history.

@@ -21,6 +21,7 @@ export type SyncEntity =
   | 'tracker_project'
   | 'tracker_entry'
   | 'transaction'
+  | 'document'
   | 'notification';
 
 export type FieldKind =
@@ -261,6 +262,22 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
       ...singles(TX_REVIEW, 'local', LOCAL_REVIEW),
     ],
   },
+  // Its file travels with its create (a Finops Desk remote takes the bytes; docs/decisions/0151-document-sync.md):
+  // what names the content (sha256, size, media type, file name, folder) is fixed at upload.
+  document: {
+    entity: 'document',
+    fields: [
+      v('sha256', true),
+      v('size', true),
+      v('mimetype', true),
+      v('fileName', true),
+      v('pathTokens', true),
+      v('title'),
+      v('date'),
+      v('summary'),
+    ],
+    groups: singles(['title', 'date', 'summary'], 'remote', REMOTE),
+  },
   notification: {
     entity: 'notification',
     fields: [v('type', true), v('priority', true), v('source', true), v('metadata', true), v('status')],
@@ -281,6 +298,7 @@ export const SYNC_ORDER: readonly SyncEntity[] = [
   'tracker_project',
   'tracker_entry',
   'transaction',
+  'document',
   'notification',
 ];
 

@@ -1,0 +1,90 @@
+/**
+ * Documents sync with a Finops Desk remote file and all, and stay local against the hosted kind
+ * (docs/decisions/0151-document-sync.md): A ↔ R ↔ B over real HTTP, each a real data dir.
+ */
+import { createHash } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { listConflicts } from '../../../src-main/store/sync/conflicts';
+import { readProjection } from '../../../src-main/store/sync/projections';
+import { remoteReplica, replica, syncOnce, triangle } from './helpers';
+
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+describe('document sync', () => {
+  it('a document made on one replica reaches the other with its file; edits and deletes follow', async () => {
+    const { r, a, b } = await triangle();
+    const up = await a.call('POST', '/v1/documents', {
+      fileName: 'receipt.png',
+      title: 'Lunch receipt',
+      folder: 'receipts/2026',
+      content: PNG.toString('base64'),
+    });
+    expect(up.status).toBe(201);
+    await a.call('PATCH', `/v1/documents/${up.body.id}`, { date: '2026-03-04', summary: 'team lunch' });
+
+    const pushed = await syncOnce(a, r);
+    expect(pushed.pushed).toBeGreaterThanOrEqual(1);
+    await syncOnce(b, r);
+
+    // Replicas of one remote share the document's id (a chosen id on the upload).
+    const onB = await b.call('GET', `/v1/documents/${up.body.id}`);
+    expect(onB.status).toBe(200);
+    expect(onB.body).toMatchObject({
+      title: 'Lunch receipt',
+      fileName: 'receipt.png',
+      pathTokens: ['receipts', '2026', 'receipt.png'],
+      date: '2026-03-04',
+      summary: 'team lunch',
+      metadata: { size: PNG.length, mimetype: 'image/png', sha256: sha(PNG) },
+    });
+    const file = await b.api.call('GET', `/v1/documents/${up.body.id}/download`, { token: b.token });
+    expect(file.statusCode).toBe(200);
+    expect(sha(file.rawPayload)).toBe(sha(PNG));
+    for (const side of [r, b])
+      expect(readProjection(side.api.db, side.teamId, 'document', up.body.id)).toEqual(
+        readProjection(a.api.db, a.teamId, 'document', up.body.id),
+      );
+
+    // An edit on B reaches A; a quiet round moves nothing.
+    expect((await b.call('PATCH', `/v1/documents/${up.body.id}`, { title: 'Team lunch, March' })).status).toBe(200);
+    await syncOnce(b, r);
+    await syncOnce(a, r);
+    expect((await a.call('GET', `/v1/documents/${up.body.id}`)).body.title).toBe('Team lunch, March');
+    const quiet = await syncOnce(a, r);
+    expect({ pulled: quiet.pulled, pushed: quiet.pushed, conflicts: quiet.conflicts }).toEqual({
+      pulled: 0,
+      pushed: 0,
+      conflicts: 0,
+    });
+
+    // Both edit the title: the remote's stands (its rule) and the conflict holds both values.
+    await a.call('PATCH', `/v1/documents/${up.body.id}`, { title: 'from A' });
+    await b.call('PATCH', `/v1/documents/${up.body.id}`, { title: 'from B' });
+    await syncOnce(b, r);
+    await syncOnce(a, r);
+    expect((await a.call('GET', `/v1/documents/${up.body.id}`)).body.title).toBe('from B');
+    const c = listConflicts(a.api.db, a.teamId).find((x) => x.entity === 'document');
+    expect(c).toMatchObject({ group: 'title', local: { title: 'from A' }, remote: { title: 'from B' }, winner: 'remote' });
+
+    // A delete on the remote removes it everywhere; the file is no longer served.
+    expect((await r.call('DELETE', `/v1/documents/${up.body.id}`)).status).toBe(200);
+    await syncOnce(a, r);
+    await syncOnce(b, r);
+    for (const side of [a, b]) expect((await side.call('GET', `/v1/documents/${up.body.id}`)).status).toBe(404);
+  }, 60_000);
+
+  it('a hosted-style remote takes no files: documents stay local and the round succeeds', async () => {
+    const r = await remoteReplica('Acme', { specOnly: true });
+    const a = await replica();
+    const up = await a.call('POST', '/v1/documents', { fileName: 'receipt.png', content: PNG.toString('base64') });
+    expect(up.status).toBe(201);
+    const round = await syncOnce(a, r, 'hosted');
+    expect(round.conflicts).toBe(0);
+    expect((await r.call('GET', '/v1/documents')).body.data).toEqual([]);
+    expect((await a.call('GET', `/v1/documents/${up.body.id}`)).status).toBe(200);
+  }, 60_000);
+});
