@@ -40,6 +40,7 @@ import { syncRoutesPlugin } from './routes/sync';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
+import { transactionAttachmentRoutesPlugin } from './routes/transaction-attachments';
 import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
@@ -194,6 +195,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reportRoutesPlugin, { db: options.db });
       // [sync: the change feed other replicas pull from]
       await v1.register(syncRoutesPlugin, { db: options.db });
+      await v1.register(transactionAttachmentRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

@@ -1,7 +1,5 @@
-import fs from 'node:fs';
 import { assignedFields, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
-import { blobPath, dataDirOf } from '../documents/storage';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
 import { findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';
@@ -14,6 +12,7 @@ import { checkLease, count, LeaseLost, type RoundContext, roundWrite } from './c
 import { freezeCreate } from './freeze';
 import { settleInvoiceNumber } from './invoice-numbers';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
+import { fileContent } from './record-files';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
 import { createBody, fromApi, patchBody } from './wire';
@@ -180,7 +179,7 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     const body = {
       ...createBody(entity, fields),
       ...(await categoryParent(ctx, entity, fields)),
-      ...documentContent(ctx, entity, local),
+      ...fileContent(ctx, entity, local),
       ...(cap.clientId ? { id: entry.localId } : {}),
     };
     payload = JSON.stringify(body);
@@ -254,12 +253,6 @@ async function categoryParent(
   if (mapped) return { parentId: mapped };
   const twin = await lookupByNaturalKey(ctx, 'transaction_category', { slug });
   return twin ? { parentId: twin.id } : {};
-}
-
-/** A document's create is its upload: the file travels in it, base64 (docs/decisions/0151-document-sync.md). */
-function documentContent(ctx: RoundContext, entity: SyncEntity, p: Projection): { content?: string } {
-  if (entity !== 'document' || typeof p.sha256 !== 'string') return {};
-  return { content: fs.readFileSync(blobPath(dataDirOf(ctx.db), p.sha256)).toString('base64') };
 }
 
 /** The remote record a refused create meant: ours by id (a chosen id), or the twin with the same natural key. */

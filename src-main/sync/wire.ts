@@ -169,6 +169,13 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
       tags: tagIds(r.tags),
     };
   },
+  transaction_attachment: (r) => ({
+    transactionId: str(r.transactionId) ?? '',
+    sha256: str(r.sha256) ?? '',
+    size: num(r.size) ?? 0,
+    mimetype: str(r.mimetype) ?? '',
+    fileName: str(r.fileName),
+  }),
   document: (r) => {
     const meta = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Api;
     return {
@@ -209,6 +216,7 @@ function body(
   switch (entity) {
     case 'tag':
     case 'bank_account':
+    case 'transaction_attachment':
     case 'notification':
       for (const [k, v] of Object.entries(fields)) out[k] = v;
       break;

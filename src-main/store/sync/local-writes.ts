@@ -13,6 +13,7 @@ import { createNotification, updateNotificationStatus } from '../notifications/n
 import { createTag, deleteTag, updateTag } from '../tags/tags';
 import { createTrackerEntry, deleteTrackerEntry, updateTrackerEntry } from '../tracker/entries';
 import { createTrackerProject, deleteTrackerProject, updateTrackerProject } from '../tracker/projects';
+import { attachSyncedFile, detachFromTransaction } from '../transactions/attachments';
 import { createTransactions, type NewTransaction } from '../transactions/create';
 import { deleteTransactions } from '../transactions/delete';
 import type { WriteSource } from '../transactions/field-sources';
@@ -144,6 +145,20 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
       return createTrackerEntry(db, teamId, { id, ...entryFields(f), assignedId: null } as never, null).id;
     case 'transaction':
       return createTransactionsLocal(w, [{ id, projection: p }])[0]!;
+    case 'transaction_attachment':
+      return attachSyncedFile(
+        db,
+        teamId,
+        String(f.transactionId),
+        {
+          id,
+          sha256: String(f.sha256),
+          filename: str(f.fileName),
+          size: Number(f.size),
+          mimeType: String(f.mimetype),
+        },
+        sourceOf(w),
+      );
     case 'document':
       return createSyncedDocument(db, teamId, {
         id,
@@ -251,6 +266,9 @@ export function updateLocal(w: Writer, entity: SyncEntity, id: string, f: Record
     case 'transaction':
       updateTransaction(db, teamId, id, transactionChange(f), sourceOf(w));
       return;
+    case 'transaction_attachment':
+      // Never edited: every field is a fact of its create.
+      return;
     case 'document': {
       const patch: Record<string, unknown> = {};
       for (const k of ['title', 'date', 'summary']) if (has(f, k)) patch[k] = f[k];
@@ -290,6 +308,15 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
     case 'transaction':
       deleteTransactions(db, teamId, [id], sourceOf(w));
       return;
+    case 'transaction_attachment': {
+      const transactionId = db
+        .prepare('SELECT transaction_id FROM transaction_attachments WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, id) as string | undefined;
+      // Its file loses this holder; the background sweep removes it once nothing holds it.
+      if (transactionId) detachFromTransaction(db, teamId, transactionId, id);
+      return;
+    }
     case 'document':
       deleteSyncedDocument(db, teamId, id);
       return;
@@ -344,6 +371,17 @@ export function pushableRecord(db: Db, _teamId: string, remoteId: string, entity
     }
     case 'tracker_entry':
       return p.stop !== null;
+    case 'transaction_attachment': {
+      // Goes where its transaction goes.
+      const tx = db.prepare('SELECT bank_account_id FROM transactions WHERE id = ?').pluck().get(p.transactionId) as
+        | string
+        | undefined;
+      return (
+        tx !== undefined &&
+        (remoteIdOf(db, remoteId, 'transaction', String(p.transactionId)) !== undefined ||
+          pushableRecord(db, _teamId, remoteId, 'transaction', { bankAccountId: tx }))
+      );
+    }
     default:
       return true;
   }

@@ -262,6 +262,22 @@ const READERS: { readonly [E in SyncEntity]: Reader } = {
     );
   },
 
+  transaction_attachment: (db, teamId, ids) =>
+    new Map(
+      rowsOf(db, teamId, 'transaction_attachments', 'r.id, r.transaction_id, r.sha256, r.size, r.mime_type, r.filename', ids).map(
+        (r) => [
+          r.id as string,
+          {
+            transactionId: r.transaction_id as string,
+            sha256: r.sha256 as string,
+            size: r.size as number,
+            mimetype: r.mime_type as string,
+            fileName: (r.filename as string | null) ?? null,
+          },
+        ],
+      ),
+    ),
+
   document: (db, teamId, ids) =>
     new Map(
       rowsOf(

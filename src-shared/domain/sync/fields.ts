@@ -21,6 +21,7 @@ export type SyncEntity =
   | 'tracker_project'
   | 'tracker_entry'
   | 'transaction'
+  | 'transaction_attachment'
   | 'document'
   | 'notification';
 
@@ -262,6 +263,19 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
       ...singles(TX_REVIEW, 'local', LOCAL_REVIEW),
     ],
   },
+  // A receipt on a transaction: attached or detached, never edited, so every field is a fact of its create; its
+  // file travels with it (docs/decisions/0151-document-sync.md).
+  transaction_attachment: {
+    entity: 'transaction_attachment',
+    fields: [
+      ref('transactionId', 'transaction', true),
+      v('sha256', true),
+      v('size', true),
+      v('mimetype', true),
+      v('fileName', true),
+    ],
+    groups: [],
+  },
   // Its file travels with its create (a Finops Desk remote takes the bytes; docs/decisions/0151-document-sync.md):
   // what names the content (sha256, size, media type, file name, folder) is fixed at upload.
   document: {
@@ -298,6 +312,7 @@ export const SYNC_ORDER: readonly SyncEntity[] = [
   'tracker_project',
   'tracker_entry',
   'transaction',
+  'transaction_attachment',
   'document',
   'notification',
 ];

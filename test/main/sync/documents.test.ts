@@ -77,14 +77,82 @@ describe('document sync', () => {
     for (const side of [a, b]) expect((await side.call('GET', `/v1/documents/${up.body.id}`)).status).toBe(404);
   }, 60_000);
 
-  it('a hosted-style remote takes no files: documents stay local and the round succeeds', async () => {
+  it('a receipt attached on one replica reaches the other after its transaction, file and all; a detach follows', async () => {
+    const { r, a, b } = await triangle();
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR', type: 'depository' })).body;
+    const tx = (
+      await a.call('POST', '/v1/transactions', {
+        bankAccountId: account.id,
+        name: 'Lunch',
+        amount: -42.5,
+        currency: 'EUR',
+        date: '2026-03-04',
+      })
+    ).body;
+    const att = await a.call('POST', '/v1/transaction-attachments', {
+      transactionId: tx.id,
+      fileName: 'lunch.png',
+      content: PNG.toString('base64'),
+    });
+    expect(att.status).toBe(201);
+    expect(att.body).toMatchObject({ transactionId: tx.id, sha256: sha(PNG), size: PNG.length, mimetype: 'image/png' });
+
+    await syncOnce(a, r);
+    await syncOnce(b, r);
+    const onB = (await b.call('GET', `/v1/transactions/${tx.id}`)).body;
+    expect(onB.attachments).toEqual([expect.objectContaining({ id: att.body.id, filename: 'lunch.png', size: PNG.length })]);
+    expect(onB.isFulfilled).toBe(true);
+    const file = await b.api.call('GET', `/v1/transaction-attachments/${att.body.id}/download`, { token: b.token });
+    expect(sha(file.rawPayload)).toBe(sha(PNG));
+    expect(readProjection(b.api.db, b.teamId, 'transaction_attachment', att.body.id)).toEqual(
+      readProjection(a.api.db, a.teamId, 'transaction_attachment', att.body.id),
+    );
+
+    // Detached on B: gone on the remote and on A, whose transaction is no longer fulfilled.
+    expect((await b.call('DELETE', `/v1/transaction-attachments/${att.body.id}`)).status).toBe(200);
+    await syncOnce(b, r);
+    await syncOnce(a, r);
+    expect((await r.call('GET', `/v1/transaction-attachments/${att.body.id}`)).status).toBe(404);
+    const onA = (await a.call('GET', `/v1/transactions/${tx.id}`)).body;
+    expect(onA.attachments ?? []).toEqual([]);
+    expect(onA.isFulfilled).toBe(false);
+    const quiet = await syncOnce(a, r);
+    expect({ pulled: quiet.pulled, pushed: quiet.pushed, conflicts: quiet.conflicts }).toEqual({
+      pulled: 0,
+      pushed: 0,
+      conflicts: 0,
+    });
+  }, 60_000);
+
+  it('a hosted-style remote takes no files: documents and receipts stay local and the round succeeds', async () => {
     const r = await remoteReplica('Acme', { specOnly: true });
     const a = await replica();
     const up = await a.call('POST', '/v1/documents', { fileName: 'receipt.png', content: PNG.toString('base64') });
     expect(up.status).toBe(201);
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR', type: 'depository' })).body;
+    const tx = (
+      await a.call('POST', '/v1/transactions', {
+        bankAccountId: account.id,
+        name: 'Taxi',
+        amount: -20,
+        currency: 'EUR',
+        date: '2026-03-05',
+      })
+    ).body;
+    const att = await a.call('POST', '/v1/transaction-attachments', { transactionId: tx.id, content: PNG.toString('base64') });
+    expect(att.status).toBe(201);
+    // The extension routes answer 404 on a spec-only server, as the hosted service has none.
+    expect(
+      (await r.call('POST', '/v1/transaction-attachments', { transactionId: 'x', content: PNG.toString('base64') })).status,
+    ).toBe(404);
+
     const round = await syncOnce(a, r, 'hosted');
     expect(round.conflicts).toBe(0);
     expect((await r.call('GET', '/v1/documents')).body.data).toEqual([]);
+    const there = (await r.call('GET', '/v1/transactions')).body.data;
+    expect(there).toHaveLength(1);
+    expect(there[0].attachments ?? []).toEqual([]);
     expect((await a.call('GET', `/v1/documents/${up.body.id}`)).status).toBe(200);
+    expect((await a.call('GET', `/v1/transactions/${tx.id}`)).body.attachments).toHaveLength(1);
   }, 60_000);
 });
