@@ -6,13 +6,42 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { readProjection } from '../../../src-main/store/sync/projections';
-import { remoteReplica, replica, syncOnce, triangle } from './helpers';
+import {
+  chooser,
+  expectConflictsOfTwoValues,
+  type Remote,
+  type Replica,
+  remoteReplica,
+  replica,
+  settleThenQuiet,
+  syncOnce,
+  triangle,
+} from './helpers';
 
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+/** The same pixel, another content (a PNG may carry bytes after its end). */
+const OTHER_PNG = Buffer.concat([PNG, Buffer.from('second receipt')]);
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+
+type Side = Replica | Remote;
+
+/** Documents and receipts as each side shows them, each file downloaded and hashed. */
+async function fileSnapshot(s: Side): Promise<{ documents: string[]; receipts: string[] }> {
+  const download = async (path: string) => sha((await s.api.call('GET', path, { token: s.token })).rawPayload);
+  const documents: string[] = [];
+  for (const d of (await s.call('GET', '/v1/documents?pageSize=100')).body.data)
+    documents.push([d.id, d.title, d.summary, d.metadata.sha256, await download(`/v1/documents/${d.id}/download`)].join('|'));
+  const receipts: string[] = [];
+  for (const t of (await s.call('GET', '/v1/transactions?pageSize=100')).body.data) {
+    const full = (await s.call('GET', `/v1/transactions/${t.id}`)).body;
+    for (const x of full.attachments ?? [])
+      receipts.push([t.id, x.id, x.filename, x.size, await download(`/v1/transaction-attachments/${x.id}/download`)].join('|'));
+  }
+  return { documents: documents.sort(), receipts: receipts.sort() };
+}
 
 describe('document sync', () => {
   it('a document made on one replica reaches the other with its file; edits and deletes follow', async () => {
@@ -123,6 +152,58 @@ describe('document sync', () => {
       conflicts: 0,
     });
   }, 60_000);
+
+  it('convergence: random uploads, edits, deletes, attaches and detaches on A, B and R end equal, then quiet', async () => {
+    const { random, pick } = chooser(11);
+    const { r, a, b } = await triangle();
+    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Main', currency: 'EUR' })).body;
+    for (let i = 0; i < 4; i++)
+      await a.call('POST', '/v1/transactions', {
+        name: `Line ${i}`,
+        amount: -10 - i,
+        currency: 'EUR',
+        date: '2026-03-10',
+        bankAccountId: account.id,
+      });
+    await syncOnce(a, r);
+    await syncOnce(b, r);
+    // Two contents: the same receipt held by several records is stored once and fetched once.
+    const files = [PNG, OTHER_PNG].map((f) => f.toString('base64'));
+    const sides: Side[] = [a, b, r];
+    let made = 0;
+    for (let step = 0; step < 80; step++) {
+      const s = pick(sides);
+      const op = random();
+      const docs: { id: string }[] = (await s.call('GET', '/v1/documents?pageSize=100')).body.data;
+      const txs: { id: string }[] = (await s.call('GET', '/v1/transactions?pageSize=100')).body.data;
+      const receipts = (
+        await Promise.all(txs.map(async (t) => (await s.call('GET', `/v1/transactions/${t.id}`)).body.attachments ?? []))
+      ).flat() as { id: string }[];
+      if (op < 0.2) await s.call('POST', '/v1/documents', { fileName: `d${made++}.png`, content: pick(files) });
+      else if (op < 0.35 && docs.length)
+        await s.call(
+          'PATCH',
+          `/v1/documents/${pick(docs).id}`,
+          random() < 0.5 ? { title: `t${made++}` } : { summary: `s${made++}` },
+        );
+      else if (op < 0.42 && docs.length) await s.call('DELETE', `/v1/documents/${pick(docs).id}`);
+      else if (op < 0.57 && txs.length)
+        await s.call('POST', '/v1/transaction-attachments', {
+          transactionId: pick(txs).id,
+          fileName: `r${made++}.png`,
+          content: pick(files),
+        });
+      else if (op < 0.65 && receipts.length) await s.call('DELETE', `/v1/transaction-attachments/${pick(receipts).id}`);
+      else if (s !== r) await syncOnce(s as Replica, r);
+    }
+    await settleThenQuiet(a, b, r, async () => {
+      const onR = await fileSnapshot(r);
+      expect(onR.documents.length + onR.receipts.length).toBeGreaterThan(0);
+      expect(await fileSnapshot(a)).toEqual(onR);
+      expect(await fileSnapshot(b)).toEqual(onR);
+      expectConflictsOfTwoValues(a, b);
+    });
+  }, 180_000);
 
   it('a hosted-style remote takes no files: documents and receipts stay local and the round succeeds', async () => {
     const r = await remoteReplica('Acme', { specOnly: true });
