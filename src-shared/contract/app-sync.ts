@@ -100,9 +100,7 @@ export const OAuthStartResult = z
   .meta({ id: 'AppSyncOAuthStart' });
 
 /** The callback's answer, as the Sync screen hands it back (with the session that started the sign-in). */
-export const OAuthFinishBody = z
-  .object({ state: z.string().min(1).max(200), code: z.string().min(1).max(2000) })
-  .strict();
+export const OAuthFinishBody = z.object({ state: z.string().min(1).max(200), code: z.string().min(1).max(2000) }).strict();
 
 export const OAuthCallbackQuery = z.object({
   state: z.string().max(200).optional(),

@@ -18,6 +18,7 @@ import { useWrite } from '../../data/use-write';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
+import { OAuthSignIn } from './OAuthSignIn';
 import { expectRound } from './use-sync-status';
 
 type Kind = (typeof REMOTE_KINDS)[number];
@@ -125,7 +126,6 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
             setResult(null);
           }}
         />
-        <p className="faint small">{t('connect.oauthNotYet')}</p>
         <div role="status" aria-live="polite">
           {result ? <TestResult result={result} /> : null}
         </div>
@@ -138,6 +138,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
           </button>
         </div>
       </form>
+      <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
     </section>
   );
 }
