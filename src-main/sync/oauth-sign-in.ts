@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OAuthGrant } from './credentials';
+import { type OAuthGrant, postTokenForm } from './credentials';
 
 /**
  * Signing in to a remote with OAuth 2.0 (authorization code with PKCE, RFC 7636; a native app's loopback redirect,
@@ -125,27 +125,15 @@ export async function exchangeCode(
   request: { code: string; redirectUri: string; clientId: string; verifier: string },
   now: () => number = Date.now,
 ): Promise<OAuthGrant> {
-  const res = await fetch(ends.token, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({
-      grant_type: 'authorization_code',
-      code: request.code,
-      redirect_uri: request.redirectUri,
-      client_id: request.clientId,
-      code_verifier: request.verifier,
-    }),
-    signal: AbortSignal.timeout(30_000),
+  const { res, t } = await postTokenForm(ends.token, {
+    grant_type: 'authorization_code',
+    code: request.code,
+    redirect_uri: request.redirectUri,
+    client_id: request.clientId,
+    code_verifier: request.verifier,
   }).catch((err: unknown) => {
     throw new SignInFailed(`the remote's token endpoint did not answer (${err instanceof Error ? err.message : String(err)})`);
   });
-  const t = (await res.json().catch(() => ({}))) as {
-    access_token?: string;
-    refresh_token?: string;
-    expires_in?: number;
-    error?: string;
-    error_description?: string;
-  };
   if (!res.ok || !t.access_token) {
     throw new SignInFailed(`the code was not exchanged (${res.status}): ${t.error_description ?? t.error ?? 'no access token'}`);
   }

@@ -28,6 +28,14 @@ const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 type Side = Replica | Remote;
 
+/** A manual transaction on a fresh cash account of the side (a receipt's holder). */
+async function manualTransaction(s: Side, name: string, amount: number): Promise<{ id: string }> {
+  const account = (await s.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR', type: 'depository' })).body;
+  return (
+    await s.call('POST', '/v1/transactions', { bankAccountId: account.id, name, amount, currency: 'EUR', date: '2026-03-04' })
+  ).body;
+}
+
 /** Documents and receipts as each side shows them, each file downloaded and hashed. */
 async function fileSnapshot(s: Side): Promise<{ documents: string[]; receipts: string[] }> {
   const download = async (path: string) => sha((await s.api.call('GET', path, { token: s.token })).rawPayload);
@@ -108,16 +116,7 @@ describe('document sync', () => {
 
   it('a receipt attached on one replica reaches the other after its transaction, file and all; a detach follows', async () => {
     const { r, a, b } = await triangle();
-    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR', type: 'depository' })).body;
-    const tx = (
-      await a.call('POST', '/v1/transactions', {
-        bankAccountId: account.id,
-        name: 'Lunch',
-        amount: -42.5,
-        currency: 'EUR',
-        date: '2026-03-04',
-      })
-    ).body;
+    const tx = await manualTransaction(a, 'Lunch', -42.5);
     const att = await a.call('POST', '/v1/transaction-attachments', {
       transactionId: tx.id,
       fileName: 'lunch.png',
@@ -210,16 +209,7 @@ describe('document sync', () => {
     const a = await replica();
     const up = await a.call('POST', '/v1/documents', { fileName: 'receipt.png', content: PNG.toString('base64') });
     expect(up.status).toBe(201);
-    const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Cash', currency: 'EUR', type: 'depository' })).body;
-    const tx = (
-      await a.call('POST', '/v1/transactions', {
-        bankAccountId: account.id,
-        name: 'Taxi',
-        amount: -20,
-        currency: 'EUR',
-        date: '2026-03-05',
-      })
-    ).body;
+    const tx = await manualTransaction(a, 'Taxi', -20);
     const att = await a.call('POST', '/v1/transaction-attachments', { transactionId: tx.id, content: PNG.toString('base64') });
     expect(att.status).toBe(201);
     // The extension routes answer 404 on a spec-only server, as the hosted service has none.
