@@ -357,29 +357,31 @@ export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity
  * Whether a local record may be created on the remote. Some only flow down: accounts of a bank connection (and
  * the transactions of such an account the remote does not know), and a running timer's entry until it stops.
  */
-export function pushableRecord(db: Db, _teamId: string, remoteId: string, entity: SyncEntity, p: Projection): boolean {
+export function pushableRecord(db: Db, teamId: string, remoteId: string, entity: SyncEntity, p: Projection): boolean {
   switch (entity) {
     case 'bank_account':
       return p.manual !== false;
     case 'transaction': {
       if (typeof p.bankAccountId !== 'string') return false;
       if (remoteIdOf(db, remoteId, 'bank_account', p.bankAccountId) !== undefined) return true;
-      const manual = db.prepare('SELECT manual FROM bank_accounts WHERE id = ?').pluck().get(p.bankAccountId) as
-        | number
-        | undefined;
+      const manual = db
+        .prepare('SELECT manual FROM bank_accounts WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, p.bankAccountId) as number | undefined;
       return manual === 1;
     }
     case 'tracker_entry':
       return p.stop !== null;
     case 'transaction_attachment': {
       // Goes where its transaction goes.
-      const tx = db.prepare('SELECT bank_account_id FROM transactions WHERE id = ?').pluck().get(p.transactionId) as
-        | string
-        | undefined;
+      const tx = db
+        .prepare('SELECT bank_account_id FROM transactions WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, p.transactionId) as string | undefined;
       return (
         tx !== undefined &&
         (remoteIdOf(db, remoteId, 'transaction', String(p.transactionId)) !== undefined ||
-          pushableRecord(db, _teamId, remoteId, 'transaction', { bankAccountId: tx }))
+          pushableRecord(db, teamId, remoteId, 'transaction', { bankAccountId: tx }))
       );
     }
     default:
