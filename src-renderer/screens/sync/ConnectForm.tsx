@@ -15,6 +15,7 @@ import {
 } from '../../../src-shared/contract/app-sync';
 import { Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
+import { platform } from '../../platform/current';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
@@ -138,7 +139,12 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
           </button>
         </div>
       </form>
-      <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
+      {/* The desktop window keeps to the app's origin, so the remote's sign-in page cannot open in it. */}
+      {platform.kind === 'web' ? (
+        <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
+      ) : (
+        <p className="faint small">{t('oauth.desktop')}</p>
+      )}
     </section>
   );
 }
