@@ -20,6 +20,7 @@ import { appSessionRoutesPlugin } from './routes/app-session';
 import { appSyncRoutesPlugin } from './routes/app-sync';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
+import { attachmentRecordRoutesPlugin } from './routes/attachment-records';
 import { customerRoutesPlugin } from './routes/customers';
 import { documentRoutesPlugin } from './routes/documents';
 import { eInvoiceRoutes } from './routes/e-invoices';
@@ -40,7 +41,6 @@ import { syncRoutesPlugin } from './routes/sync';
 import { tagRoutesPlugin } from './routes/tags';
 import { teamRoutesPlugin } from './routes/teams';
 import { trackerRoutesPlugin } from './routes/tracker';
-import { transactionAttachmentRoutesPlugin } from './routes/transaction-attachments';
 import { transactionRoutesPlugin } from './routes/transactions';
 import { userRoutesPlugin } from './routes/users';
 import { workflowHooksPlugin } from './routes/workflow-hooks';
@@ -195,7 +195,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reportRoutesPlugin, { db: options.db });
       // [sync: the change feed other replicas pull from]
       await v1.register(syncRoutesPlugin, { db: options.db });
-      await v1.register(transactionAttachmentRoutesPlugin, { db: options.db });
+      await v1.register(attachmentRecordRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

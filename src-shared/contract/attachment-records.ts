@@ -31,7 +31,7 @@ export const TransactionAttachmentCreate = z.strictObject({
 
 const params = idParams();
 
-export const transactionAttachmentRoutes = {
+export const attachmentRecordRoutes = {
   create: defineRoute({
     method: 'POST',
     path: '/transaction-attachments',
