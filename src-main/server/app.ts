@@ -20,6 +20,7 @@ import { appSessionRoutesPlugin } from './routes/app-session';
 import { appSyncRoutesPlugin } from './routes/app-sync';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
+import { attachmentRecordRoutesPlugin } from './routes/attachment-records';
 import { customerRoutesPlugin } from './routes/customers';
 import { documentRoutesPlugin } from './routes/documents';
 import { eInvoiceRoutes } from './routes/e-invoices';
@@ -196,6 +197,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
       await v1.register(reportRoutesPlugin, { db: options.db });
       // [sync: the change feed other replicas pull from]
       await v1.register(syncRoutesPlugin, { db: options.db });
+      await v1.register(attachmentRecordRoutesPlugin, { db: options.db });
     },
     { prefix: '/v1' },
   );

@@ -100,11 +100,19 @@ export const ENTITIES = {
     readScope: 'notifications.read',
     synced: true,
   },
+  // A receipt on a transaction: its metadata syncs after its transaction, its file with it to a Finops Desk remote
+  // (docs/decisions/0151-document-sync.md); attached and detached, never edited.
+  transaction_attachment: {
+    table: 'transaction_attachments',
+    readScope: 'transactions.read',
+    synced: true,
+  },
   document: {
     table: 'documents',
     readScope: 'documents.read',
-    // The file itself cannot travel through the hosted v1 (it has no upload route): kept local (decision 0083).
-    synced: false,
+    // Synced with a Finops Desk remote, file and all; the hosted v1 cannot receive files, so there it stays local
+    // (docs/decisions/0151-document-sync.md).
+    synced: true,
   },
   inbox_item: {
     table: 'inbox_items',
@@ -212,7 +220,6 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   invoice_files: 'cache of rendered invoice PDFs in the data dir (re-rendered when the invoice changes)',
   smtp_settings: "local mail settings of a team (the password lives in the data dir's secret file)",
   transaction_splits: 'part of the transaction (its split parts)',
-  transaction_attachments: 'part of the transaction (its receipts)',
   transaction_field_sources: 'part of the transaction (who set each field)',
   ledger_daily: 'derived roll-up of transactions, rebuilt from them',
   rule_failures: 'run log of rules (reported over the API), not a record',

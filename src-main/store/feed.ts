@@ -21,6 +21,7 @@ import { getTag } from './tags/tags';
 import { getTrackerCategory } from './tracker/categories';
 import { getTrackerEntry } from './tracker/entries';
 import { getTrackerProject } from './tracker/projects';
+import { getAttachment } from './transactions/attachments';
 import { getTransaction } from './transactions/read';
 import { getRun } from './workflows/runs/reads';
 import { getWorkflowSummary } from './workflows/workflows';
@@ -45,6 +46,7 @@ export const FEED_READERS: { readonly [E in EntityName]: FeedReader | null } = {
   tracker_category: getTrackerCategory,
   notification: getNotification,
   document: getDocument,
+  transaction_attachment: getAttachment,
   inbox_item: getInboxItem,
   invoice_payment: getInvoicePayment,
   workflow: getWorkflowSummary,

@@ -165,6 +165,23 @@ export const FINOPS: RemoteCapabilities = {
       key: true,
       createFields: [...TX_CREATE_FIELDS, 'manual'],
     }),
+    // Attached with its file, detached; never edited (extension routes; pulled through the feed only).
+    transaction_attachment: {
+      list: null,
+      get: '/transaction-attachments/:id',
+      create: { path: '/transaction-attachments', clientId: true, idempotencyKey: false, fields: ['transactionId', 'fileName'] },
+      update: null,
+      delete: '/transaction-attachments/:id',
+    },
+    // The upload (an extension) takes the file, its name, folder and title; date and summary follow in an update.
+    // A retried upload with its chosen id is answered 409 and the record there adopted: no Idempotency-Key needed.
+    document: crud({
+      path: '/documents',
+      list: pages,
+      clientId: true,
+      key: false,
+      createFields: ['fileName', 'pathTokens', 'title'],
+    }),
     notification: NOTIFICATION,
   },
 };
@@ -215,6 +232,12 @@ export const HOSTED: RemoteCapabilities = {
       key: false,
       createFields: TX_CREATE_FIELDS,
     }),
+    // It cannot receive files (no upload route) and its documents' bytes are not ours to copy into the data dir
+    // without one: documents stay local there (docs/decisions/0151-document-sync.md).
+    document: null,
+    // Its transactions take attachment ids and paths, not files: a receipt's metadata without the receipt would
+    // point at nothing there. Receipts stay local.
+    transaction_attachment: null,
     notification: NOTIFICATION,
   },
 };

@@ -64,18 +64,12 @@ export function oauthCredential(
   let current = grant;
   const refresh = async (): Promise<boolean> => {
     if (!current.refreshToken) return false;
-    const res = await fetch(current.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'refresh_token',
-        refresh_token: current.refreshToken,
-        client_id: current.clientId,
-      }),
+    const { res, t } = await postTokenForm(current.tokenUrl, {
+      grant_type: 'refresh_token',
+      refresh_token: current.refreshToken,
+      client_id: current.clientId,
     });
-    if (!res.ok) return false;
-    const t = (await res.json()) as { access_token?: string; refresh_token?: string; expires_in?: number };
-    if (!t.access_token) return false;
+    if (!res.ok || !t.access_token) return false;
     const next: OAuthGrant = {
       ...current,
       accessToken: t.access_token,
@@ -94,6 +88,26 @@ export function oauthCredential(
     },
     refresh,
   };
+}
+
+/** The token endpoint's answer (RFC 6749 §5). */
+export interface TokenAnswer {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  error?: string;
+  error_description?: string;
+}
+
+/** A form POST to an OAuth token endpoint (a code exchange, a refresh); a body that is not JSON reads as empty. */
+export async function postTokenForm(url: string, form: Record<string, string>): Promise<{ res: Response; t: TokenAnswer }> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams(form),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { res, t: (await res.json().catch(() => ({}))) as TokenAnswer };
 }
 
 export interface CredentialSources {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { OAuthGrant } from './credentials';
+import { type OAuthGrant, postTokenForm } from './credentials';
 
 /**
  * Signing in to a remote with OAuth 2.0 (authorization code with PKCE, RFC 7636; a native app's loopback redirect,
@@ -29,12 +29,13 @@ export interface SignInOptions {
   now?: () => number;
 }
 
-interface Endpoints {
+export interface Endpoints {
   authorize: string;
   token: string;
 }
 
-async function endpoints(baseUrl: string): Promise<Endpoints> {
+/** The remote's authorization and token endpoints, from its metadata or the spec's paths. */
+export async function endpoints(baseUrl: string): Promise<Endpoints> {
   const origin = new URL(baseUrl).origin;
   try {
     const res = await fetch(`${origin}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(10_000) });
@@ -93,25 +94,66 @@ function listenForRedirect(
   });
 }
 
-export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
-  const ends = await endpoints(options.baseUrl);
+/** A PKCE pair (S256) and a `state` for one authorization request. */
+export function authorizationSecrets(): { verifier: string; challenge: string; state: string } {
   const verifier = crypto.randomBytes(32).toString('base64url');
   const challenge = crypto.createHash('sha256').update(verifier).digest('base64url');
-  const state = crypto.randomBytes(16).toString('base64url');
-  const listener = await listenForRedirect(options.port ?? 0, options.timeoutMs ?? 5 * 60_000);
-  const redirectUri = `http://127.0.0.1:${listener.port}/callback`;
+  return { verifier, challenge, state: crypto.randomBytes(16).toString('base64url') };
+}
+
+/** The URL the person opens to authorize this client. */
+export function authorizeUrl(
+  ends: Endpoints,
+  request: { clientId: string; redirectUri: string; challenge: string; state: string; scope?: string },
+): string {
   const url = new URL(ends.authorize);
   url.search = new URLSearchParams({
     response_type: 'code',
-    client_id: options.clientId,
-    redirect_uri: redirectUri,
-    code_challenge: challenge,
+    client_id: request.clientId,
+    redirect_uri: request.redirectUri,
+    code_challenge: request.challenge,
     code_challenge_method: 'S256',
-    state,
-    ...(options.scope ? { scope: options.scope } : {}),
+    state: request.state,
+    ...(request.scope ? { scope: request.scope } : {}),
   }).toString();
+  return url.toString();
+}
+
+/** Exchanges an authorization code for a grant with the PKCE verifier; SignInFailed with the remote's reason. */
+export async function exchangeCode(
+  ends: Endpoints,
+  request: { code: string; redirectUri: string; clientId: string; verifier: string },
+  now: () => number = Date.now,
+): Promise<OAuthGrant> {
+  const { res, t } = await postTokenForm(ends.token, {
+    grant_type: 'authorization_code',
+    code: request.code,
+    redirect_uri: request.redirectUri,
+    client_id: request.clientId,
+    code_verifier: request.verifier,
+  }).catch((err: unknown) => {
+    throw new SignInFailed(`the remote's token endpoint did not answer (${err instanceof Error ? err.message : String(err)})`);
+  });
+  if (!res.ok || !t.access_token) {
+    throw new SignInFailed(`the code was not exchanged (${res.status}): ${t.error_description ?? t.error ?? 'no access token'}`);
+  }
+  return {
+    kind: 'oauth',
+    accessToken: t.access_token,
+    refreshToken: t.refresh_token ?? null,
+    expiresAt: now() + (t.expires_in ?? 3600) * 1000,
+    clientId: request.clientId,
+    tokenUrl: ends.token,
+  };
+}
+
+export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
+  const ends = await endpoints(options.baseUrl);
+  const { verifier, challenge, state } = authorizationSecrets();
+  const listener = await listenForRedirect(options.port ?? 0, options.timeoutMs ?? 5 * 60_000);
+  const redirectUri = `http://127.0.0.1:${listener.port}/callback`;
   try {
-    await options.open(url.toString());
+    await options.open(authorizeUrl(ends, { clientId: options.clientId, redirectUri, challenge, state, scope: options.scope }));
     const answer = await listener.result;
     if (answer.get('state') !== state)
       throw new SignInFailed('the answer does not belong to this sign-in (state differs): ignored');
@@ -119,38 +161,7 @@ export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
     if (error) throw new SignInFailed(`the remote refused the sign-in: ${answer.get('error_description') ?? error}`);
     const code = answer.get('code');
     if (!code) throw new SignInFailed('the remote answered without a code');
-    const res = await fetch(ends.token, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        grant_type: 'authorization_code',
-        code,
-        redirect_uri: redirectUri,
-        client_id: options.clientId,
-        code_verifier: verifier,
-      }),
-      signal: AbortSignal.timeout(30_000),
-    });
-    const t = (await res.json().catch(() => ({}))) as {
-      access_token?: string;
-      refresh_token?: string;
-      expires_in?: number;
-      error?: string;
-      error_description?: string;
-    };
-    if (!res.ok || !t.access_token) {
-      throw new SignInFailed(
-        `the code was not exchanged (${res.status}): ${t.error_description ?? t.error ?? 'no access token'}`,
-      );
-    }
-    return {
-      kind: 'oauth',
-      accessToken: t.access_token,
-      refreshToken: t.refresh_token ?? null,
-      expiresAt: (options.now ?? Date.now)() + (t.expires_in ?? 3600) * 1000,
-      clientId: options.clientId,
-      tokenUrl: ends.token,
-    };
+    return await exchangeCode(ends, { code, redirectUri, clientId: options.clientId, verifier }, options.now);
   } finally {
     listener.close();
   }

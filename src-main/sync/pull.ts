@@ -8,6 +8,7 @@ import { type Writer, write } from '../store/write';
 import { applyFreshTransactions, applyRemoteDelete, applyRemoteUpsert } from './apply';
 import { checkLease, count, type RoundContext } from './context';
 import { categorySlugs } from './lookups';
+import { fetchRecordFiles, recordFetchedFiles } from './record-files';
 import { toLocalIds } from './refs';
 import { ok, RemoteUnavailable } from './remote-client';
 import { fromApi } from './wire';
@@ -57,12 +58,15 @@ export async function pullFeed(ctx: RoundContext): Promise<number> {
       .filter((c) => isSyncEntity(c.entity))
       .map((c) => ({ entity: c.entity as SyncEntity, id: c.id, op: c.op, record: c.record as Projection | null }));
     const extra = await fetchUnknownReferences(ctx, items);
+    const { files, gone } = await fetchRecordFiles(ctx, items);
+    const present = gone.size === 0 ? items : items.filter((i) => !gone.has(`${i.entity}:${i.id}`));
     write(
       ctx.db,
       ctx.teamId,
       (w) => {
         checkLease(ctx);
-        applied += applyPage(ctx, w, dependencyOrder([...extra, ...items]));
+        recordFetchedFiles(ctx, w, files);
+        applied += applyPage(ctx, w, dependencyOrder([...extra, ...present]));
         setCursor(ctx.db, ctx.teamId, ctx.remote.id, '*', { pullCursor: String(page.cursor) });
       },
       { origin: 'sync' },

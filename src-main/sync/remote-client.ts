@@ -76,6 +76,8 @@ export interface RequestOptions {
    * Unsafe requests are not retried after a network error or a 5xx, which may have come after the remote committed.
    */
   retrySafe?: boolean;
+  /** Answer a success's body as its bytes (a file download), not parsed JSON. */
+  binary?: boolean;
 }
 
 export interface RemoteResponse<T = unknown> {
@@ -166,8 +168,9 @@ export class RemoteClient {
         await sleep(waitMs);
         continue;
       }
-      const text = await res.text().catch(() => '');
-      const parsed = parseJson(text);
+      const bytes = options.binary && ok(res.status) ? new Uint8Array(await res.arrayBuffer()) : undefined;
+      const text = bytes ? '' : await res.text().catch(() => '');
+      const parsed = bytes ?? parseJson(text);
       if (res.status === 429) {
         limited++;
         const waitMs = retryAfterMs(res.headers, parsed);

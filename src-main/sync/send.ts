@@ -12,6 +12,7 @@ import { checkLease, count, LeaseLost, type RoundContext, roundWrite } from './c
 import { freezeCreate } from './freeze';
 import { settleInvoiceNumber } from './invoice-numbers';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
+import { fileContent } from './record-files';
 import { toLocalIds, toRemoteIds } from './refs';
 import { ok } from './remote-client';
 import { createBody, fromApi, patchBody } from './wire';
@@ -178,6 +179,7 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     const body = {
       ...createBody(entity, fields),
       ...(await categoryParent(ctx, entity, fields)),
+      ...fileContent(ctx, entity, local),
       ...(cap.clientId ? { id: entry.localId } : {}),
     };
     payload = JSON.stringify(body);

@@ -169,6 +169,26 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
       tags: tagIds(r.tags),
     };
   },
+  transaction_attachment: (r) => ({
+    transactionId: str(r.transactionId) ?? '',
+    sha256: str(r.sha256) ?? '',
+    size: num(r.size) ?? 0,
+    mimetype: str(r.mimetype) ?? '',
+    fileName: str(r.fileName),
+  }),
+  document: (r) => {
+    const meta = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Api;
+    return {
+      sha256: str(meta.sha256) ?? '',
+      size: num(meta.size) ?? 0,
+      mimetype: str(meta.mimetype) ?? '',
+      fileName: str(r.fileName) ?? '',
+      pathTokens: Array.isArray(r.pathTokens) ? (r.pathTokens.filter((t) => typeof t === 'string') as string[]) : [],
+      title: str(r.title) ?? '',
+      date: day(r.date),
+      summary: str(r.summary),
+    };
+  },
   notification: (r) => ({
     type: str(r.type) ?? '',
     priority: num(r.priority) ?? 5,
@@ -196,8 +216,16 @@ function body(
   switch (entity) {
     case 'tag':
     case 'bank_account':
+    case 'transaction_attachment':
     case 'notification':
       for (const [k, v] of Object.entries(fields)) out[k] = v;
+      break;
+    case 'document':
+      // The upload takes a folder path; its last token is the file name, which travels as fileName.
+      for (const [k, v] of Object.entries(fields)) {
+        if (k !== 'pathTokens') out[k] = v;
+        else if (Array.isArray(v) && v.length > 1) out.folder = v.slice(0, -1).join('/');
+      }
       break;
     case 'transaction_category':
       for (const [k, v] of Object.entries(fields)) if (k !== 'parentSlug') out[k] = v;

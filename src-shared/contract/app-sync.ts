@@ -82,6 +82,33 @@ export const RemoteBody = z
 
 export const CredentialBody = z.object({ apiKey: z.string().trim().min(1).max(4096) }).strict();
 
+/** Starting an OAuth sign-in to the remote (authorization code + PKCE) with a client registered there. */
+export const OAuthStartBody = z
+  .object({
+    baseUrl: RemoteBaseUrl,
+    kind: z.enum(REMOTE_KINDS).default('finops'),
+    clientId: z.string().trim().min(1).max(200).describe("the OAuth client registered on the remote for this server's redirect"),
+    scope: z.string().trim().max(1000).optional().describe('space-separated scopes to ask for (default: the client’s)'),
+  })
+  .strict();
+
+export const OAuthStartResult = z
+  .object({
+    authorizeUrl: z.string().describe("the remote's page where the person signs in and allows the client"),
+    redirectUri: z.string().describe('where the remote sends the answer; it must be registered with the client'),
+  })
+  .meta({ id: 'AppSyncOAuthStart' });
+
+/** The callback's answer, as the Sync screen hands it back (with the session that started the sign-in). */
+export const OAuthFinishBody = z.object({ state: z.string().min(1).max(200), code: z.string().min(1).max(2000) }).strict();
+
+export const OAuthCallbackQuery = z.object({
+  state: z.string().max(200).optional(),
+  code: z.string().max(2000).optional(),
+  error: z.string().max(200).optional(),
+  error_description: z.string().max(1000).optional(),
+});
+
 export const ConnectionTestBody = z
   .object({
     baseUrl: RemoteBaseUrl,
@@ -123,6 +150,40 @@ export const SyncConflictInfo = z
 export type SyncConflictInfo = z.infer<typeof SyncConflictInfo>;
 
 export const appSyncRoutes = {
+  oauthStart: defineRoute({
+    method: 'POST',
+    path: '/sync/oauth/start',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: "Start signing in to the remote with OAuth: the remote's authorization page for this team's sign-in",
+    description: `${ADMIN} The PKCE verifier stays on the server; the state is single-use, expires after ten minutes and belongs to this credential (docs/decisions/0145-sync-screen.md).`,
+    scopes: ['teams.write'],
+    body: OAuthStartBody,
+    responses: { 200: OAuthStartResult },
+  }),
+  oauthCallback: defineRoute({
+    method: 'GET',
+    path: '/sync/oauth/callback',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: "The remote's redirect after a sign-in: hands its answer to the Sync screen (303 to /sync), which finishes it",
+    description: `${INTERNAL} Public: it changes nothing; the answer counts only when the session that started the sign-in finishes it.`,
+    scopes: [],
+    public: true,
+    query: OAuthCallbackQuery,
+    responses: { 303: z.null() },
+  }),
+  oauthFinish: defineRoute({
+    method: 'POST',
+    path: '/sync/oauth/finish',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Finish an OAuth sign-in: exchange the code, keep the grant in the secret store and connect the remote',
+    description: `${ADMIN} Only the credential (the web session) that started the sign-in can finish it.`,
+    scopes: ['teams.write'],
+    body: OAuthFinishBody,
+    responses: { 200: SyncStatusBody },
+  }),
   status: defineRoute({
     method: 'GET',
     path: '/sync/status',

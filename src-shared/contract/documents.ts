@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { multiValue, PageSize } from './common';
+import { ClientId, multiValue, PageSize } from './common';
 import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { type BodyMediaType, defineRoute } from './route';
 import { FileNameHeader, uploadForms } from './upload-forms';
@@ -41,6 +41,9 @@ export const UploadBody = z.strictObject({
     .describe('slash-separated folder path, e.g. receipts/2025'),
 });
 export type UploadBody = z.infer<typeof UploadBody>;
+
+/** A document upload (JSON form) may choose its id, as a sync replica does (docs/decisions/0151-document-sync.md). */
+export const DocumentUploadBody = UploadBody.extend({ id: ClientId.optional() });
 
 export const UPLOAD_MEDIA_TYPES = [
   'application/json',
@@ -190,7 +193,7 @@ export const documentRoutes = {
     description:
       'PDF, PNG or JPEG, at most 20 MiB, recognized by content. Identical files are stored once. Text and receipt fields are extracted in the background (processingStatus).',
     scopes: ['documents.write'],
-    body: UploadBody,
+    body: DocumentUploadBody,
     consumes: UPLOAD_CONSUMES,
     bodyForms: UPLOAD_FORMS,
     documentedHeaders: UPLOAD_HEADERS,

@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { tagRoutes } from '../../src-shared/contract/tags';
+import { addClient } from '../main/server/oauth-helpers';
 import { checkAxe } from './helpers/axe';
 import { contextOptions, literally, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
@@ -144,6 +145,54 @@ describe('the Sync screen', () => {
       expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
     } finally {
       await context.close();
+    }
+  });
+
+  it('signs in with an account of the remote (OAuth): the remote’s page, back to /sync, the first round brings its data', {
+    timeout: 180_000,
+  }, async () => {
+    const here = await startUiServer(webRoot);
+    const there = await startUiServer(webRoot);
+    const context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }));
+    try {
+      const owner = await there.user('Remote Books', 'owner@remote.test');
+      const { clientId } = addClient(there.server.db, 'Remote Books', {
+        isPublic: true,
+        scopes: ['apis.all'],
+        redirectUris: [`${here.url}/app/sync/oauth/callback`],
+      });
+      await client(there, there.key('Remote Books')).call(tagRoutes.create, { body: { name: 'From the remote' } });
+      const { email, password } = await here.user();
+      const page = await context.newPage();
+      const app = new AppPage(page, here.url);
+      await app.open('/sync');
+      await app.signIn(email, password);
+
+      const connect = page.getByRole('region', { name: tr('Connect a remote') });
+      await connect.getByLabel(tr('Remote address')).fill(`${there.url}/v1`);
+      await connect.getByLabel(tr('OAuth client ID')).fill(clientId);
+      await checkBothThemes(page, 'sync: OAuth sign-in');
+      await connect.getByRole('button', { name: tr('Sign in with the remote') }).click();
+
+      // The remote's own sign-in and consent pages (English: they are the remote's).
+      await page.waitForURL((u) => u.origin === new URL(there.url).origin);
+      await page.getByLabel('Email').fill(owner.email);
+      await page.getByLabel('Password').fill(owner.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('button', { name: 'Approve' }).click();
+
+      // Back on /sync: finished with this session, the answer gone from the address bar, the first round done.
+      await page.waitForURL((u) => u.origin === new URL(here.url).origin && u.pathname === '/sync');
+      await page.getByText(tr('Signed in. The first round is running.')).waitFor();
+      expect(new URL(page.url()).search).toBe('');
+      const localApi = client(here, here.key());
+      await expect
+        .poll(async () => (await localApi.call(tagRoutes.list, {})).data.map((t) => t.name), { timeout: 30_000 })
+        .toContain('From the remote');
+    } finally {
+      await context.close();
+      await here.close();
+      await there.close();
     }
   });
 });

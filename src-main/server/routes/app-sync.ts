@@ -17,13 +17,15 @@ import {
 import { syncStatus } from '../../store/sync/status';
 import { getMembership } from '../../store/users/users';
 import { testConnection } from '../../sync/connection-test';
-import { NoCredential, remoteCredential, staticCredential } from '../../sync/credentials';
+import { NoCredential, type OAuthGrant, remoteCredential, staticCredential } from '../../sync/credentials';
+import { authorizationSecrets, authorizeUrl, endpoints, exchangeCode, SignInFailed } from '../../sync/oauth-sign-in';
+import { ForeignSignIn, type PendingSignIn, PendingSignIns, UnknownSignIn } from '../../sync/oauth-web-sign-in';
 import { isNetworkFailure, type Credential as RemoteCredential } from '../../sync/remote-client';
 import { resolveConflict } from '../../sync/resolve';
 import { leaseNameOf, RoundBusy, runRound } from '../../sync/round';
 import type { SchedulerOptions } from '../../sync/scheduler';
 import type { Credential } from '../auth/credentials';
-import { conflict, forbidden, notFound, unprocessable } from '../errors';
+import { ApiError, conflict, forbidden, notFound, unprocessable } from '../errors';
 import { registerRoute } from '../route';
 
 /**
@@ -147,6 +149,87 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
     else {
       rounds.start(remote, await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }));
     }
+    return statusOf(auth);
+  });
+
+  // OAuth sign-in from the screen (docs/decisions/0145-sync-screen.md, "OAuth sign-in").
+  const signIns = new PendingSignIns();
+
+  registerRoute(app, appSyncRoutes.oauthStart, async ({ auth, body, request }) => {
+    admin(auth);
+    const baseUrl = normalizeBaseUrl(body.baseUrl);
+    const ends = await endpoints(baseUrl);
+    const { verifier, challenge, state } = authorizationSecrets();
+    const redirectUri = `${request.protocol}://${request.host}/app/sync/oauth/callback`;
+    try {
+      signIns.add(state, {
+        teamId: auth.teamId,
+        credentialId: auth.id,
+        baseUrl,
+        kind: body.kind,
+        clientId: body.clientId,
+        redirectUri,
+        verifier,
+        ends,
+      });
+    } catch (err) {
+      if (err instanceof SignInFailed) throw new ApiError(429, 'Too Many Requests', err.message, 'Try again in a few minutes.');
+      throw err;
+    }
+    return {
+      authorizeUrl: authorizeUrl(ends, { clientId: body.clientId, redirectUri, challenge, state, scope: body.scope }),
+      redirectUri,
+    };
+  });
+
+  registerRoute(app, appSyncRoutes.oauthCallback, ({ query, reply }) => {
+    // Only the answer's own fields travel on, to the screen that finishes the sign-in with its session.
+    const answer = new URLSearchParams();
+    for (const k of ['state', 'code', 'error', 'error_description'] as const) {
+      const v = query[k];
+      if (v) answer.set(`oauth_${k}`, v);
+    }
+    return reply.redirect(`/sync?${answer}`, 303);
+  });
+
+  registerRoute(app, appSyncRoutes.oauthFinish, async ({ auth, body }) => {
+    admin(auth);
+    let pending: PendingSignIn;
+    try {
+      pending = signIns.take(body.state, { teamId: auth.teamId, credentialId: auth.id });
+    } catch (err) {
+      if (err instanceof UnknownSignIn) throw unprocessable(err.message, 'Start the sign-in again from the Sync screen.');
+      if (err instanceof ForeignSignIn) throw forbidden(err.message, 'Finish it in the window where it was started.');
+      throw err;
+    }
+    const current = teamRemote(db, auth.teamId);
+    if (current && current.baseUrl !== pending.baseUrl) {
+      throw conflict('This team syncs with another remote', 'DELETE /app/sync/remote disconnects the current one.');
+    }
+    let grant: OAuthGrant;
+    try {
+      grant = await exchangeCode(pending.ends, {
+        code: body.code,
+        redirectUri: pending.redirectUri,
+        clientId: pending.clientId,
+        verifier: pending.verifier,
+      });
+    } catch (err) {
+      if (err instanceof SignInFailed)
+        throw conflict(`The remote did not complete the sign-in: ${err.message}`, 'Sign in again.');
+      throw err;
+    }
+    const account = secretAccounts.teamSyncToken(auth.teamId, pending.baseUrl);
+    // The grant is kept before the remote names it, so a round never finds a remote without its credential.
+    await (await secrets()).set(account, JSON.stringify(grant));
+    const remote = ensureRemote(db, auth.teamId, {
+      baseUrl: pending.baseUrl,
+      kind: pending.kind,
+      authKind: 'oauth',
+      credentialRef: account,
+      oauthClientId: pending.clientId,
+    });
+    if (remote.state === 'credentials_expired') setRemoteState(db, remote.id, { state: 'idle', lastError: null });
     return statusOf(auth);
   });
 

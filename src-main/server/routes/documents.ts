@@ -28,7 +28,7 @@ export async function documentRoutesPlugin(app: FastifyInstance, opts: { db: Db 
   registerRoute(app, documentRoutes.get, ({ auth, params }) => getDocument(db, auth.teamId, params.id));
   registerRoute(app, documentRoutes.upload, async ({ auth, body }) => {
     const file = await receiveUpload(body);
-    const doc = createDocument(db, auth.teamId, file, { title: body.title, folder: body.folder }, blobs);
+    const doc = createDocument(db, auth.teamId, file, { title: body.title, folder: body.folder, id: body.id }, blobs);
     kickDocumentRunner(db);
     return doc;
   });

@@ -19,7 +19,7 @@ import { ApiError } from '../errors';
 const RAW = Symbol('raw upload');
 const RAW_TYPES = ['application/pdf', 'image/png', 'image/jpeg', 'image/heic', 'image/heif', 'application/octet-stream'];
 /** Base64 of 20 MiB plus the JSON around it. */
-const JSON_LIMIT = Math.ceil((MAX_FILE_BYTES * 4) / 3) + 64 * 1024;
+export const JSON_LIMIT = Math.ceil((MAX_FILE_BYTES * 4) / 3) + 64 * 1024;
 
 export async function installUploadParsing(app: FastifyInstance): Promise<void> {
   await app.register(multipart, {

@@ -6,7 +6,7 @@ import type {
   ExtractedFields,
 } from '../../../src-shared/contract/documents';
 import type { Db } from '../db';
-import { NotFound } from '../errors';
+import { InvalidReference, NotFound } from '../errors';
 import {
   addFileRef,
   type BlobStore,
@@ -206,12 +206,13 @@ export function createDocument(
   db: Db,
   teamId: string,
   file: NewFile,
-  input: { title?: string; folder?: string },
+  input: { title?: string; folder?: string; id?: string },
   blobs: BlobStore,
 ): Document {
   const id = write(db, teamId, (w) => {
     const stored = putStoredFile(db, file, file.bytes, blobs, w.now);
     const docId = w.insert('document', {
+      id: input.id,
       title: input.title ?? file.fileName,
       file_name: file.fileName,
       path_tokens: JSON.stringify([...folderTokens(input.folder), file.fileName]),
@@ -224,6 +225,54 @@ export function createDocument(
     return docId;
   });
   return toDocument(row(db, teamId, id));
+}
+
+/** What a sync pull knows of a document (docs/decisions/0151-document-sync.md). */
+export interface SyncedDocument {
+  id: string;
+  title: string;
+  fileName: string;
+  pathTokens: string[];
+  sha256: string;
+  date: string | null;
+  summary: string | null;
+}
+
+/**
+ * A pulled document over content already stored here: the round fetched its file before this write, so a replica
+ * never lists a document without its bytes. Content that is not stored is refused (the round tries again).
+ */
+export function createSyncedDocument(db: Db, teamId: string, doc: SyncedDocument): string {
+  return write(db, teamId, (w) => {
+    const stored = storedFile(db, doc.sha256);
+    if (!stored) throw new InvalidReference('sha256', `the file ${doc.sha256} is not stored here yet`);
+    const docId = w.insert('document', {
+      id: doc.id,
+      title: doc.title,
+      file_name: doc.fileName,
+      path_tokens: JSON.stringify(doc.pathTokens),
+      sha256: doc.sha256,
+      size: stored.size,
+      mimetype: stored.mimetype,
+      date: doc.date,
+      summary: doc.summary,
+      ...extractionValues(stored, { date: doc.date, summary: doc.summary }),
+    });
+    addFileRef(db, teamId, doc.sha256, 'document', docId, w.now);
+    return docId;
+  });
+}
+
+/**
+ * Removes a document deleted on the sync remote. Its file loses this reference; the blob itself goes with the
+ * background sweep of unreferenced files (the store holds no file system).
+ */
+export function deleteSyncedDocument(db: Db, teamId: string, id: string): void {
+  write(db, teamId, (w) => {
+    const r = row(db, teamId, id);
+    w.remove('document', id);
+    db.prepare("DELETE FROM stored_file_refs WHERE owner_entity = 'document' AND owner_id = ? AND sha256 = ?").run(id, r.sha256);
+  });
 }
 
 export function updateDocument(db: Db, teamId: string, id: string, patch: DocumentPatch): Document {

@@ -18,6 +18,7 @@ import { lawfulDocuments } from './017-lawful-documents';
 import { inboxIngestion } from './018-inbox-ingestion';
 import { eInvoices } from './019-e-invoices';
 import { invoiceSync } from './020-invoice-sync';
+import { attachmentSync } from './021-attachment-sync';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -67,6 +68,8 @@ export const MIGRATIONS: readonly Migration[] = [
   eInvoices,
   // [020 invoice sync: numbers left to the remote, emails relayed through it]
   invoiceSync,
+  // [021 attachment sync: transaction attachments in the change feed]
+  attachmentSync,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -6,12 +6,14 @@ import { createCategory, deleteCategory, updateCategory } from '../categories/ca
 import { ensureCategoriesOnce } from '../categories/defaults';
 import { createCustomer, deleteCustomer, updateCustomer } from '../customers/write';
 import type { Db } from '../db';
+import { createSyncedDocument, deleteSyncedDocument, updateDocument } from '../documents/documents';
 import { InvalidReference } from '../errors';
 import { deleteInvoice } from '../invoices/write';
 import { createNotification, updateNotificationStatus } from '../notifications/notifications';
 import { createTag, deleteTag, updateTag } from '../tags/tags';
 import { createTrackerEntry, deleteTrackerEntry, updateTrackerEntry } from '../tracker/entries';
 import { createTrackerProject, deleteTrackerProject, updateTrackerProject } from '../tracker/projects';
+import { attachSyncedFile, detachFromTransaction } from '../transactions/attachments';
 import { createTransactions, type NewTransaction } from '../transactions/create';
 import { deleteTransactions } from '../transactions/delete';
 import type { WriteSource } from '../transactions/field-sources';
@@ -143,6 +145,30 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
       return createTrackerEntry(db, teamId, { id, ...entryFields(f), assignedId: null } as never, null).id;
     case 'transaction':
       return createTransactionsLocal(w, [{ id, projection: p }])[0]!;
+    case 'transaction_attachment':
+      return attachSyncedFile(
+        db,
+        teamId,
+        String(f.transactionId),
+        {
+          id,
+          sha256: String(f.sha256),
+          filename: str(f.fileName),
+          size: Number(f.size),
+          mimeType: String(f.mimetype),
+        },
+        sourceOf(w),
+      );
+    case 'document':
+      return createSyncedDocument(db, teamId, {
+        id,
+        title: String(f.title),
+        fileName: String(f.fileName),
+        pathTokens: Array.isArray(f.pathTokens) ? (f.pathTokens as string[]) : [String(f.fileName)],
+        sha256: String(f.sha256),
+        date: str(f.date),
+        summary: str(f.summary),
+      });
     case 'notification':
       return createNotification(db, teamId, {
         id,
@@ -240,6 +266,15 @@ export function updateLocal(w: Writer, entity: SyncEntity, id: string, f: Record
     case 'transaction':
       updateTransaction(db, teamId, id, transactionChange(f), sourceOf(w));
       return;
+    case 'transaction_attachment':
+      // Never edited: every field is a fact of its create.
+      return;
+    case 'document': {
+      const patch: Record<string, unknown> = {};
+      for (const k of ['title', 'date', 'summary']) if (has(f, k)) patch[k] = f[k];
+      updateDocument(db, teamId, id, patch);
+      return;
+    }
     case 'notification':
       if (has(f, 'status')) updateNotificationStatus(db, teamId, undefined, id, String(f.status) as never);
       return;
@@ -272,6 +307,18 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
       return;
     case 'transaction':
       deleteTransactions(db, teamId, [id], sourceOf(w));
+      return;
+    case 'transaction_attachment': {
+      const transactionId = db
+        .prepare('SELECT transaction_id FROM transaction_attachments WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, id) as string | undefined;
+      // Its file loses this holder; the background sweep removes it once nothing holds it.
+      if (transactionId) detachFromTransaction(db, teamId, transactionId, id);
+      return;
+    }
+    case 'document':
+      deleteSyncedDocument(db, teamId, id);
       return;
     case 'notification':
       // Notifications are never deleted by a remote: each side keeps its own history.
@@ -310,20 +357,33 @@ export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity
  * Whether a local record may be created on the remote. Some only flow down: accounts of a bank connection (and
  * the transactions of such an account the remote does not know), and a running timer's entry until it stops.
  */
-export function pushableRecord(db: Db, _teamId: string, remoteId: string, entity: SyncEntity, p: Projection): boolean {
+export function pushableRecord(db: Db, teamId: string, remoteId: string, entity: SyncEntity, p: Projection): boolean {
   switch (entity) {
     case 'bank_account':
       return p.manual !== false;
     case 'transaction': {
       if (typeof p.bankAccountId !== 'string') return false;
       if (remoteIdOf(db, remoteId, 'bank_account', p.bankAccountId) !== undefined) return true;
-      const manual = db.prepare('SELECT manual FROM bank_accounts WHERE id = ?').pluck().get(p.bankAccountId) as
-        | number
-        | undefined;
+      const manual = db
+        .prepare('SELECT manual FROM bank_accounts WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, p.bankAccountId) as number | undefined;
       return manual === 1;
     }
     case 'tracker_entry':
       return p.stop !== null;
+    case 'transaction_attachment': {
+      // Goes where its transaction goes.
+      const tx = db
+        .prepare('SELECT bank_account_id FROM transactions WHERE team_id = ? AND id = ?')
+        .pluck()
+        .get(teamId, p.transactionId) as string | undefined;
+      return (
+        tx !== undefined &&
+        (remoteIdOf(db, remoteId, 'transaction', String(p.transactionId)) !== undefined ||
+          pushableRecord(db, teamId, remoteId, 'transaction', { bankAccountId: tx }))
+      );
+    }
     default:
       return true;
   }

@@ -262,6 +262,45 @@ const READERS: { readonly [E in SyncEntity]: Reader } = {
     );
   },
 
+  transaction_attachment: (db, teamId, ids) =>
+    new Map(
+      rowsOf(db, teamId, 'transaction_attachments', 'r.id, r.transaction_id, r.sha256, r.size, r.mime_type, r.filename', ids).map(
+        (r) => [
+          r.id as string,
+          {
+            transactionId: r.transaction_id as string,
+            sha256: r.sha256 as string,
+            size: r.size as number,
+            mimetype: r.mime_type as string,
+            fileName: (r.filename as string | null) ?? null,
+          },
+        ],
+      ),
+    ),
+
+  document: (db, teamId, ids) =>
+    new Map(
+      rowsOf(
+        db,
+        teamId,
+        'documents',
+        'r.id, r.sha256, r.size, r.mimetype, r.file_name, r.path_tokens, r.title, r.date, r.summary',
+        ids,
+      ).map((r) => [
+        r.id as string,
+        {
+          sha256: r.sha256 as string,
+          size: r.size as number,
+          mimetype: r.mimetype as string,
+          fileName: r.file_name as string,
+          pathTokens: json(r.path_tokens) ?? [],
+          title: r.title as string,
+          date: (r.date as string | null) ?? null,
+          summary: (r.summary as string | null) ?? null,
+        },
+      ]),
+    ),
+
   notification: (db, teamId, ids) =>
     new Map(
       rowsOf(db, teamId, 'notifications', 'r.id, r.type, r.priority, r.source, r.metadata, r.status', ids).map((r) => [

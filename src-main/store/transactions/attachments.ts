@@ -1,7 +1,8 @@
 import type { Db } from '../db';
-import { NotFound } from '../errors';
-import { newId } from '../ids';
+import { InvalidReference, NotFound } from '../errors';
+import { type BlobStore, isStoredFile, putStoredFile, releaseIfUnreferenced, withBlobCleanup } from '../files/stored-files';
 import { type LedgerWrite, ledgerWrite } from '../ledger/derived-data';
+import { write } from '../write';
 import { originOf, recordSources, type WriteSource } from './field-sources';
 import { getRow, type TransactionRow } from './row';
 
@@ -21,6 +22,8 @@ export interface AttachmentInput {
   mimeType: string;
   /** The document or inbox item the file came from. */
   sourceId?: string | null;
+  /** A chosen id (a sync replica's). */
+  id?: string;
 }
 
 /** Attaches a stored file (by its sha256 in the data dir's file store) to a transaction; returns the attachment id. */
@@ -37,17 +40,36 @@ export function attachToTransaction(
     (lw) => {
       const row = getRow(db, teamId, transactionId);
       if (!row) throw new NotFound('transaction', transactionId);
-      const id = newId();
-      db.prepare(
-        `INSERT INTO transaction_attachments (id, team_id, transaction_id, sha256, filename, size, mime_type, source_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(id, teamId, transactionId, file.sha256, file.filename, file.size, file.mimeType, file.sourceId ?? null, lw.w.now);
+      const id = lw.w.insert('transaction_attachment', {
+        id: file.id,
+        transaction_id: transactionId,
+        sha256: file.sha256,
+        filename: file.filename,
+        size: file.size,
+        mime_type: file.mimeType,
+        source_id: file.sourceId ?? null,
+      });
       refreshReview(lw, row);
       recordSources(lw, transactionId, ['attachments'], source);
       return id;
     },
     { origin: originOf(source) },
   );
+}
+
+/**
+ * A pulled attachment over content already stored here: the round fetched its file before this write
+ * (docs/decisions/0151-document-sync.md). Content that is not stored is refused (the round tries again).
+ */
+export function attachSyncedFile(
+  db: Db,
+  teamId: string,
+  transactionId: string,
+  file: AttachmentInput,
+  source: WriteSource,
+): string {
+  if (!isStoredFile(db, file.sha256)) throw new InvalidReference('sha256', `the file ${file.sha256} is not stored here yet`);
+  return attachToTransaction(db, teamId, transactionId, file, source);
 }
 
 /** Removes an attachment; returns its file's sha256 (the caller drops the file when nothing else references it). */
@@ -60,7 +82,7 @@ export function detachFromTransaction(db: Db, teamId: string, transactionId: str
       .pluck()
       .get(teamId, transactionId, attachmentId) as string | undefined;
     if (!att) throw new NotFound('attachment', attachmentId);
-    db.prepare('DELETE FROM transaction_attachments WHERE team_id = ? AND id = ?').run(teamId, attachmentId);
+    lw.w.remove('transaction_attachment', attachmentId);
     refreshReview(lw, row);
     return att;
   });
@@ -79,14 +101,65 @@ export function attachmentFile(
   attachmentId: string,
   transactionId?: string,
 ): { sha256: string; mimetype: string; fileName: string } {
-  const row = db
+  const a = getAttachment(db, teamId, attachmentId);
+  if (transactionId !== undefined && a.transactionId !== transactionId) throw new NotFound('attachment', attachmentId);
+  return { sha256: a.sha256, mimetype: a.mimetype, fileName: a.fileName ?? a.sha256 };
+}
+
+export interface Attachment {
+  id: string;
+  transactionId: string;
+  sha256: string;
+  fileName: string | null;
+  size: number;
+  mimetype: string;
+}
+
+/** One attachment by its own id (the extension routes of docs/decisions/0151-document-sync.md). */
+export function getAttachment(db: Db, teamId: string, id: string): Attachment {
+  const r = db
     .prepare(
-      `SELECT sha256, mime_type, filename FROM transaction_attachments
-        WHERE team_id = ? AND id = ? AND (? IS NULL OR transaction_id = ?)`,
+      `SELECT id, transaction_id AS transactionId, sha256, filename AS fileName, size, mime_type AS mimetype
+       FROM transaction_attachments WHERE team_id = ? AND id = ?`,
     )
-    .get(teamId, attachmentId, transactionId ?? null, transactionId ?? null) as
-    | { sha256: string; mime_type: string; filename: string | null }
-    | undefined;
-  if (!row) throw new NotFound('attachment', attachmentId);
-  return { sha256: row.sha256, mimetype: row.mime_type, fileName: row.filename ?? row.sha256 };
+    .get(teamId, id) as Attachment | undefined;
+  if (!r) throw new NotFound('attachment', id);
+  return r;
+}
+
+/** Attaches an uploaded file (stored here first) to a transaction, in one write; answers the attachment. */
+export function attachUploadedFile(
+  db: Db,
+  teamId: string,
+  input: {
+    id?: string;
+    transactionId: string;
+    fileName: string | null;
+    file: { bytes: Uint8Array; sha256: string; size: number; mimetype: string };
+  },
+  blobs: BlobStore,
+): Attachment {
+  const id = write(db, teamId, (w) => {
+    putStoredFile(db, input.file, input.file.bytes, blobs, w.now);
+    return attachToTransaction(db, teamId, input.transactionId, {
+      id: input.id,
+      sha256: input.file.sha256,
+      filename: input.fileName,
+      size: input.file.size,
+      mimeType: input.file.mimetype,
+    });
+  });
+  return getAttachment(db, teamId, id);
+}
+
+/** Detaches an attachment by its own id; its file goes with the last record holding it. */
+export function detachAttachment(db: Db, teamId: string, id: string, blobs: BlobStore): Attachment {
+  return withBlobCleanup(blobs, (trashed) =>
+    write(db, teamId, () => {
+      const a = getAttachment(db, teamId, id);
+      detachFromTransaction(db, teamId, a.transactionId, id);
+      releaseIfUnreferenced(db, a.sha256, blobs, trashed);
+      return a;
+    }),
+  );
 }

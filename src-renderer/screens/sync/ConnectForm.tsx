@@ -15,9 +15,11 @@ import {
 } from '../../../src-shared/contract/app-sync';
 import { Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
+import { platform } from '../../platform/current';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
+import { OAuthSignIn } from './OAuthSignIn';
 import { expectRound } from './use-sync-status';
 
 type Kind = (typeof REMOTE_KINDS)[number];
@@ -125,7 +127,6 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
             setResult(null);
           }}
         />
-        <p className="faint small">{t('connect.oauthNotYet')}</p>
         <div role="status" aria-live="polite">
           {result ? <TestResult result={result} /> : null}
         </div>
@@ -138,6 +139,12 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
           </button>
         </div>
       </form>
+      {/* The desktop window keeps to the app's origin, so the remote's sign-in page cannot open in it. */}
+      {platform.kind === 'web' ? (
+        <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
+      ) : (
+        <p className="faint small">{t('oauth.desktop')}</p>
+      )}
     </section>
   );
 }

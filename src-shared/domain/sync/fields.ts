@@ -21,6 +21,8 @@ export type SyncEntity =
   | 'tracker_project'
   | 'tracker_entry'
   | 'transaction'
+  | 'transaction_attachment'
+  | 'document'
   | 'notification';
 
 export type FieldKind =
@@ -261,6 +263,35 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
       ...singles(TX_REVIEW, 'local', LOCAL_REVIEW),
     ],
   },
+  // A receipt on a transaction: attached or detached, never edited, so every field is a fact of its create; its
+  // file travels with it (docs/decisions/0151-document-sync.md).
+  transaction_attachment: {
+    entity: 'transaction_attachment',
+    fields: [
+      ref('transactionId', 'transaction', true),
+      v('sha256', true),
+      v('size', true),
+      v('mimetype', true),
+      v('fileName', true),
+    ],
+    groups: [],
+  },
+  // Its file travels with its create (a Finops Desk remote takes the bytes; docs/decisions/0151-document-sync.md):
+  // what names the content (sha256, size, media type, file name, folder) is fixed at upload.
+  document: {
+    entity: 'document',
+    fields: [
+      v('sha256', true),
+      v('size', true),
+      v('mimetype', true),
+      v('fileName', true),
+      v('pathTokens', true),
+      v('title'),
+      v('date'),
+      v('summary'),
+    ],
+    groups: singles(['title', 'date', 'summary'], 'remote', REMOTE),
+  },
   notification: {
     entity: 'notification',
     fields: [v('type', true), v('priority', true), v('source', true), v('metadata', true), v('status')],
@@ -281,6 +312,8 @@ export const SYNC_ORDER: readonly SyncEntity[] = [
   'tracker_project',
   'tracker_entry',
   'transaction',
+  'transaction_attachment',
+  'document',
   'notification',
 ];
 

@@ -14,7 +14,7 @@ import { makeTestApi, type TestApi } from '../../helpers/api';
 import { documentsSettled } from '../../helpers/documents';
 import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 import { INBOX_BODIES, INBOX_FIXTURES, INBOX_REFUSED } from '../inbox-ingest/matrix-fixtures';
-import { SYNC_BODIES, SYNC_FIXTURES, SYNC_REFUSED } from '../sync/matrix-fixtures';
+import { SYNC_BODIES, SYNC_FIXTURES, SYNC_MADE_BODIES, SYNC_REFUSED } from '../sync/matrix-fixtures';
 import { ATTACHMENT_BODIES, ATTACHMENT_FIXTURES } from './routes/transaction-attachments-matrix';
 
 interface Operation {
@@ -278,6 +278,7 @@ const BODIES: Record<string, unknown> = {
 /** Bodies that refer to records: made first (with the owner's full-access token), then sent. */
 const MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
   ...IMPORT_MADE_BODIES,
+  ...SYNC_MADE_BODIES,
   // A forecast is read back by its inputs: compute one first (the GET itself has no body).
   'GET /v1/metrics/forecast/cash-flow': async (api, token) => {
     await api.call('POST', '/v1/metrics/forecast/cash-flow', { token, body: MATRIX_FORECAST });

@@ -38,8 +38,42 @@ async function matrixConflict(api: TestApi, token: string): Promise<string> {
     .get(teamId, localId) as string;
 }
 
+/** A 1×1 PNG, the smallest receipt the upload routes take. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+
+/** A manual transaction of the token's team (a receipt's holder). */
+async function matrixTransaction(api: TestApi, token: string): Promise<string> {
+  const account = (
+    await api.call('POST', '/v1/bank-accounts', { token, body: { name: 'Matrix receipts', currency: 'EUR', type: 'depository' } })
+  ).json().id as string;
+  return (
+    await api.call('POST', '/v1/transactions', {
+      token,
+      body: { bankAccountId: account, name: 'Matrix lunch', amount: -12, currency: 'EUR', date: '2026-01-02' },
+    })
+  ).json().id as string;
+}
+
+/** A receipt on a transaction of the token's team (docs/decisions/0151-document-sync.md). */
+async function matrixReceipt(api: TestApi, token: string): Promise<string> {
+  const transactionId = await matrixTransaction(api, token);
+  return (await api.call('POST', '/v1/transaction-attachments', { token, body: { transactionId, content: PNG } })).json()
+    .id as string;
+}
+
 export const SYNC_FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>> = {
   '/app/sync/conflicts/{id}/resolve': matrixConflict,
+  '/v1/transaction-attachments/{id}': matrixReceipt,
+  '/v1/transaction-attachments/{id}/download': matrixReceipt,
+};
+
+/** Bodies that name a record of the owner's team, made before the call. */
+export const SYNC_MADE_BODIES: Record<string, (api: TestApi, token: string) => Promise<unknown>> = {
+  'POST /v1/transaction-attachments': async (api, token) => ({
+    transactionId: await matrixTransaction(api, token),
+    fileName: 'matrix.png',
+    content: PNG,
+  }),
 };
 
 export const SYNC_BODIES: Record<string, unknown> = {
@@ -47,6 +81,8 @@ export const SYNC_BODIES: Record<string, unknown> = {
   'PUT /app/sync/credential': { apiKey: 'matrix-key' },
   'POST /app/sync/test': { baseUrl: NOWHERE, apiKey: 'matrix-key' },
   'POST /app/sync/conflicts/{id}/resolve': { take: 'local' },
+  'POST /app/sync/oauth/start': { baseUrl: NOWHERE, clientId: 'matrix-client' },
+  'POST /app/sync/oauth/finish': { state: 'matrix-state', code: 'matrix-code' },
 };
 
 export const SYNC_REFUSED: Record<string, number> = Object.fromEntries(
@@ -57,5 +93,7 @@ export const SYNC_REFUSED: Record<string, number> = Object.fromEntries(
     'POST /app/sync/test',
     'POST /app/sync/run',
     'POST /app/sync/conflicts/{id}/resolve',
+    'POST /app/sync/oauth/start',
+    'POST /app/sync/oauth/finish',
   ].map((op) => [op, 403]),
 );
