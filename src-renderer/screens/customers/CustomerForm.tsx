@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
+import { E_INVOICE_FORMATS } from '../../../src-shared/domain/einvoice/model';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
 import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
@@ -43,11 +44,14 @@ export function CustomerForm({
   customer,
   onClose,
   onDeleted,
+  focusField,
 }: {
   customer: Customer | null;
   onClose: () => void;
   /** After the customer was deleted (its page goes back to the list). */
   onDeleted?: () => void;
+  /** The field to start in (an invoice's e-invoice check pointed at it); else the name. */
+  focusField?: TextField;
 }) {
   const { t, i18n } = useTranslation('customers');
   const COUNTRY_OPTIONS = useMemo(() => countryOptions(i18n.language), [i18n.language]);
@@ -66,7 +70,10 @@ export function CustomerForm({
   const toast = useToasts((s) => s.show);
   const editing = customer !== null;
 
-  useEffect(() => firstRef.current?.focus(), []);
+  useEffect(() => {
+    const named = focusField && formRef.current?.querySelector<HTMLElement>(`[name="${focusField}"]`);
+    (named || firstRef.current)?.focus();
+  }, [focusField]);
 
   const set = (field: TextField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -228,6 +235,27 @@ export function CustomerForm({
             <div className="grid-2">
               {input('vatNumber', t('form.vatNumber'))}
               {input('peppolId', t('form.peppolId'), { hint: t('form.peppolHint') })}
+              <Field label={t('form.eInvoiceFormat')} error={errors.eInvoiceFormat}>
+                {({ id, describedBy, invalid }) => (
+                  <select
+                    id={id}
+                    name="eInvoiceFormat"
+                    className="select"
+                    value={values.eInvoiceFormat}
+                    onChange={set('eInvoiceFormat')}
+                    aria-invalid={invalid}
+                    aria-describedby={describedBy}
+                  >
+                    <option value="">{t('form.eInvoiceFormatTeam')}</option>
+                    {E_INVOICE_FORMATS.map((f) => (
+                      <option key={f} value={f}>
+                        {t(`einvoice:formats.${f}`)}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </Field>
+              {input('buyerReference', t('form.buyerReference'), { hint: t('form.buyerReferenceHint') })}
             </div>
           </section>
           <section className="form-section">
