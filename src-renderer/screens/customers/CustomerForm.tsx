@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
-import { E_INVOICE_FORMATS } from '../../../src-shared/domain/einvoice/model';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
+import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
 import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -235,26 +235,14 @@ export function CustomerForm({
             <div className="grid-2">
               {input('vatNumber', t('form.vatNumber'))}
               {input('peppolId', t('form.peppolId'), { hint: t('form.peppolHint') })}
-              <Field label={t('form.eInvoiceFormat')} error={errors.eInvoiceFormat}>
-                {({ id, describedBy, invalid }) => (
-                  <select
-                    id={id}
-                    name="eInvoiceFormat"
-                    className="select"
-                    value={values.eInvoiceFormat}
-                    onChange={set('eInvoiceFormat')}
-                    aria-invalid={invalid}
-                    aria-describedby={describedBy}
-                  >
-                    <option value="">{t('form.eInvoiceFormatTeam')}</option>
-                    {E_INVOICE_FORMATS.map((f) => (
-                      <option key={f} value={f}>
-                        {t(`einvoice:formats.${f}`)}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
+              <EInvoiceFormatField
+                label={t('form.eInvoiceFormat')}
+                name="eInvoiceFormat"
+                value={values.eInvoiceFormat}
+                onChange={(value) => set('eInvoiceFormat')({ target: { value } })}
+                emptyLabel={t('form.eInvoiceFormatTeam')}
+                error={errors.eInvoiceFormat}
+              />
               {input('buyerReference', t('form.buyerReference'), { hint: t('form.buyerReferenceHint') })}
             </div>
           </section>

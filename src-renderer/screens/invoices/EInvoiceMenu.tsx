@@ -1,13 +1,12 @@
 /**
  * The invoice's e-invoices to download, one per format (the hybrid ZUGFeRD/Factur-X PDFs, XRechnung in UBL and CII,
  * Peppol BIS), and the credit note in each format once the invoice is refunded. A format the invoice fails is not
- * made: the server answers 422 with the rules, which the page lists (`onRefused`). A menu button: arrows move, Esc
- * or a click elsewhere closes.
+ * made: the server answers 422 with the rules, and the page checks that format (`onRefused`). A menu button:
+ * arrows move, Esc or a click elsewhere closes.
  */
 import { useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
-import type { RuleFailure } from '../../../src-shared/contract/errors';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { E_INVOICE_FORMATS, type EInvoiceFormat, FORMAT_INFO } from '../../../src-shared/domain/einvoice/model';
 import { downloadFile } from '../../lib/download';
@@ -22,7 +21,8 @@ export function EInvoiceMenu({
   onRefused,
 }: {
   invoice: Invoice;
-  onRefused: (format: EInvoiceFormat, failures: readonly RuleFailure[]) => void;
+  /** A format the server would not make: its rules fail (the page checks it). */
+  onRefused: (format: EInvoiceFormat) => void;
 }) {
   const { t } = useTranslation('einvoice');
   const [open, setOpen] = useState(false);
@@ -50,8 +50,8 @@ export function EInvoiceMenu({
       toast.show(t('menu.saved', { file }));
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 422 && err.rules.length > 0) {
-        onRefused(format, err.rules);
-        toast.error(err, t('menu.refused', { format: name, count: err.rules.length }));
+        onRefused(format);
+        toast.show(t('menu.refused', { format: name, count: err.rules.length }), { ms: 6000 });
       } else toast.error(err, t('menu.failed'));
     } finally {
       setBusy(null);

@@ -2,15 +2,16 @@
  * An invoice's e-invoice on its page (docs/decisions/0160-e-invoices.md): the format its customer gets (the
  * customer's choice, else the team's default), the EN 16931 check of that format said plainly before anything is
  * sent — passes, or each failing rule with a way to its field — and the download menu. Another format can be
- * checked from the select; a format the server refused to make when downloaded is shown with its rules.
+ * checked from the select; a format the server refused to make when downloaded becomes the one checked (the
+ * schema's findings, which only making the file finds, are in the refusal's toast).
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customerRoutes } from '../../../src-shared/contract/customers';
-import type { RuleFailure } from '../../../src-shared/contract/errors';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
-import { E_INVOICE_FORMATS, type EInvoiceFormat } from '../../../src-shared/domain/einvoice/model';
-import { ErrorBanner, Field } from '../../components/ui';
+import type { EInvoiceFormat } from '../../../src-shared/domain/einvoice/model';
+import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
+import { ErrorBanner } from '../../components/ui';
 import { useRead, useRecord } from '../../data/use-read';
 import { EInvoiceMenu } from './EInvoiceMenu';
 import { EInvoiceRules } from './EInvoiceRules';
@@ -20,14 +21,12 @@ export function EInvoicePanel({ invoice, onFix }: { invoice: Invoice; onFix: (ta
   const { t } = useTranslation('einvoice');
   /** A format checked instead of the chosen one; null: the chosen one. */
   const [asked, setAsked] = useState<EInvoiceFormat | null>(null);
-  /** What the server answered when it refused to make a format (the schema's findings come only then). */
-  const [refused, setRefused] = useState<{ format: EInvoiceFormat; failures: readonly RuleFailure[] } | null>(null);
   const check = useRead(invoiceRoutes.eInvoiceCheck, { params: { id: invoice.id }, query: asked ? { format: asked } : {} });
   const customer = useRecord(customerRoutes.get, { id: invoice.customerId ?? '' }, { enabled: Boolean(invoice.customer) });
   const result = check.data;
   const format = result?.format ?? null;
   const name = format ? t(`formats.${format}`) : '';
-  const failures = result?.failures.length ? result.failures : refused && refused.format === format ? refused.failures : [];
+  const failures = result?.failures ?? [];
 
   let chosen: string | null = null;
   if (!asked && format)
@@ -40,32 +39,15 @@ export function EInvoicePanel({ invoice, onFix }: { invoice: Invoice; onFix: (ta
     <section className="card padded einv-panel" aria-labelledby="einv-title" data-format={format ?? ''}>
       <div className="einv-head">
         <h2 id="einv-title">{t('panel.title')}</h2>
-        <EInvoiceMenu
-          invoice={invoice}
-          onRefused={(f, list) => {
-            setAsked(f);
-            setRefused({ format: f, failures: list });
-          }}
-        />
+        <EInvoiceMenu invoice={invoice} onRefused={setAsked} />
       </div>
       <div className="einv-format">
-        <Field label={t('panel.checkFor')}>
-          {({ id }) => (
-            <select
-              id={id}
-              className="select"
-              value={format ?? ''}
-              onChange={(e) => setAsked((e.target.value || null) as EInvoiceFormat | null)}
-            >
-              {format ? null : <option value="">—</option>}
-              {E_INVOICE_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {t(`formats.${f}`)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <EInvoiceFormatField
+          label={t('panel.checkFor')}
+          value={format ?? ''}
+          onChange={(value) => setAsked((value || null) as EInvoiceFormat | null)}
+          emptyLabel={format ? undefined : '—'}
+        />
         {chosen ? <p className="muted">{chosen}</p> : null}
       </div>
       {check.error ? (

@@ -8,13 +8,14 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Team, type TeamPatch, teamRoutes } from '../../../src-shared/contract/teams';
-import { E_INVOICE_FORMATS } from '../../../src-shared/domain/einvoice/model';
+import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
 import { ErrorBanner, Field } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { useConnection } from '../../stores/connection';
 import { useToasts } from '../../stores/toasts';
+import './einvoice-settings.css';
 
 const FIELDS = ['eInvoiceFormat', 'peppolId', 'email', 'phone'] as const;
 export type EInvoiceSettingsField = (typeof FIELDS)[number];
@@ -124,27 +125,16 @@ function TeamEInvoiceForm(props: { team: Team; focusField?: EInvoiceSettingsFiel
         </div>
       ) : null}
       <div className="grid-2">
-        <Field label={t('einvoice.eInvoiceFormat')} error={errors.eInvoiceFormat} hint={t('einvoice.eInvoiceFormatHint')}>
-          {({ id, describedBy, invalid }) => (
-            <select
-              id={id}
-              name="eInvoiceFormat"
-              className="select"
-              value={values.eInvoiceFormat}
-              onChange={set('eInvoiceFormat')}
-              disabled={!mayChange}
-              aria-invalid={invalid}
-              aria-describedby={describedBy}
-            >
-              <option value="">{t('einvoice.noFormat')}</option>
-              {E_INVOICE_FORMATS.map((f) => (
-                <option key={f} value={f}>
-                  {t(`einvoice:formats.${f}`)}
-                </option>
-              ))}
-            </select>
-          )}
-        </Field>
+        <EInvoiceFormatField
+          label={t('einvoice.eInvoiceFormat')}
+          name="eInvoiceFormat"
+          value={values.eInvoiceFormat}
+          onChange={(value) => set('eInvoiceFormat')({ target: { value } })}
+          emptyLabel={t('einvoice.noFormat')}
+          hint={t('einvoice.eInvoiceFormatHint')}
+          error={errors.eInvoiceFormat}
+          disabled={!mayChange}
+        />
         {input('peppolId', 'text', t('einvoice.peppolIdHint'))}
         {input('email', 'email', t('einvoice.emailHint'))}
         {input('phone', 'tel', t('einvoice.phoneHint'))}
