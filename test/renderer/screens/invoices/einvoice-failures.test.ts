@@ -65,13 +65,13 @@ describe('a failed e-invoice rule on the screen', () => {
     expect(unworded).toEqual([]);
   });
 
-  it('is said in English and German with its field named, nothing left unfilled', () => {
+  it('is said in English, German and French with its field named, nothing left unfilled', () => {
     const failures = realFailures();
     const rules = new Set(failures.map((f) => f.rule));
     expect(rules.size).toBeGreaterThanOrEqual(25);
     const unsaid: string[] = [];
     for (const f of failures) {
-      for (const language of ['en', 'de'] as const) {
+      for (const language of ['en', 'de', 'fr'] as const) {
         const { message, field } = said(language, f);
         if (!message || /\{\{/.test(message)) unsaid.push(`${language} ${f.rule}: message`);
         if (!field || /\{\{/.test(field)) unsaid.push(`${language} ${f.rule} ${f.field}: field`);
