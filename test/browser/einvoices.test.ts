@@ -118,6 +118,7 @@ describe('e-invoices on the invoice screen', () => {
     expect(await form.getByLabel(tk('customers:form.eInvoiceFormat')).inputValue()).toBe('xrechnung-ubl');
     expect(await form.getByLabel(tk('customers:form.buyerReference')).inputValue()).toBe('KROON-2025-01');
     await vat.fill('BE0477472701');
+    await form.getByLabel(tk('customers:form.buyerReference')).scrollIntoViewIfNeeded();
     await screenshots(page, 'einvoice-customer-form');
     await form.getByRole('button', { name: new RegExp(`^${tk('customers:form.saveChanges')}`) }).click();
     await form.waitFor({ state: 'detached' });

@@ -97,6 +97,7 @@ describe('a received e-invoice shown as an invoice', () => {
       expect(text).toContain('16 Std.');
       expect(text).toContain('Fälliger Betrag\n 3.920,00 €');
       expect(text).toContain('Fällig\n 01.04.2026');
+      expect(text).toContain('Ausgestellt\n 02.03.2026');
     } finally {
       setFormatPreferences({ locale: 'en-GB', dateFormat: 'yyyy-MM-dd' });
       await i18n.changeLanguage('en');
