@@ -50,7 +50,7 @@ export function ReceivedEInvoice({ eInvoice: e, currency }: { eInvoice: Fields; 
       <div className="received-parties">
         <div>
           <h3>{t('received.from')}</h3>
-          <div className="cell-name">{e.supplier}</div>
+          <strong>{e.supplier}</strong>
           {(e.supplierAddress ?? []).map((line) => (
             <div key={line}>{line}</div>
           ))}

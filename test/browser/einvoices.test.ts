@@ -3,7 +3,8 @@
  * reverse-charge invoice to a customer without a VAT number fails BR-AE-02 — said on the page and in the send
  * dialog, which will not send it, and the XRechnung download is refused; fixed on the customer form opened from the
  * rule, the check passes and the XRechnung (UBL) file downloads: XML carrying the invoice number. The team's
- * e-invoice settings save. Axe in both themes; screenshots of the changed screens under reports/screenshots/.
+ * e-invoice settings save; an e-invoice dropped in the inbox shows as the invoice it is. Axe in both themes;
+ * screenshots of the changed screens under reports/screenshots/.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,9 +13,11 @@ import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { customerRoutes } from '../../src-shared/contract/customers';
+import { inboxRoutes } from '../../src-shared/contract/inbox';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { teamRoutes } from '../../src-shared/contract/teams';
 import { ROOT } from '../helpers/cli';
+import { documentsSettled } from '../helpers/documents';
 import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_SELLER } from '../helpers/einvoice-seller';
 import { checkAxeBothThemes } from './helpers/axe';
 import { LANG, literally, tk } from './helpers/i18n';
@@ -61,7 +64,8 @@ async function seed(ui: UiServer) {
       lineItems: [{ name: 'Software licence, one year', quantity: 1, unit: 'pcs', price: 2500 }],
     },
   });
-  return { api, team: team!, customer, invoice };
+  if (!invoice.invoiceNumber) throw new Error('the draft has no number (a team without a sync remote numbers it)');
+  return { api, team: team!, customer, invoice: { ...invoice, invoiceNumber: invoice.invoiceNumber } };
 }
 
 describe('e-invoices on the invoice screen', () => {
@@ -173,5 +177,30 @@ describe('e-invoices on the invoice screen', () => {
     await checkAxeBothThemes(page, 'settings, e-invoices');
     await screenshots(page, 'einvoice-settings');
     expect(app.errors.filter((e) => !/status of (401|422)/.test(e))).toEqual([]);
+  });
+
+  it('shows an e-invoice dropped in the inbox as the invoice its XML states', { timeout: 120_000 }, async () => {
+    const { ui, page, app } = journey;
+    const api = createApiClient({ baseUrl: ui.url, token: () => ui.key() });
+    const xml = fs.readFileSync(path.join(ROOT, 'test/fixtures/einvoice/de-rates-allowances-cii.xml'));
+    const uploaded = await api.call(inboxRoutes.upload, {
+      body: { fileName: 'KW-25-01877.xml', content: xml.toString('base64') },
+    });
+    await documentsSettled(ui.server.db);
+    const { email, password } = await ui.user();
+    await app.open(`/inbox/${uploaded.id}`);
+    await app.signIn(email, password);
+    const invoice = page.getByRole('region', { name: tk('einvoice:received.invoice', { number: 'KW-25-01877' }) });
+    await invoice.getByText('Kontorhaus Weber GmbH & Co. KG').first().waitFor();
+    const lines = invoice.getByRole('table', { name: tk('einvoice:received.lines') });
+    await expect.poll(() => lines.locator('tbody tr').count()).toBe(3);
+    expect(await invoice.getByRole('table', { name: tk('einvoice:received.vatTitle') }).innerText()).toContain(
+      tk('einvoice:categories.Z'),
+    );
+    expect(await invoice.innerText()).toContain('DE12500105170648489890');
+    await checkAxeBothThemes(page, 'inbox item, received e-invoice');
+    await invoice.scrollIntoViewIfNeeded();
+    await screenshots(page, 'einvoice-received');
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 });

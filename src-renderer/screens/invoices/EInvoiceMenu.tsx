@@ -45,7 +45,7 @@ export function EInvoiceMenu({
     const name = t(`formats.${format}`);
     setBusy(name);
     try {
-      const file = eInvoiceFileName(invoice.invoiceNumber, format, kind === 'credit-note');
+      const file = eInvoiceFileName(invoice.invoiceNumber ?? '', format, kind === 'credit-note');
       await downloadFile(invoiceRoutes.eInvoice, { params: { id: invoice.id }, query: { format, document: kind } }, file);
       toast.show(t('menu.saved', { file }));
     } catch (err) {
