@@ -12,7 +12,7 @@
  * - The bearer token, when there is one, goes in `Authorization`.
  * - A non-2xx answer becomes an `ApiClientError` carrying the spec's Error payload (status, label, message,
  *   description, requestId, retryAfterSeconds — the last two also read from `X-Request-Id` / `Retry-After` when the
- *   body lacks them — and, on a 422 about inputs, the `fields` that failed). A server that cannot be reached becomes an `ApiClientError` with status 0.
+ *   body lacks them — and, on a 422 about inputs, the `fields` that failed, or the e-invoice `rules`). A server that cannot be reached becomes an `ApiClientError` with status 0.
  * - `file(route, input)` reads a route that answers a file (an invoice's PDF, a document) as a Blob.
  * - `stream(path)` opens one of the server's internal event streams (`/app/…`, server-sent events) over fetch, so
  *   it can send the bearer token that `EventSource` cannot; the wire format is parsed by eventsource-parser.
@@ -22,7 +22,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { z } from 'zod';
-import type { ErrorPayload, FieldError } from './contract/errors';
+import type { ErrorPayload, FieldError, RuleFailure } from './contract/errors';
 import type { RouteContract, RouteResponse } from './contract/route';
 
 type Input<T> = T extends z.ZodType ? z.input<T> : never;
@@ -57,6 +57,8 @@ export class ApiClientError extends Error {
   readonly retryAfterSeconds: number | undefined;
   /** Each input that failed (422; docs/decisions/0013-error-field-list.md); empty otherwise. */
   readonly fields: readonly FieldError[];
+  /** The business rules an e-invoice failed (422; docs/decisions/0160-e-invoices.md); empty otherwise. */
+  readonly rules: readonly RuleFailure[];
 
   constructor(status: number, payload: Partial<ErrorPayload>, fallbackMessage: string) {
     super(payload.message ?? fallbackMessage);
@@ -66,6 +68,7 @@ export class ApiClientError extends Error {
     this.requestId = payload.requestId;
     this.retryAfterSeconds = payload.retryAfterSeconds;
     this.fields = Array.isArray(payload.fields) ? payload.fields : [];
+    this.rules = Array.isArray(payload.rules) ? payload.rules : [];
   }
 
   get isNetworkError(): boolean {

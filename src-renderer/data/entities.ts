@@ -25,6 +25,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   transactions: 'transaction',
   'transaction-categories': 'transaction_category',
   'bank-accounts': 'bank_account',
+  // Team settings: the team and its members, and the mail server (not records of the change stream).
+  teams: 'team',
   rules: 'rule',
   inbox: 'inbox_item',
   'app: workflows': 'workflow_run',
@@ -42,8 +44,9 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
 const EMBEDS: Readonly<Record<string, readonly string[]>> = {
   // A customer shows its tags' names and figures computed from its invoices (outstanding, overdue, last invoice).
   customer: ['tag', 'invoice'],
-  // An invoice shows its customer's name and e-mail; its payment links name transactions.
-  invoice: ['customer', 'invoice_payment', 'transaction'],
+  // An invoice shows its customer's name and e-mail; its payment links name transactions; its e-invoice check reads
+  // the customer, the team and its bank accounts.
+  invoice: ['customer', 'invoice_payment', 'transaction', 'team', 'bank_account'],
   // Projects show their customer and tags, totals from their entries, and which entries an invoice billed.
   tracker_project: ['tracker_entry', 'customer', 'tag', 'invoice'],
   search_result: ['customer', 'invoice', 'transaction', 'tracker_project', 'inbox_item', 'document'],

@@ -74,6 +74,70 @@ export const UPLOAD_HEADERS = z.object({
   'X-Title': z.string().max(1024).optional().describe('bare-file uploads: the title, percent-encoded like X-Filename'),
 });
 
+/** Decimal in the invoice currency (major units, as the XML states it). */
+const Decimal = z.string().describe('decimal in the currency, e.g. "1413.13"');
+
+/**
+ * A received e-invoice as its XML states it (docs/decisions/0160-e-invoices.md). The fields after `paymentReference`
+ * came later: an extraction stored before them lacks them.
+ */
+export const ReceivedEInvoice = z
+  .object({
+    syntax: z.enum(['UBL', 'CII']),
+    typeCode: z.enum(['380', '381']).describe('380 invoice, 381 credit note'),
+    number: z.string(),
+    issueDate: z.string(),
+    dueDate: z.string().nullable(),
+    supplier: z.string(),
+    supplierVatId: z.string().nullable(),
+    buyer: z.string(),
+    totalWithoutVat: Decimal,
+    vat: Decimal,
+    amountDue: Decimal,
+    vatBreakdown: z.array(
+      z.object({
+        category: z.string().describe('EN 16931 VAT category: S, Z, E, AE, K, G, O, L, M'),
+        rate: z.number(),
+        taxable: Decimal,
+        vat: Decimal,
+        exemptionReason: z.string().nullable().optional().describe('BT-120, or the VATEX code BT-121'),
+      }),
+    ),
+    iban: z.string().nullable().describe('the account to pay to'),
+    paymentReference: z.string().nullable(),
+    supplierLegalId: z.string().nullable().optional().describe('BT-30: a SIRET, a KBO/BCE enterprise number, a register entry'),
+    supplierEndpoint: z.string().nullable().optional().describe('BT-34 as scheme:identifier, e.g. 0208:0403019261'),
+    supplierAddress: z.array(z.string()).optional().describe('BG-5, as the lines of an envelope'),
+    buyerReference: z.string().nullable().optional().describe('BT-10: a Leitweg-ID, a service code, an order'),
+    precedingInvoice: z.string().nullable().optional().describe('BT-25: the invoice a credit note corrects'),
+    lineTotal: Decimal.optional().describe('BT-106'),
+    allowances: Decimal.optional().describe('BT-107'),
+    charges: Decimal.optional().describe('BT-108'),
+    totalWithVat: Decimal.optional().describe('BT-112'),
+    prepaid: Decimal.optional().describe('BT-113'),
+    vatAccounting: z
+      .object({ currency: z.string(), vat: Decimal.nullable() })
+      .nullable()
+      .optional()
+      .describe("BT-6 and BT-111: the VAT in the seller's accounting currency when the invoice is in another"),
+    lines: z
+      .array(
+        z.object({
+          name: z.string(),
+          quantity: z.number(),
+          unitCode: z.string().describe('UN/ECE recommendation 20'),
+          price: Decimal,
+          net: Decimal,
+          category: z.string(),
+          rate: z.number(),
+        }),
+      )
+      .optional(),
+    paymentTerms: z.string().nullable().optional(),
+  })
+  .meta({ id: 'ReceivedEInvoice' });
+export type ReceivedEInvoice = z.infer<typeof ReceivedEInvoice>;
+
 export const ExtractedFields = z
   .object({
     merchant: z.string().nullable(),
@@ -84,24 +148,7 @@ export const ExtractedFields = z
     vatRate: z.number().nullable(),
     website: z.string().nullable(),
     method: z.enum(['pdf-text', 'pdf-ocr', 'image-ocr', 'e-invoice']).describe('e-invoice: read from its XML, not by OCR'),
-    eInvoice: z
-      .object({
-        syntax: z.enum(['UBL', 'CII']),
-        typeCode: z.enum(['380', '381']).describe('380 invoice, 381 credit note'),
-        number: z.string(),
-        issueDate: z.string(),
-        dueDate: z.string().nullable(),
-        supplier: z.string(),
-        supplierVatId: z.string().nullable(),
-        buyer: z.string(),
-        totalWithoutVat: z.string().describe('decimal in the currency'),
-        vat: z.string(),
-        amountDue: z.string(),
-        vatBreakdown: z.array(z.object({ category: z.string(), rate: z.number(), taxable: z.string(), vat: z.string() })),
-        iban: z.string().nullable().describe('the account to pay to'),
-        paymentReference: z.string().nullable(),
-      })
-      .nullable()
+    eInvoice: ReceivedEInvoice.nullable()
       .optional()
       .describe('extension: a received e-invoice (UBL, CII or a hybrid PDF) as its XML states it'),
   })

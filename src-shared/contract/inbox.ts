@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { multiValue, PageSize } from './common';
-import { PresignBody, PresignedUrl, UPLOAD_CONSUMES, UPLOAD_FORMS, UPLOAD_HEADERS, UploadBody } from './documents';
+import {
+  PresignBody,
+  PresignedUrl,
+  ReceivedEInvoice,
+  UPLOAD_CONSUMES,
+  UPLOAD_FORMS,
+  UPLOAD_HEADERS,
+  UploadBody,
+} from './documents';
 import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
 import { defineRoute } from './route';
 import { Currency } from './tracker';
@@ -66,6 +74,9 @@ export const InboxItem = z
     transaction: TransactionRef.nullable().describe('the matched transaction (status done)'),
     attachmentId: z.string().nullable().describe("the file's attachment on that transaction"),
     suggestions: z.array(InboxSuggestion).describe('open match suggestions, best first'),
+    eInvoice: ReceivedEInvoice.nullable().describe(
+      'extension: the file is an e-invoice (UBL, CII or a hybrid PDF), as its XML states it; null for other files',
+    ),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

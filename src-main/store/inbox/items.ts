@@ -32,6 +32,7 @@ export interface InboxRow {
   updated_at: string;
   tx_json: string | null;
   suggestions_json: string;
+  einvoice_json: string | null;
 }
 
 const SELECT = `SELECT i.*,
@@ -41,7 +42,9 @@ const SELECT = `SELECT i.*,
      SELECT s.transaction_id, s.confidence, s.match_type, s.scores, t.name, t.amount_minor, t.currency, t.date
      FROM inbox_suggestions s JOIN transactions t ON t.team_id = s.team_id AND t.id = s.transaction_id
      WHERE s.team_id = i.team_id AND s.inbox_id = i.id AND s.status = 'pending'
-     ORDER BY s.confidence DESC, s.transaction_id)) AS suggestions_json
+     ORDER BY s.confidence DESC, s.transaction_id)) AS suggestions_json,
+  (SELECT json_extract(f.extracted_fields, '$.eInvoice') FROM stored_files f
+     WHERE f.sha256 = i.sha256 AND f.extraction_method = 'e-invoice') AS einvoice_json
   FROM inbox_items i`;
 
 const money = (minor: number | null, currency: string | null) =>
@@ -78,6 +81,8 @@ function toItem(r: InboxRow): InboxItem {
     transaction: tx ? { id: tx[0], name: tx[1], amount: toMajor(tx[2], tx[3]), currency: tx[3], date: tx[4] } : null,
     attachmentId: r.attachment_id,
     suggestions,
+    // A received e-invoice, read from its XML (docs/decisions/0160-e-invoices.md): shown as the invoice it is.
+    eInvoice: r.einvoice_json ? (JSON.parse(r.einvoice_json) as InboxItem['eInvoice']) : null,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
   };

@@ -240,6 +240,8 @@ function ContactCard({ customer: c }: { customer: Customer }) {
     ]);
   if (c.vatNumber) rows.push([t('form.vatNumber'), c.vatNumber]);
   if (c.peppolId) rows.push([t('form.peppolId'), c.peppolId]);
+  if (c.eInvoiceFormat) rows.push([t('form.eInvoiceFormat'), t(`einvoice:formats.${c.eInvoiceFormat}`)]);
+  if (c.buyerReference) rows.push([t('form.buyerReference'), c.buyerReference]);
   if (c.note)
     rows.push([
       t('form.note'),

@@ -9,6 +9,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
+import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
 import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -43,11 +44,14 @@ export function CustomerForm({
   customer,
   onClose,
   onDeleted,
+  focusField,
 }: {
   customer: Customer | null;
   onClose: () => void;
   /** After the customer was deleted (its page goes back to the list). */
   onDeleted?: () => void;
+  /** The field to start in (an invoice's e-invoice check pointed at it); else the name. */
+  focusField?: TextField;
 }) {
   const { t, i18n } = useTranslation('customers');
   const COUNTRY_OPTIONS = useMemo(() => countryOptions(i18n.language), [i18n.language]);
@@ -66,7 +70,10 @@ export function CustomerForm({
   const toast = useToasts((s) => s.show);
   const editing = customer !== null;
 
-  useEffect(() => firstRef.current?.focus(), []);
+  useEffect(() => {
+    const named = focusField && formRef.current?.querySelector<HTMLElement>(`[name="${focusField}"]`);
+    (named || firstRef.current)?.focus();
+  }, [focusField]);
 
   const set = (field: TextField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
@@ -228,6 +235,15 @@ export function CustomerForm({
             <div className="grid-2">
               {input('vatNumber', t('form.vatNumber'))}
               {input('peppolId', t('form.peppolId'), { hint: t('form.peppolHint') })}
+              <EInvoiceFormatField
+                label={t('form.eInvoiceFormat')}
+                name="eInvoiceFormat"
+                value={values.eInvoiceFormat}
+                onChange={(value) => set('eInvoiceFormat')({ target: { value } })}
+                emptyLabel={t('form.eInvoiceFormatTeam')}
+                error={errors.eInvoiceFormat}
+              />
+              {input('buyerReference', t('form.buyerReference'), { hint: t('form.buyerReferenceHint') })}
             </div>
           </section>
           <section className="form-section">

@@ -23,6 +23,8 @@ export const TEXT_FIELDS = [
   'countryCode',
   'vatNumber',
   'peppolId',
+  'eInvoiceFormat',
+  'buyerReference',
   'note',
 ] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];

@@ -1,11 +1,12 @@
 /**
  * A receipt's page (`/inbox/<id>`): its merchant, amount and status at the top with what can be done (archive or
  * bring back, delete); where it stands with a transaction (suggestions to confirm or decline, the match to undo);
- * the fields read from it to correct; and beside them the file itself.
+ * a received e-invoice as the invoice its XML states; the fields read from it to correct; and beside them the file.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type InboxItem, inboxRoutes } from '../../../src-shared/contract/inbox';
+import { ReceivedEInvoice } from '../../components/ReceivedEInvoice';
 import { RecordPage } from '../../components/RecordPage';
 import { ConfirmDialog } from '../../components/ui';
 import { useFile } from '../../data/use-file';
@@ -45,6 +46,7 @@ export function InboxItemPage({ id }: { id: string }) {
           <div className="inbox-split">
             <div className="inbox-main">
               <MatchCard item={item} />
+              {item.eInvoice ? <ReceivedEInvoice eInvoice={item.eInvoice} currency={item.currency ?? 'EUR'} /> : null}
               <ReceiptFields item={item} />
             </div>
             <ReceiptFile item={item} />

@@ -2,23 +2,31 @@
  * The buttons of an invoice's page: exactly the moves its state allows (invoice-commands.ts), the usual next step
  * first. Sending and reminding ask for the address (the customer's billing e-mail to start with); marking paid asks
  * for the day; canceling, refunding, deleting and undoing a payment ask to be sure. What happened is said in a
- * toast, and an e-mail that waits (no mail server, or offline) is said to wait.
+ * toast, and an e-mail that waits (no mail server, or offline) is said to wait. Sending checks the e-invoice the
+ * customer gets first: an invoice that fails it is not sent, and the dialog lists the rules with a way to each field.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiClientError } from '../../../src-shared/api-client';
+import type { RuleFailure } from '../../../src-shared/contract/errors';
 import { paymentRoutes } from '../../../src-shared/contract/invoice-payments';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { ConfirmDialog, Field } from '../../components/ui';
+import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatPreferences } from '../../lib/format';
 import { useRouter } from '../../lib/router';
 import { useToasts } from '../../stores/toasts';
+import { EInvoiceRules } from './EInvoiceRules';
+import type { FixTarget } from './einvoice-failures';
 import { CONFIRMED, commandsFor, deliveryTone, type InvoiceCommand } from './invoice-commands';
 
-export function InvoiceCommands({ invoice }: { invoice: Invoice }) {
+export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (target: FixTarget) => void }) {
   const { t } = useTranslation('invoices');
   const [open, setOpen] = useState<InvoiceCommand | null>(null);
+  /** The e-invoice rules the server named when it refused to send. */
+  const [refused, setRefused] = useState<readonly RuleFailure[] | null>(null);
   const [busy, setBusy] = useState(false);
   const send = useWrite(invoiceRoutes.send);
   const remind = useWrite(invoiceRoutes.remind);
@@ -70,7 +78,8 @@ export function InvoiceCommands({ invoice }: { invoice: Invoice }) {
       }
       setOpen(null);
     } catch (err) {
-      toast.error(err, t(`failed.${command}`, { number }));
+      if (err instanceof ApiClientError && err.status === 422 && err.rules.length > 0) setRefused(err.rules);
+      else toast.error(err, t(`failed.${command}`, { number }));
     } finally {
       setBusy(false);
     }
@@ -85,7 +94,10 @@ export function InvoiceCommands({ invoice }: { invoice: Invoice }) {
           type="button"
           className={`btn ${i === 0 && !CONFIRMED.has(command) ? 'primary' : command === 'delete' || command === 'cancel' ? 'danger' : ''}`}
           disabled={busy}
-          onClick={() => setOpen(command)}
+          onClick={() => {
+            setRefused(null);
+            setOpen(command);
+          }}
         >
           {t(`commands.${command}`)}
         </button>
@@ -93,11 +105,17 @@ export function InvoiceCommands({ invoice }: { invoice: Invoice }) {
       {open === 'send' || open === 'resend' || open === 'remind' ? (
         <SendDialog
           command={open}
+          invoiceId={invoice.id}
           number={number}
           defaultTo={recipient}
           busy={busy}
+          refused={refused}
           onSend={(to) => void run(open, { to })}
           onCancel={() => setOpen(null)}
+          onFix={(target) => {
+            setOpen(null);
+            onFix(target);
+          }}
         />
       ) : open === 'markPaid' ? (
         <PaidDialog
@@ -169,26 +187,44 @@ function FormDialog(props: {
 
 function SendDialog(props: {
   command: 'send' | 'resend' | 'remind';
+  invoiceId: string;
   number: string;
   defaultTo: string;
   busy: boolean;
+  refused: readonly RuleFailure[] | null;
   onSend: (to: string) => void;
   onCancel: () => void;
+  onFix: (target: FixTarget) => void;
 }) {
   const { t } = useTranslation('invoices');
   const [to, setTo] = useState(props.defaultTo);
   const [error, setError] = useState<string | undefined>(undefined);
+  // The invoice (not a reminder) goes with the customer's e-invoice: checked as the page checks it (one query).
+  const sendsInvoice = props.command !== 'remind';
+  const check = useRead(invoiceRoutes.eInvoiceCheck, { params: { id: props.invoiceId }, query: {} }, { enabled: sendsInvoice });
+  const failures = props.refused?.length ? props.refused : sendsInvoice ? (check.data?.failures ?? []) : [];
+  const checking = sendsInvoice && check.isLoading;
+  const format = check.data?.format;
   return (
     <FormDialog
       title={t(`sendDialog.${props.command}.title`, { number: props.number })}
       submitLabel={t(`sendDialog.${props.command}.submit`)}
-      busy={props.busy}
+      busy={props.busy || checking || failures.length > 0}
       onSubmit={() => {
         if (!/^[^\s@]+@[^\s@]+$/.test(to.trim())) setError(t('sendDialog.badAddress'));
         else props.onSend(to.trim());
       }}
       onCancel={props.onCancel}
     >
+      {checking ? <p className="muted">{t('einvoice:send.checking')}</p> : null}
+      {failures.length > 0 ? (
+        <div className="einv-send-blocked">
+          <p className="banner warn" role="alert">
+            {t('einvoice:send.blocked', { format: format ? t(`einvoice:formats.${format}`) : '', count: failures.length })}
+          </p>
+          <EInvoiceRules failures={failures} onFix={props.onFix} />
+        </div>
+      ) : null}
       <Field label={t('sendDialog.to')} required error={error} hint={t('sendDialog.hint')}>
         {({ id, describedBy, invalid }) => (
           <input

@@ -1,16 +1,25 @@
 /**
  * An invoice's page (`/invoices/<id>`): its number, status and customer at the top with what can be done next; how
- * its latest e-mail stands; payments the matcher suggests for it; the customer's details, the dates, the lines and
- * totals, the payment; and beside them the PDF as the customer gets it.
+ * its latest e-mail stands; payments the matcher suggests for it; its e-invoice (format, check, downloads); the
+ * customer's details, the dates, the lines and totals, the payment; and beside them the PDF as the customer gets
+ * it. A failed e-invoice check opens the customer's form or the team's e-invoice settings over the page, on the
+ * field to fix; the check runs again when they are saved.
  */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { customerRoutes } from '../../../src-shared/contract/customers';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
 import { AppLink } from '../../components/AppLink';
+import { Drawer } from '../../components/Drawer';
 import { RecordPage } from '../../components/RecordPage';
 import { useRecord } from '../../data/use-read';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { useRouter } from '../../lib/router';
+import { CustomerForm } from '../customers/CustomerForm';
+import { EInvoiceSettingsForm } from '../settings/EInvoiceSettings';
+import { EInvoicePanel } from './EInvoicePanel';
+import type { FixTarget } from './einvoice-failures';
 import { InvoiceCommands } from './InvoiceCommands';
 import { DeliveryBanner, StatusPill } from './InvoiceStatus';
 import { InvoiceSums } from './InvoiceSums';
@@ -20,6 +29,9 @@ import { PdfPreview } from './PdfPreview';
 export function InvoiceDetail({ id }: { id: string }) {
   const { t } = useTranslation('invoices');
   const record = useRecord(invoiceRoutes.get, { id });
+  const navigate = useRouter((r) => r.navigate);
+  const [fixing, setFixing] = useState<FixTarget | null>(null);
+  const fix = (target: FixTarget) => (target.kind === 'settings' ? navigate('/settings') : setFixing(target));
   return (
     <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber ?? t('numberPending')}>
       {(inv, breadcrumb) => (
@@ -40,7 +52,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                 {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
               </p>
             </div>
-            <InvoiceCommands invoice={inv} />
+            <InvoiceCommands invoice={inv} onFix={fix} />
           </header>
 
           {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
@@ -48,6 +60,7 @@ export function InvoiceDetail({ id }: { id: string }) {
 
           <div className="inv-split">
             <div className="inv-main">
+              <EInvoicePanel invoice={inv} onFix={fix} />
               <div className="inv-cards">
                 <CustomerCard invoice={inv} />
                 <DatesCard invoice={inv} />
@@ -56,9 +69,30 @@ export function InvoiceDetail({ id }: { id: string }) {
             </div>
             <PdfPreview invoice={inv} />
           </div>
+          {fixing ? <FixDrawer target={fixing} invoice={inv} onClose={() => setFixing(null)} /> : null}
         </div>
       )}
     </RecordPage>
+  );
+}
+
+/** The form where a failed e-invoice rule is fixed, over the invoice: the customer's, or the team's e-invoice settings. */
+function FixDrawer({ target, invoice, onClose }: { target: FixTarget; invoice: Invoice; onClose: () => void }) {
+  const { t } = useTranslation('invoices');
+  const customer = useRecord(
+    customerRoutes.get,
+    { id: invoice.customerId ?? '' },
+    { enabled: target.kind === 'customer' && Boolean(invoice.customer) },
+  );
+  if (target.kind === 'customer')
+    return customer.data ? <CustomerForm customer={customer.data} focusField={target.field} onClose={onClose} /> : null;
+  if (target.kind !== 'team') return null;
+  return (
+    <Drawer title={t('einvoice:fix.teamTitle')} onClose={onClose}>
+      <div className="drawer-body">
+        <EInvoiceSettingsForm focusField={target.field} onSaved={onClose} />
+      </div>
+    </Drawer>
   );
 }
 

@@ -17,6 +17,7 @@ import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
 import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
+import { EInvoiceSettings } from './EInvoiceSettings';
 import { FormatsPanel } from './FormatsPanel';
 
 export function SettingsScreen() {
@@ -32,6 +33,7 @@ export function SettingsScreen() {
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
       <FormatsPanel />
       <AppearancePanel />
+      <EInvoiceSettings />
       <section className="panel placeholder" aria-label={t('more.label')}>
         <span className="tagline">{t('common:notBuilt')}</span>
         <p>{t('more.text')}</p>

@@ -46,6 +46,25 @@ function required(
 
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
+/**
+ * The document totals (BG-22) and what each must add up to: each row names its rule, its field, its message and
+ * `[stated, computed]`; a rule fails when they differ.
+ */
+function totalsRules(
+  rows: readonly [id: string, field: string, message: string, figures: (inv: EInvoice) => [number, number]][],
+): Rule[] {
+  return rows.map(([id, field, message, figures]) =>
+    rule(id, (inv) => {
+      const [stated, computed] = figures(inv);
+      return stated !== computed ? fail(field, message) : ok;
+    }),
+  );
+}
+
+/** Σ document-level allowances (charge false) or charges (charge true). */
+const sumAllowancesCharges = (inv: EInvoice, charge: boolean) =>
+  sum(inv.allowancesCharges.filter((a) => a.charge === charge).map((a) => a.amountMinor));
+
 /** VAT of a taxable amount at a rate, rounded half away from zero to the minor unit. */
 export function vatOf(taxableMinor: number, rate: number): number {
   const r = scaledDecimal(rate, 4) ?? 0n;
@@ -220,41 +239,50 @@ export const RULES: readonly Rule[] = [
     return bad >= 0 ? fail(`BT-151 lineItems.${bad}.vat`, 'Every line must have a VAT category') : ok;
   }),
   rule('BR-CO-09', (inv) => [...vatIdPrefix('seller', inv), ...vatIdPrefix('buyer', inv)]),
-  rule('BR-CO-10', (inv) =>
-    inv.totals.lineNetMinor !== sum(inv.lines.map((l) => l.netMinor))
-      ? fail('BT-106 subtotal', 'The sum of line net amounts must equal the sum of the lines')
-      : ok,
-  ),
-  rule('BR-CO-11', (inv) =>
-    inv.totals.allowancesMinor !== sum(inv.allowancesCharges.filter((a) => !a.charge).map((a) => a.amountMinor))
-      ? fail('BT-107 discount', 'The sum of allowances must equal the document-level allowances')
-      : ok,
-  ),
-  rule('BR-CO-12', (inv) =>
-    inv.totals.chargesMinor !== sum(inv.allowancesCharges.filter((a) => a.charge).map((a) => a.amountMinor))
-      ? fail('BT-108 charges', 'The sum of charges must equal the document-level charges')
-      : ok,
-  ),
-  rule('BR-CO-13', (inv) =>
-    inv.totals.taxExclusiveMinor !== inv.totals.lineNetMinor - inv.totals.allowancesMinor + inv.totals.chargesMinor
-      ? fail('BT-109 amount', 'The total without VAT must be the line total less allowances plus charges')
-      : ok,
-  ),
-  rule('BR-CO-14', (inv) =>
-    inv.totals.vatMinor !== sum(inv.vatBreakdown.map((b) => b.taxMinor))
-      ? fail('BT-110 vat', 'The total VAT must equal the sum of the VAT breakdown')
-      : ok,
-  ),
-  rule('BR-CO-15', (inv) =>
-    inv.totals.taxInclusiveMinor !== inv.totals.taxExclusiveMinor + inv.totals.vatMinor
-      ? fail('BT-112 amount', 'The total with VAT must be the total without VAT plus the VAT')
-      : ok,
-  ),
-  rule('BR-CO-16', (inv) =>
-    inv.totals.payableMinor !== inv.totals.taxInclusiveMinor - inv.totals.prepaidMinor + inv.totals.roundingMinor
-      ? fail('BT-115 amountDue', 'The amount due must be the total with VAT less the paid amount plus rounding')
-      : ok,
-  ),
+  ...totalsRules([
+    [
+      'BR-CO-10',
+      'BT-106 subtotal',
+      'The sum of line net amounts must equal the sum of the lines',
+      (inv) => [inv.totals.lineNetMinor, sum(inv.lines.map((l) => l.netMinor))],
+    ],
+    [
+      'BR-CO-11',
+      'BT-107 discount',
+      'The sum of allowances must equal the document-level allowances',
+      (inv) => [inv.totals.allowancesMinor, sumAllowancesCharges(inv, false)],
+    ],
+    [
+      'BR-CO-12',
+      'BT-108 charges',
+      'The sum of charges must equal the document-level charges',
+      (inv) => [inv.totals.chargesMinor, sumAllowancesCharges(inv, true)],
+    ],
+    [
+      'BR-CO-13',
+      'BT-109 amount',
+      'The total without VAT must be the line total less allowances plus charges',
+      ({ totals: t }) => [t.taxExclusiveMinor, t.lineNetMinor - t.allowancesMinor + t.chargesMinor],
+    ],
+    [
+      'BR-CO-14',
+      'BT-110 vat',
+      'The total VAT must equal the sum of the VAT breakdown',
+      (inv) => [inv.totals.vatMinor, sum(inv.vatBreakdown.map((b) => b.taxMinor))],
+    ],
+    [
+      'BR-CO-15',
+      'BT-112 amount',
+      'The total with VAT must be the total without VAT plus the VAT',
+      ({ totals: t }) => [t.taxInclusiveMinor, t.taxExclusiveMinor + t.vatMinor],
+    ],
+    [
+      'BR-CO-16',
+      'BT-115 amountDue',
+      'The amount due must be the total with VAT less the paid amount plus rounding',
+      ({ totals: t }) => [t.payableMinor, t.taxInclusiveMinor - t.prepaidMinor + t.roundingMinor],
+    ],
+  ]),
   rule('BR-CO-18', (inv) =>
     inv.vatBreakdown.length === 0 ? fail('BG-23 vatBreakdown', 'An invoice must have at least one VAT breakdown') : ok,
   ),

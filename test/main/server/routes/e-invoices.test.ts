@@ -3,6 +3,7 @@ import { embeddedInvoiceXml } from '../../../../src-main/einvoice/hybrid';
 import { readEInvoiceXml } from '../../../../src-main/einvoice/read';
 import { ensureRemote } from '../../../../src-main/store/sync/remotes';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
+import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
 
 /**
  * The e-invoice routes over real HTTP handling and a real SQLite file: the team and customer data flow into the
@@ -17,17 +18,8 @@ async function seed(api: TestApi, customer: Record<string, unknown> = {}) {
     return res.json();
   };
   const team = api.team('E-Invoice Team');
-  await ok('PATCH', `/v1/teams/${team.id}`, {
-    countryCode: 'DE',
-    addressLine1: 'Friedrichstraße 12',
-    zip: '10117',
-    city: 'Berlin',
-    vatNumber: 'DE123456789',
-    peppolId: '9930:DE123456789',
-    email: 'billing@nordlicht.example',
-    phone: '+49 30 1234567',
-  });
-  await ok('POST', '/v1/bank-accounts', { name: 'Main', currency: 'EUR', iban: 'DE89 3704 0044 0532 0130 00' });
+  await ok('PATCH', `/v1/teams/${team.id}`, E_INVOICE_SELLER);
+  await ok('POST', '/v1/bank-accounts', E_INVOICE_BANK_ACCOUNT);
   const c = await ok('POST', '/v1/customers', {
     name: 'Stadtwerke Musterstadt',
     email: 'rechnung@stadtwerke.example',

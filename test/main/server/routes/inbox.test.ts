@@ -4,6 +4,8 @@
  * evidence is strong and unambiguous, as a suggestion otherwise; confirm attaches the file (the transaction becomes
  * fulfilled), decline and unmatch undo; pending items older than 90 days become no_match.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expireStaleInbox } from '../../../../src-main/store/inbox/matching';
 import { createTransactions } from '../../../../src-main/store/transactions/create';
@@ -179,5 +181,30 @@ describe('inbox reconciliation', () => {
     expect((await api.call('GET', `/v1/inbox/${uploaded.id}`, { token: other })).statusCode).toBe(404);
     expect((await api.call('POST', `/v1/inbox/${uploaded.id}/unmatch`, { token: other })).statusCode).toBe(404);
     expect((await api.call('GET', '/v1/inbox', { token: other })).json().data).toEqual([]);
+  });
+
+  it('an e-invoice dropped in is read from its XML: the item carries the invoice (lines, VAT per rate, IBAN), other files none', async () => {
+    const { api, token, teamId, account } = await setup();
+    const tx = transaction(api, teamId, account, { name: 'Kontorhaus Weber', amountMinor: -43331, date: '2025-05-20' });
+    const xml = fs.readFileSync(path.join(__dirname, '../../../fixtures/einvoice/de-rates-allowances-cii.xml'));
+    const uploaded = await upload(api, token, xml, 'KW-25-01877.xml');
+    const receipt = await upload(api, token, pret, 'pret.pdf');
+    await documentsSettled(api.db);
+    const read = await item(api, token, uploaded.id);
+    expect(read).toMatchObject({
+      displayName: 'Kontorhaus Weber GmbH & Co. KG',
+      amount: 433.31,
+      status: 'done',
+      transaction: { id: tx },
+      eInvoice: {
+        number: 'KW-25-01877',
+        iban: 'DE12500105170648489890',
+        allowances: '10.00',
+        charges: '5.90',
+        vatBreakdown: [{ rate: 19 }, { rate: 7 }, { category: 'Z', rate: 0 }],
+      },
+    });
+    expect(read.eInvoice?.lines).toHaveLength(3);
+    expect((await item(api, token, receipt.id)).eInvoice).toBeNull();
   });
 });
