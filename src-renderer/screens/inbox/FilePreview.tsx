@@ -2,8 +2,8 @@
  * A receipt's file shown in place: a picture as it is, a PDF drawn page by page (pdf.js, loaded only when needed),
  * with a download of the same file. HEIC pictures, which the browser cannot show, offer the download only.
  */
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useObjectUrl, usePdfPages } from '../../components/pdf/use-pdf-pages';
 import { ErrorBanner } from '../../components/ui';
 
 export function FilePreview(props: {
@@ -16,41 +16,9 @@ export function FilePreview(props: {
 }) {
   const { t } = useTranslation('inbox');
   const { blob } = props;
-  const hostRef = useRef<HTMLDivElement>(null);
-  const [url, setUrl] = useState<string | null>(null);
-  const [state, setState] = useState<'drawing' | 'done' | Error>('drawing');
   const kind = !blob ? null : blob.type === 'application/pdf' ? 'pdf' : /^image\/(png|jpeg)$/.test(blob.type) ? 'image' : 'other';
-
-  useEffect(() => {
-    if (!blob) return;
-    const href = URL.createObjectURL(blob);
-    setUrl(href);
-    return () => URL.revokeObjectURL(href);
-  }, [blob]);
-
-  useEffect(() => {
-    const host = hostRef.current;
-    if (!blob || kind !== 'pdf' || !host) return;
-    let canceled = false;
-    setState('drawing');
-    void (async () => {
-      try {
-        const { renderPdf } = await import('../invoices/pdf-render');
-        await renderPdf(
-          await blob.arrayBuffer(),
-          host,
-          (page, pages) => t('preview.page', { page, pages }),
-          () => canceled,
-        );
-        if (!canceled) setState('done');
-      } catch (err) {
-        if (!canceled) setState(err instanceof Error ? err : new Error(String(err)));
-      }
-    })();
-    return () => {
-      canceled = true;
-    };
-  }, [blob, kind, t]);
+  const url = useObjectUrl(blob);
+  const { hostRef, state } = usePdfPages(blob, (page, pages) => t('preview.page', { page, pages }), kind === 'pdf');
 
   return (
     <section className="file-preview" aria-label={props.label} aria-busy={!blob || (kind === 'pdf' && state === 'drawing')}>

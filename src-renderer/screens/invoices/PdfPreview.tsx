@@ -2,50 +2,19 @@
  * The invoice as its customer gets it: the server's PDF (docs/decisions/0078) drawn page by page, and a download of
  * the same file. The PDF is fetched again only when the invoice changed.
  */
-import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { useObjectUrl, usePdfPages } from '../../components/pdf/use-pdf-pages';
 import { ErrorBanner } from '../../components/ui';
 import { useFile } from '../../data/use-file';
 
 export function PdfPreview({ invoice }: { invoice: Invoice }) {
   const { t } = useTranslation('invoices');
   const file = useFile(invoiceRoutes.pdf, { id: invoice.id }, invoice.updatedAt);
-  const hostRef = useRef<HTMLDivElement>(null);
-  const [state, setState] = useState<'drawing' | 'done' | Error>('drawing');
-  const [url, setUrl] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!file.data) return;
-    const href = URL.createObjectURL(file.data);
-    setUrl(href);
-    return () => URL.revokeObjectURL(href);
-  }, [file.data]);
-
-  useEffect(() => {
-    const blob = file.data;
-    const host = hostRef.current;
-    if (!blob || !host) return;
-    let canceled = false;
-    setState('drawing');
-    void (async () => {
-      try {
-        const { renderPdf } = await import('./pdf-render');
-        await renderPdf(
-          await blob.arrayBuffer(),
-          host,
-          (page, pages) => t('pdf.page', { number: invoice.invoiceNumber, page, pages }),
-          () => canceled,
-        );
-        if (!canceled) setState('done');
-      } catch (err) {
-        if (!canceled) setState(err instanceof Error ? err : new Error(String(err)));
-      }
-    })();
-    return () => {
-      canceled = true;
-    };
-  }, [file.data, invoice.invoiceNumber, t]);
+  const url = useObjectUrl(file.data);
+  const { hostRef, state } = usePdfPages(file.data, (page, pages) =>
+    t('pdf.page', { number: invoice.invoiceNumber, page, pages }),
+  );
 
   return (
     <section className="card inv-pdf" aria-labelledby="inv-pdf-title" aria-busy={state === 'drawing'}>
