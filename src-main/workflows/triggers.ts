@@ -1,8 +1,4 @@
-import {
-  DISPATCHABLE_TRIGGER_TYPES,
-  type Trigger,
-  type WorkflowDefinition,
-} from '../../src-shared/contract/workflow-definition';
+import { DISPATCHABLE_TRIGGER_TYPES, type Trigger, type WorkflowDefinition } from '../../src-shared/contract/workflow-definition';
 import { REFERENCE_KEYS, REQUIRED_KEYS } from '../../src-shared/domain/workflow-trigger-inputs';
 import type { Db } from '../store/db';
 import { recordExists } from '../store/workflows/records';

@@ -1,19 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { WorkflowDefinition } from '../../../src-shared/contract/workflow-definition';
-import { triggerInputs } from '../../../src-shared/domain/workflow-trigger-inputs';
 import chat from '../../../resources/workflows/chat-assistant.json';
 import reminder from '../../../resources/workflows/invoice-reminder.json';
-import digest from '../../../resources/workflows/weekly-overdue-digest.json';
 import webhook from '../../../resources/workflows/webhook-only.json';
+import digest from '../../../resources/workflows/weekly-overdue-digest.json';
+import { WorkflowDefinition } from '../../../src-shared/contract/workflow-definition';
+import { triggerInputs } from '../../../src-shared/domain/workflow-trigger-inputs';
 
 const def = (json: unknown) => WorkflowDefinition.parse(json);
 
 describe('triggerInputs', () => {
   it('asks a reminder run for its invoice: the first node loads it, so every run needs it', () => {
     expect(triggerInputs(def(reminder), 'manual')).toEqual([{ key: 'invoiceId', resource: 'invoice', required: true }]);
-    expect(triggerInputs(def(reminder), 'invoice_overdue')).toEqual([
-      { key: 'invoiceId', resource: 'invoice', required: true },
-    ]);
+    expect(triggerInputs(def(reminder), 'invoice_overdue')).toEqual([{ key: 'invoiceId', resource: 'invoice', required: true }]);
   });
 
   it('offers what a branch reads without requiring it, and plain values as text', () => {
@@ -38,7 +36,14 @@ describe('triggerInputs', () => {
       triggers: [{ type: 'customer_segment_entered' }, { type: 'manual' }],
       nodes: [
         { id: 'pause', kind: 'wait', seconds: 60 },
-        { id: 'note', kind: 'update_record', resource: 'transaction', recordId: '{{ trigger.transactionId }}', field: 'note', value: 'x' },
+        {
+          id: 'note',
+          kind: 'update_record',
+          resource: 'transaction',
+          recordId: '{{ trigger.transactionId }}',
+          field: 'note',
+          value: 'x',
+        },
       ],
       edges: [{ from: 'pause', to: 'note' }],
     });
