@@ -25,6 +25,9 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   transactions: 'transaction',
   'transaction-categories': 'transaction_category',
   'bank-accounts': 'bank_account',
+  // Team settings: the team and its members, and the mail server (not records of the change stream).
+  teams: 'team',
+  'app: smtp': 'smtp_settings',
   rules: 'rule',
   'app: workflows': 'workflow_run',
   // The sync status and conflicts (bookkeeping, not in the change stream: the screen polls while a round runs).

@@ -8,15 +8,7 @@
 import type { Customer, CustomerCreate, CustomerPatch } from '../../../src-shared/contract/customers';
 import { checkVatNumber } from '../../../src-shared/validation/vat-number';
 import { i18n, t } from '../../i18n';
-
-/** A country by its name in the screens' language (Greece for GR). */
-function regionName(code: string): string {
-  try {
-    return new Intl.DisplayNames([i18n.language], { type: 'region' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+import { regionName } from '../../lib/regions';
 
 export const TEXT_FIELDS = [
   'name',
@@ -86,5 +78,5 @@ export function localErrors(values: FormValues): Partial<Record<TextField, strin
 export function vatNumberError(vatNumber: string, countryCode: string | null): string | undefined {
   const check = checkVatNumber(vatNumber, countryCode);
   if (check.ok) return undefined;
-  return t('common:vatFormat', { country: regionName(check.country), example: check.example });
+  return t('common:vatFormat', { country: regionName(check.country, i18n.language), example: check.example });
 }
