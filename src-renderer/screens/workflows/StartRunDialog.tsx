@@ -40,9 +40,7 @@ export function StartRunDialog(props: { from: StartFrom; onClose: () => void; on
   // A workflow started only by its schedule cannot be started by hand.
   const startable = useMemo(
     () =>
-      workflows.items.filter(
-        (w) => w.promotedVersion !== null && w.active && w.triggers.some((tr) => isDispatchable(tr.type)),
-      ),
+      workflows.items.filter((w) => w.promotedVersion !== null && w.active && w.triggers.some((tr) => isDispatchable(tr.type))),
     [workflows.items],
   );
   const [choice, setChoice] = useState(props.from.workflowId ?? '');
