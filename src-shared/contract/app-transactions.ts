@@ -53,6 +53,7 @@ export const TransactionTotals = z
     ),
   })
   .meta({ id: 'AppTransactionTotals' });
+export type TransactionTotals = z.infer<typeof TransactionTotals>;
 
 export const appTransactionRoutes = {
   list: defineRoute({
