@@ -315,7 +315,10 @@ describe('transaction review in the web UI', () => {
     for (const amount of await rows().locator('.money').allInnerTexts()) expect(amount).toMatch(/^-/);
     const eur = totals.data.find((c) => c.currency === 'EUR')!;
     expect(eur.moneyIn).toBe(0);
-    await page.locator('.tx-totals').getByText(new RegExp(literally(formattedAmount(eur.moneyOut, 'EUR')).source)).waitFor();
+    await page
+      .locator('.tx-totals')
+      .getByText(new RegExp(literally(formattedAmount(eur.moneyOut, 'EUR')).source))
+      .waitFor();
 
     // Export what is shown as CSV.
     const [download] = await Promise.all([
