@@ -54,9 +54,20 @@ describe('runway and stress tests in the web UI', () => {
     expect(await card.getByTestId('runway-months').innerText()).toMatch(
       new RegExp(`^(∞ ${tr('Infinite')}|[\\d.,]+ (${months}))$`),
     );
+    // A window that made money shows its net gain, not a negative burn; the formula waits behind a disclosure.
+    if ((await card.getByTestId('runway-months').innerText()).startsWith('∞')) {
+      await card.getByText(tr('Net gain per month')).waitFor();
+      expect(await card.innerText()).not.toContain(tr('Average monthly burn'));
+      expect(await card.locator('dd.earn').innerText()).not.toMatch(/^[-−]/);
+    }
+    const how = card.locator('details.how');
+    expect(await how.locator('p').isVisible()).toBe(false);
+    await how.getByText(tr('How is this computed')).click();
+    await how.locator('p').waitFor();
     for (const title of ['Cash flow forecast', 'Revenue forecast']) {
       const chart = page.getByRole('region', { name: tr(title) });
-      await chart.getByText(tr('Method:')).waitFor({ timeout: 60_000 });
+      await chart.getByText(tr('How is this computed')).click({ timeout: 60_000 });
+      await chart.getByText(tr('Method:')).waitFor();
       // A backtest, or why there is none (the server says so in its own words).
       expect(await chart.innerText()).toMatch(
         new RegExp(`${tr('Backtest')}|No backtest|${tr('No backtest: too few complete months in the window.')}`),

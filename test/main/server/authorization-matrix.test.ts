@@ -233,6 +233,7 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
   'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
   'POST /app/metrics/stress-test/preview': MATRIX_STRESS_TEST,
+  'PATCH /v1/metrics/stress-test/{id}': { name: 'Renamed' },
   'POST /v1/workflows/{id}/chat': { message: 'matrix' },
   'POST /app/workflows': { definition: MATRIX_WORKFLOW },
   'POST /app/workflows/{id}/promote': { version: 1 },
