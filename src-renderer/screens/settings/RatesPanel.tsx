@@ -99,7 +99,10 @@ function RatesImport() {
     setFailure(null);
     try {
       const content = await file.text();
-      setResult(await importRates.mutateAsync({ body: { fileName: file.name, content, base: quotedIn } }));
+      // The base applies to a file of one column per currency, EUR unless said otherwise; a date,currency,rate file
+      // is per USD and takes none, so the default is not sent.
+      const base = quotedIn.trim() && quotedIn.trim() !== 'EUR' ? { base: quotedIn.trim() } : {};
+      setResult(await importRates.mutateAsync({ body: { fileName: file.name, content, ...base } }));
     } catch (err) {
       setFailure(err);
     }
