@@ -13,20 +13,14 @@ import { formatIban } from '../../../src-shared/validation/iban';
 import { Drawer } from '../../components/Drawer';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
-import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
+import { ConfirmDialog, ErrorBanner, Field, Kbd, TextField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { fieldErrorsFrom } from '../../lib/field-errors';
 import { formatAmount } from '../../lib/format';
+import { useFormState } from '../../lib/use-form-state';
 import { useToasts } from '../../stores/toasts';
-import {
-  type AccountErrors,
-  type AccountValues,
-  accountValues,
-  createBody,
-  newAccountValues,
-  patchBody,
-} from './bank-account-form';
+import { type AccountValues, accountValues, createBody, newAccountValues, patchBody } from './bank-account-form';
 import { currencyOptions } from './currencies';
 import { useMayManageTeam } from './TeamPanel';
 
@@ -198,8 +192,9 @@ function AccountForm({ account, onClose }: { account: BankAccount | null; onClos
   const { t, i18n } = useTranslation('team');
   const teams = useRead(teamRoutes.list);
   const base = teams.data?.data[0]?.baseCurrency ?? 'EUR';
-  const [values, setValues] = useState<AccountValues>(() => (account ? accountValues(account) : newAccountValues(base)));
-  const [errors, setErrors] = useState<AccountErrors>({});
+  const { values, errors, setErrors, set } = useFormState<AccountValues>(() =>
+    account ? accountValues(account) : newAccountValues(base),
+  );
   const create = useWrite(bankAccountRoutes.create);
   const update = useWrite(bankAccountRoutes.update);
   const toast = useToasts();
@@ -207,16 +202,10 @@ function AccountForm({ account, onClose }: { account: BankAccount | null; onClos
   const busy = create.isPending || update.isPending;
   const title = account ? t('accounts.form.editTitle', { name: account.name }) : t('accounts.form.newTitle');
 
-  const set = (field: keyof AccountValues) => (e: { target: { value: string } }) => {
-    const value = e.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  };
-
   async function submit(e?: FormEvent) {
     e?.preventDefault();
     const made = account ? patchBody(account, values) : createBody(values);
-    if (!made.body) return setErrors(made.errors);
+    if (!made.body) return setErrors(made.errors as Record<string, string>);
     try {
       if (account) {
         if (Object.keys(made.body).length) await update.mutateAsync({ params: { id: account.id }, body: made.body });
@@ -232,29 +221,23 @@ function AccountForm({ account, onClose }: { account: BankAccount | null; onClos
           new Set(['name', 'currency', 'type', 'iban', 'openingBalance', 'openingDate', 'balance']),
         );
         const { openingBalance, ...rest } = fields;
-        setErrors({ ...rest, ...(openingBalance ? { balance: openingBalance } : {}) } as AccountErrors);
+        setErrors({ ...rest, ...(openingBalance ? { balance: openingBalance } : {}) });
       } else toast.error(err, t('accounts.saveFailed'));
     }
   }
 
   const text = (field: keyof AccountValues, label: string, opts: { required?: boolean; hint?: string; type?: string } = {}) => (
-    <Field label={label} required={opts.required} error={errors[field]} hint={opts.hint}>
-      {({ id, describedBy, invalid, required }) => (
-        <input
-          id={id}
-          name={field}
-          className="input"
-          type={opts.type ?? 'text'}
-          required={required}
-          value={values[field]}
-          onChange={set(field)}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          autoComplete="off"
-          inputMode={field === 'balance' ? 'decimal' : undefined}
-        />
-      )}
-    </Field>
+    <TextField
+      name={field}
+      label={label}
+      value={values[field]}
+      onChange={set(field)}
+      error={errors[field]}
+      hint={opts.hint}
+      required={opts.required}
+      type={opts.type}
+      inputMode={field === 'balance' ? 'decimal' : undefined}
+    />
   );
 
   return (

@@ -7,7 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { appSmtpRoutes, SMTP_SECURITY, type SmtpView } from '../../../src-shared/contract/app-smtp';
-import { ConfirmDialog, ErrorBanner, Field } from '../../components/ui';
+import { ConfirmDialog, ErrorBanner, Field, FormError, TextField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
@@ -104,24 +104,19 @@ function MailForm({ current }: { current: SmtpView['data'] }) {
   }
 
   const text = (field: keyof SmtpValues, label: string, opts: { type?: string; hint?: string; required?: boolean } = {}) => (
-    <Field label={label} error={errors[field]} hint={opts.hint} required={opts.required}>
-      {({ id, describedBy, invalid, required }) => (
-        <input
-          id={id}
-          name={field}
-          className="input"
-          type={opts.type ?? 'text'}
-          required={required}
-          value={values[field]}
-          onChange={(e) => set(field, e.target.value)}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          readOnly={!mayManage}
-          autoComplete={field === 'password' ? 'new-password' : 'off'}
-          inputMode={field === 'port' ? 'numeric' : undefined}
-        />
-      )}
-    </Field>
+    <TextField
+      name={field}
+      label={label}
+      value={values[field]}
+      onChange={(e) => set(field, e.target.value)}
+      error={errors[field]}
+      hint={opts.hint}
+      required={opts.required}
+      type={opts.type}
+      readOnly={!mayManage}
+      autoComplete={field === 'password' ? 'new-password' : 'off'}
+      inputMode={field === 'port' ? 'numeric' : undefined}
+    />
   );
 
   return (
@@ -131,11 +126,7 @@ function MailForm({ current }: { current: SmtpView['data'] }) {
           ? t('mail.active', { host: current.host, from: current.fromAddress, at: formatDateTime(current.updatedAt) })
           : t('mail.none')}
       </p>
-      {errors[FORM_KEY] ? (
-        <div className="banner error" role="alert">
-          {errors[FORM_KEY]}
-        </div>
-      ) : null}
+      <FormError message={errors[FORM_KEY]} />
       <div className="grid-2">
         {text('host', t('mail.host'), { required: true, hint: t('mail.hostHint') })}
         <Field label={t('mail.security')} error={errors.security}>

@@ -12,7 +12,7 @@ import { teamRoutes } from '../../../src-shared/contract/teams';
 import { FileDrop } from '../../components/FileDrop';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
-import { ErrorBanner, Field } from '../../components/ui';
+import { ErrorBanner, Field, RefusedLines } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -144,16 +144,7 @@ function RatesImport() {
       )}
       {failure && lines.length === 0 ? <ErrorBanner error={failure} /> : null}
       {lines.length ? (
-        <div className="banner error" role="alert">
-          <div className="grow">
-            <strong>{t('rates.refused', { count: lines.length })}</strong>
-            <ul className="line-errors" lang="en">
-              {lines.slice(0, 20).map((f) => (
-                <li key={f.path}>{f.message}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
+        <RefusedLines title={t('rates.refused', { count: lines.length })} lines={lines.map((f) => f.message)} />
       ) : null}
       {result ? (
         <p className="banner ok" role="status">

@@ -3,17 +3,18 @@
  * invoices print, and its members. An owner changes them; a member sees them. A new base currency recomputes every
  * base amount (the server does it with the change), which the form says before it is saved.
  */
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Team, teamRoutes } from '../../../src-shared/contract/teams';
 import { DataTable } from '../../components/table/DataTable';
-import { ErrorBanner, Field } from '../../components/ui';
+import { ErrorBanner, Field, FormError, TextField } from '../../components/ui';
 import { useRead, useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatDate, formatMonth } from '../../lib/format';
 import { countryOptions } from '../../lib/regions';
+import { useFormState } from '../../lib/use-form-state';
 import { useConnection } from '../../stores/connection';
 import { useToasts } from '../../stores/toasts';
 import { currencyOptions } from './currencies';
@@ -45,8 +46,7 @@ export function TeamPanel() {
 
 function TeamForm({ team }: { team: Team }) {
   const { t, i18n } = useTranslation('team');
-  const [values, setValues] = useState<TeamValues>(() => teamValues(team));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { values, setValues, errors, setErrors, set } = useFormState<TeamValues>(() => teamValues(team));
   const update = useWrite(teamRoutes.update);
   const toast = useToasts();
   const mayManage = useMayManageTeam();
@@ -54,12 +54,6 @@ function TeamForm({ team }: { team: Team }) {
   const currencies = useMemo(() => currencyOptions(i18n.language), [i18n.language]);
   const patch = teamPatch(team, values);
   const changed = Object.keys(patch).length > 0;
-
-  const set = (field: TeamField) => (e: { target: { value: string } }) => {
-    const value = e.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -79,22 +73,17 @@ function TeamForm({ team }: { team: Team }) {
   }
 
   const input = (field: TeamField, label: string, opts: { required?: boolean; span?: boolean; hint?: string } = {}) => (
-    <Field label={label} required={opts.required} error={errors[field]} hint={opts.hint} className={opts.span ? 'span-2' : ''}>
-      {({ id, describedBy, invalid, required }) => (
-        <input
-          id={id}
-          name={field}
-          className="input"
-          required={required}
-          value={values[field]}
-          onChange={set(field)}
-          aria-invalid={invalid}
-          aria-describedby={describedBy}
-          readOnly={!mayManage}
-          autoComplete="off"
-        />
-      )}
-    </Field>
+    <TextField
+      name={field}
+      label={label}
+      value={values[field]}
+      onChange={set(field)}
+      error={errors[field]}
+      hint={opts.hint}
+      required={opts.required}
+      readOnly={!mayManage}
+      className={opts.span ? 'span-2' : ''}
+    />
   );
   const select = (field: TeamField, label: string, options: { value: string; label: string }[], hint?: string) => (
     <Field label={label} error={errors[field]} hint={hint}>
@@ -126,11 +115,7 @@ function TeamForm({ team }: { team: Team }) {
   return (
     <form onSubmit={submit} noValidate aria-label={t('team.title')}>
       {mayManage ? null : <p className="muted">{t('team.ownersOnly')}</p>}
-      {errors[FORM_KEY] ? (
-        <div className="banner error" role="alert">
-          {errors[FORM_KEY]}
-        </div>
-      ) : null}
+      <FormError message={errors[FORM_KEY]} />
       <div className="grid-2">
         {input('name', t('team.name'), { required: true, span: true })}
         {select(

@@ -3,7 +3,7 @@
  * was, which way the money went and how much — read in the person's number format — and optionally its category
  * and a note. It is a manual transaction: the bank's line, when it comes, is matched to it by the import.
  */
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
@@ -11,11 +11,12 @@ import type { TransactionCategory } from '../../../src-shared/contract/categorie
 import { transactionRoutes } from '../../../src-shared/contract/transactions';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { Drawer } from '../../components/Drawer';
-import { Field, Kbd } from '../../components/ui';
+import { Field, FormError, Kbd, TextField } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatPreferences } from '../../lib/format';
 import { parseDecimal } from '../../lib/parse-number';
+import { useFormState } from '../../lib/use-form-state';
 import { useToasts } from '../../stores/toasts';
 
 const FIELDS: ReadonlySet<string> = new Set(['bankAccountId', 'date', 'name', 'amount', 'categorySlug', 'note']);
@@ -27,7 +28,7 @@ export function NewTransaction(props: {
 }) {
   const { t } = useTranslation('transactions');
   const open = props.accounts.filter((a) => a.enabled);
-  const [values, setValues] = useState({
+  const { values, setValues, errors, setErrors, set } = useFormState({
     bankAccountId: open[0]?.id ?? '',
     date: dayIn(new Date(), formatPreferences().timezone),
     name: '',
@@ -36,15 +37,9 @@ export function NewTransaction(props: {
     categorySlug: '',
     note: '',
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
   const create = useWrite(transactionRoutes.create);
   const toast = useToasts();
   const directionName = useId();
-  const set = (field: keyof typeof values) => (e: { target: { value: string } }) => {
-    const value = e.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  };
 
   async function submit(e?: FormEvent) {
     e?.preventDefault();
@@ -78,11 +73,7 @@ export function NewTransaction(props: {
   return (
     <Drawer title={t('add.title')} onClose={props.onClose} onSubmit={() => void submit()} busy={create.isPending}>
       <form id="new-transaction" className="drawer-body" onSubmit={submit} noValidate>
-        {errors[FORM_KEY] ? (
-          <div className="banner error" role="alert">
-            {errors[FORM_KEY]}
-          </div>
-        ) : null}
+        <FormError message={errors[FORM_KEY]} />
         <div className="grid-2">
           <Field label={t('add.account')} required error={errors.bankAccountId}>
             {({ id, describedBy, invalid }) => (
@@ -115,21 +106,17 @@ export function NewTransaction(props: {
               />
             )}
           </Field>
-          <Field label={t('add.name')} required error={errors.name} className="span-2" hint={t('add.nameHint')}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                value={values.name}
-                onChange={set('name')}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                autoComplete="off"
-                // biome-ignore lint/a11y/noAutofocus: the drawer opens on what the transaction was
-                autoFocus
-              />
-            )}
-          </Field>
+          <TextField
+            name="name"
+            label={t('add.name')}
+            required
+            error={errors.name}
+            className="span-2"
+            hint={t('add.nameHint')}
+            value={values.name}
+            onChange={set('name')}
+            autoFocus
+          />
           <fieldset className="field">
             <legend className="required">{t('add.direction')}</legend>
             <div className="segmented">
@@ -146,20 +133,15 @@ export function NewTransaction(props: {
               ))}
             </div>
           </fieldset>
-          <Field label={t('add.amount')} required error={errors.amount}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                inputMode="decimal"
-                value={values.amount}
-                onChange={set('amount')}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-                autoComplete="off"
-              />
-            )}
-          </Field>
+          <TextField
+            name="amount"
+            label={t('add.amount')}
+            required
+            error={errors.amount}
+            inputMode="decimal"
+            value={values.amount}
+            onChange={set('amount')}
+          />
           <Field label={t('add.category')} error={errors.categorySlug}>
             {({ id, describedBy }) => (
               <select

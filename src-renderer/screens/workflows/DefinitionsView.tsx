@@ -12,7 +12,7 @@ import { Drawer } from '../../components/Drawer';
 import { FileDrop } from '../../components/FileDrop';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
-import { ErrorBanner } from '../../components/ui';
+import { ErrorBanner, RefusedLines } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -182,18 +182,7 @@ function ImportDefinition() {
         <input type="checkbox" checked={promoteNow} onChange={(e) => setPromoteNow(e.target.checked)} />
         {t('definitions.promoteNow')}
       </label>
-      {failure ? (
-        <div className="banner error" role="alert">
-          <div className="grow">
-            <strong>{failure.title}</strong>
-            <ul className="line-errors" lang="en">
-              {failure.lines.slice(0, 20).map((line) => (
-                <li key={line}>{line}</li>
-              ))}
-            </ul>
-          </div>
-        </div>
-      ) : null}
+      {failure ? <RefusedLines title={failure.title} lines={failure.lines} /> : null}
     </section>
   );
 }
