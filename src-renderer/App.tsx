@@ -10,18 +10,18 @@ import { type User, userRoutes } from '../src-shared/contract/users';
 import { NotificationBell } from './components/NotificationBell';
 import { useChangeStream } from './data/use-change-stream';
 import { useRead } from './data/use-read';
-import { setLanguage, t } from './i18n';
+import { setLanguage } from './i18n';
 import { DEFAULT_PREFERENCES, setFormatPreferences } from './lib/format';
 import { useRouter } from './lib/router';
 import { platform } from './platform/current';
 import { AboutScreen } from './screens/about/AboutScreen';
 import { CustomersScreen } from './screens/customers/CustomersScreen';
-import { NotBuiltYet } from './screens/placeholder/NotBuiltYet';
 import { SCREENS } from './screens/registry';
 import { SearchPalette } from './screens/search/SearchPalette';
 import { FormatsQuestion } from './screens/settings/FormatsQuestion';
 import { hasChosenFormats } from './screens/settings/formats';
 import { SettingsScreen } from './screens/settings/SettingsScreen';
+import { TeamSettingsScreen } from './screens/settings/TeamSettingsScreen';
 import { SignInScreen } from './screens/sign-in/SignInScreen';
 import { SyncIndicator } from './screens/sync/SyncIndicator';
 import { TimerControl } from './screens/time/TimerControl';
@@ -36,17 +36,6 @@ interface NavEntry {
   render: () => React.ReactNode;
 }
 
-/** An entry whose screen is not built yet: its title and what it will do, from `app:notBuilt.<id>`. */
-function notBuilt(id: string): NavEntry {
-  const titleKey = `app:nav.${id}`;
-  return {
-    path: `/${id.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`,
-    titleKey,
-    built: false,
-    render: () => <NotBuiltYet title={t(titleKey)} what={t(`app:notBuilt.${id}`)} />,
-  };
-}
-
 const WORK: NavEntry[] = [
   { path: '/customers', titleKey: 'customers:title', built: true, render: () => <CustomersScreen /> },
   ...SCREENS,
@@ -54,7 +43,7 @@ const WORK: NavEntry[] = [
 
 const SYSTEM: NavEntry[] = [
   { path: '/settings', titleKey: 'settings:title', built: true, render: () => <SettingsScreen /> },
-  notBuilt('teamSettings'),
+  { path: '/team-settings', titleKey: 'team:title', built: true, render: () => <TeamSettingsScreen /> },
   { path: '/about', titleKey: 'about:title', built: true, render: () => <AboutScreen /> },
 ];
 

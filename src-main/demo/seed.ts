@@ -75,10 +75,10 @@ export function planDemo(options: DemoOptions & { baseCurrency?: string } = {}):
   };
 }
 
-export function formatSummary(team: string, s: SeedSummary, seed: string, asOf: EpochDay): string {
+export function formatSummary(team: string, s: SeedSummary & { workflows?: number }, seed: string, asOf: EpochDay): string {
   return (
     `${team}: ${s.bankAccounts} bank accounts, ${s.customers} customers, ${s.tags} tags, ${s.categories} categories, ` +
     `${s.transactions} transactions, ${s.invoices} invoices, ${s.trackerProjects} tracker projects, ${s.trackerEntries} tracker entries, ` +
-    `${s.notifications} notifications (seed ${JSON.stringify(seed)}, as of ${isoDay(asOf)})`
+    `${s.notifications} notifications${s.workflows ? `, ${s.workflows} workflows` : ''} (seed ${JSON.stringify(seed)}, as of ${isoDay(asOf)})`
   );
 }

@@ -16,7 +16,9 @@ import { genRequestId } from './request-id';
 import { appEventsPlugin } from './routes/app-events';
 import { appInboxRoutesPlugin } from './routes/app-inbox';
 import { appMetricRoutesPlugin } from './routes/app-metrics';
+import { appRateRoutesPlugin } from './routes/app-rates';
 import { appSessionRoutesPlugin } from './routes/app-session';
+import { appSmtpRoutesPlugin } from './routes/app-smtp';
 import { appSyncRoutesPlugin } from './routes/app-sync';
 import { appTransactionRoutesPlugin } from './routes/app-transactions';
 import { appWorkflowRoutesPlugin } from './routes/app-workflows';
@@ -209,6 +211,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSyncRoutesPlugin, { db: options.db, sync: options.sync, prefix: '/app' });
   await app.register(appInboxRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appSmtpRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appRateRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
   // Provider callbacks (the spec names both prefixes): inbound e-mail for the inbox, signed with the team's secret.

@@ -1,4 +1,5 @@
 import type { Json } from '../../src-shared/contract/workflow-definition';
+import { templatePaths } from '../../src-shared/domain/workflow-trigger-inputs';
 
 /**
  * Templates in node fields: `{{trigger.invoiceId}}`, `{{vars.invoice.invoiceNumber}}`. A placeholder is a dotted
@@ -21,10 +22,8 @@ const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const WHOLE = /^\{\{\s*([^{}]*?)\s*\}\}$/;
 const PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z0-9_]+)*$/;
 
-/** The paths a template reads, for validation. */
-export function templatePaths(text: string): string[] {
-  return [...text.matchAll(PLACEHOLDER)].map((m) => m[1] ?? '');
-}
+/** The paths a template reads, for validation (one rule with the app's start form). */
+export { templatePaths };
 
 /** Why a path cannot be read from a run's context, or undefined when it can. */
 export function pathProblem(path: string): string | undefined {

@@ -1,9 +1,5 @@
-import {
-  DISPATCHABLE_TRIGGER_TYPES,
-  type RecordResource,
-  type Trigger,
-  type WorkflowDefinition,
-} from '../../src-shared/contract/workflow-definition';
+import { DISPATCHABLE_TRIGGER_TYPES, type Trigger, type WorkflowDefinition } from '../../src-shared/contract/workflow-definition';
+import { REFERENCE_KEYS, REQUIRED_KEYS } from '../../src-shared/domain/workflow-trigger-inputs';
 import type { Db } from '../store/db';
 import { recordExists } from '../store/workflows/records';
 import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs/enqueue';
@@ -19,20 +15,6 @@ import { parseStoredDefinition } from './definitions';
  * declares that trigger. The runner picks the runs up; the caller's transaction carries them, so an event that
  * rolls back starts nothing.
  */
-
-/** The record ids a trigger's data may carry, and the resource each names. */
-export const REFERENCE_KEYS: Record<string, RecordResource> = {
-  invoiceId: 'invoice',
-  customerId: 'customer',
-  transactionId: 'transaction',
-};
-
-/** What the data of each trigger type must carry (one of the keys). */
-const REQUIRED_KEYS: Partial<Record<string, readonly string[]>> = {
-  invoice_overdue: ['invoiceId'],
-  payment_failed: ['invoiceId', 'transactionId'],
-  customer_segment_entered: ['customerId'],
-};
 
 /** Why this trigger type cannot be dispatched by a start call, or undefined. */
 export function dispatchProblem(triggerType: string): string | undefined {

@@ -1,16 +1,19 @@
 /**
  * The bell: the caller's unread notifications counted on it, the list in a popover, each markable as read, or all
- * at once. Refreshed by the change stream (entity `notification`) like every list.
+ * at once, each leading to what it is about (notification-target.ts; opening it marks it read). Refreshed by the
+ * change stream (entity `notification`) like every list.
  */
-import { useId, useRef, useState } from 'react';
+import { type MouseEvent, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Notification, notificationRoutes } from '../../src-shared/contract/notifications';
 import { useCursorList } from '../data/use-cursor-list';
 import { useWrite } from '../data/use-write';
 import { i18n, t } from '../i18n';
 import { formatDateTime } from '../lib/format';
+import { useRouter } from '../lib/router';
 import { useDismiss } from '../lib/use-dismiss';
 import { useToasts } from '../stores/toasts';
+import { notificationTarget } from './notification-target';
 
 export function notificationTitle(n: Notification): string {
   const m = n.metadata as Record<string, unknown>;
@@ -47,9 +50,14 @@ function BellIcon() {
 
 export function NotificationBell({ enabled }: { enabled: boolean }) {
   const { t } = useTranslation('notifications');
-  const [open, setOpen] = useState(false);
+  const [isOpen, setOpen] = useState(false);
+  const navigate = useRouter((r) => r.navigate);
   const unread = useCursorList(notificationRoutes.list, { status: ['unread'], pageSize: 100 }, { enabled });
-  const all = useCursorList(notificationRoutes.list, { status: ['unread', 'read'], pageSize: 30 }, { enabled: enabled && open });
+  const all = useCursorList(
+    notificationRoutes.list,
+    { status: ['unread', 'read'], pageSize: 30 },
+    { enabled: enabled && isOpen },
+  );
   const markOne = useWrite(notificationRoutes.updateStatus);
   const markAll = useWrite(notificationRoutes.updateAllStatus);
   const toast = useToasts();
@@ -59,7 +67,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
   const count = unread.items.length;
   const countText = unread.hasNextPage ? '99+' : String(count);
 
-  useDismiss(open, () => setOpen(false), { panel: panelRef, button: buttonRef });
+  useDismiss(isOpen, () => setOpen(false), { panel: panelRef, button: buttonRef });
 
   async function markRead(n: Notification) {
     try {
@@ -67,6 +75,15 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
     } catch (err) {
       toast.error(err, t('markOneFailed'));
     }
+  }
+
+  /** Opens what the notification is about (marking it read), the popover closing behind it. */
+  async function open(e: MouseEvent, n: Notification) {
+    if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return;
+    e.preventDefault();
+    setOpen(false);
+    navigate(notificationTarget(n) as string);
+    if (n.status === 'unread') await markRead(n);
   }
 
   async function markAllRead() {
@@ -85,7 +102,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
         type="button"
         className={`btn ghost icon-btn ${count ? 'has-count' : ''}`}
         aria-label={count ? t('buttonUnread', { shown: countText }) : t('buttonNone')}
-        aria-expanded={open}
+        aria-expanded={isOpen}
         aria-controls={panelId}
         onClick={() => setOpen((o) => !o)}
         disabled={!enabled}
@@ -97,7 +114,7 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
           </span>
         ) : null}
       </button>
-      {open ? (
+      {isOpen ? (
         <div ref={panelRef} id={panelId} className="popover bell-panel" role="dialog" aria-label={t('title')}>
           <div className="popover-header">
             <h2>{t('title')}</h2>
@@ -126,7 +143,13 @@ export function NotificationBell({ enabled }: { enabled: boolean }) {
                   <div className="notif-body">
                     <div className="notif-title">
                       {n.status === 'unread' ? <span className="sr-only">{t('unreadPrefix')} </span> : null}
-                      {notificationTitle(n)}
+                      {notificationTarget(n) ? (
+                        <a href={notificationTarget(n) as string} className="notif-link" onClick={(e) => void open(e, n)}>
+                          {notificationTitle(n)}
+                        </a>
+                      ) : (
+                        notificationTitle(n)
+                      )}
                     </div>
                     {notificationDetail(n) ? <div className="notif-detail">{notificationDetail(n)}</div> : null}
                     <div className="notif-time">{formatDateTime(n.createdAt)}</div>

@@ -1,5 +1,5 @@
 /** Small building blocks shared by the screens. */
-import { type ReactNode, useEffect, useId, useRef } from 'react';
+import { type ChangeEvent, type ReactNode, useEffect, useId, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../src-shared/api-client';
 
@@ -32,6 +32,71 @@ export function Field(props: {
       ) : null}
     </div>
   );
+}
+
+/** A labelled text input in a form (Field with its input): its error or hint under it, named by both. */
+export function TextField(props: {
+  name: string;
+  label: string;
+  value: string;
+  onChange: (e: ChangeEvent<HTMLInputElement>) => void;
+  error?: string;
+  hint?: string;
+  required?: boolean;
+  type?: string;
+  readOnly?: boolean;
+  inputMode?: 'decimal' | 'numeric' | 'email';
+  autoComplete?: string;
+  autoFocus?: boolean;
+  className?: string;
+}) {
+  return (
+    <Field label={props.label} required={props.required} error={props.error} hint={props.hint} className={props.className}>
+      {({ id, describedBy, invalid, required }) => (
+        <input
+          id={id}
+          name={props.name}
+          className="input"
+          type={props.type ?? 'text'}
+          required={required}
+          value={props.value}
+          onChange={props.onChange}
+          aria-invalid={invalid}
+          aria-describedby={describedBy}
+          readOnly={props.readOnly}
+          inputMode={props.inputMode}
+          autoComplete={props.autoComplete ?? 'off'}
+          // biome-ignore lint/a11y/noAutofocus: a form that opens on this field asks for it
+          autoFocus={props.autoFocus}
+        />
+      )}
+    </Field>
+  );
+}
+
+/** A file refused with what is wrong in it, line by line (the server's words, in English). */
+export function RefusedLines({ title, lines }: { title: string; lines: readonly string[] }) {
+  return (
+    <div className="banner error" role="alert">
+      <div className="grow">
+        <strong>{title}</strong>
+        <ul className="line-errors" lang="en">
+          {lines.slice(0, 20).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+      </div>
+    </div>
+  );
+}
+
+/** What a form's answer said about no field in particular (lib/field-errors.ts `FORM_KEY`), above the form. */
+export function FormError({ message }: { message: string | undefined }) {
+  return message ? (
+    <div className="banner error" role="alert">
+      {message}
+    </div>
+  ) : null;
 }
 
 /** An error from the API, said for people, with the request id support needs. */

@@ -27,6 +27,7 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'bank-accounts': 'bank_account',
   // Team settings: the team and its members, and the mail server (not records of the change stream).
   teams: 'team',
+  'app: smtp': 'smtp_settings',
   rules: 'rule',
   inbox: 'inbox_item',
   'app: workflows': 'workflow_run',

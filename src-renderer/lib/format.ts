@@ -73,8 +73,8 @@ export interface Formatter {
   dateTime(iso: string | null | undefined): string;
   /** The time of an instant in the user's clock and time zone: "18:30", "6:30 PM". */
   time(iso: string | null | undefined): string;
-  /** A month ("2026-09" or a day in it) in the user's language: "Sep 26", "Sept. 2026". */
-  month(iso: string, style?: 'axis' | 'long'): string;
+  /** A month ("2026-09" or a day in it) in the user's language: "Sep 26", "September 2026", or its name alone. */
+  month(iso: string, style?: 'axis' | 'long' | 'name'): string;
   /** A duration in ms: "850 ms", "12 s", "3 min 4 s", "2 h 5 min", the units in the user's language. */
   duration(ms: number | null | undefined): string;
 }
@@ -198,14 +198,14 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
   }
 
   const months = new Map<string, Intl.DateTimeFormat>();
-  function month(iso: string, style: 'axis' | 'long' = 'axis'): string {
+  function month(iso: string, style: 'axis' | 'long' | 'name' = 'axis'): string {
     const m = MONTH.exec(iso) ?? DAY.exec(iso);
     if (!m) return iso;
     let f = months.get(style);
     if (!f) {
       f = new Intl.DateTimeFormat(locale, {
         month: style === 'axis' ? 'short' : 'long',
-        year: style === 'axis' ? '2-digit' : 'numeric',
+        ...(style === 'name' ? {} : { year: style === 'axis' ? '2-digit' : 'numeric' }),
         timeZone: 'UTC',
       });
       months.set(style, f);

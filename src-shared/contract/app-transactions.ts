@@ -37,6 +37,24 @@ export type ReviewRow = z.infer<typeof ReviewRow>;
 
 export const ReviewRowQuery = TransactionListQuery;
 
+/** The list's filters without paging: what the totals and the export cover (the review-state tab included). */
+export const FilteredSetQuery = TransactionListQuery.omit({ cursor: true, pageSize: true });
+
+export const TransactionTotals = z
+  .object({
+    data: z.array(
+      z.object({
+        currency: z.string(),
+        count: z.number().int(),
+        moneyIn: z.number().describe('major units: the sum of the amounts above zero'),
+        moneyOut: z.number().describe('major units: the sum of the amounts below zero (negative)'),
+        net: z.number().describe('major units: in + out'),
+      }),
+    ),
+  })
+  .meta({ id: 'AppTransactionTotals' });
+export type TransactionTotals = z.infer<typeof TransactionTotals>;
+
 export const appTransactionRoutes = {
   list: defineRoute({
     method: 'GET',
@@ -53,5 +71,28 @@ export const appTransactionRoutes = {
         meta: z.object({ cursor: z.string().nullable(), hasPreviousPage: z.boolean(), hasNextPage: z.boolean() }),
       }),
     },
+  }),
+  totals: defineRoute({
+    method: 'GET',
+    path: '/transactions/totals',
+    mount: '/app',
+    tag: 'transactions',
+    summary: 'The filtered set summed per currency: count, money in, money out, net',
+    description: 'Internal app API (under /app, not part of the public v1 contract).',
+    scopes: ['transactions.read'],
+    query: FilteredSetQuery.omit({ sort: true }),
+    responses: { 200: TransactionTotals },
+  }),
+  export: defineRoute({
+    method: 'GET',
+    path: '/transactions/export',
+    mount: '/app',
+    tag: 'transactions',
+    summary: 'The filtered set as a CSV file (text/csv, UTF-8), in the list’s order',
+    description:
+      'Internal app API (under /app, not part of the public v1 contract). One line per transaction: date, name, counterparty, description, amount (a dot for decimals), currency, account, category, tags, status, review state, note, id. At most 100,000 lines (422 beyond: narrow the filters).',
+    scopes: ['transactions.read'],
+    query: FilteredSetQuery,
+    responses: { 200: z.any().describe('text/csv') },
   }),
 };

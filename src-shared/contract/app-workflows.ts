@@ -75,6 +75,10 @@ export const WorkflowApproval = z.object({
   deadlineAt: z.string().nullable(),
   deadlineOutcome: z.enum(['approved', 'rejected']).nullable(),
   decidedBy: z.string().nullable().describe('who decided; "deadline" when the deadline did'),
+  decidedByName: z
+    .string()
+    .nullable()
+    .describe('who decided, in words: the member’s name or the API key’s name (null for the deadline or a former member)'),
   decidedAt: z.string().nullable(),
   comment: z.string().nullable(),
   createdAt: z.string(),
@@ -259,6 +263,15 @@ export const appWorkflowRoutes = {
     params: AppWorkflowIdParams,
     body: DecisionBody.nullish(),
     responses: { 200: WorkflowRunDetail },
+  }),
+  retry: defineRoute({
+    ...write,
+    method: 'POST',
+    path: '/workflow-runs/:id/retry',
+    summary: 'Start a failed run again: a new run of the promoted version with the same trigger and data',
+    description: `${INTERNAL} 409 when the run has not failed. Retrying one run twice answers the same new run.`,
+    params: AppWorkflowIdParams,
+    responses: { 200: StartAck },
   }),
   cancel: defineRoute({
     ...write,

@@ -237,6 +237,13 @@ export const StressTestBody = windowed(
 );
 export type StressTestBody = z.infer<typeof StressTestBody>;
 
+export const StressTestRename = z.strictObject({
+  name: z.preprocess(
+    (v) => (typeof v === 'string' && v.trim() === '' ? null : v),
+    z.string().trim().max(200, 'must be at most 200 characters').nullable(),
+  ),
+});
+
 export const PathMonth = z
   .object({ month: Month, inflow: z.number(), outflow: z.number(), net: z.number(), cash: z.number() })
   .meta({ id: 'StressPathMonth' });
@@ -382,6 +389,28 @@ export const metricRoutes = {
     params: idParams(),
     responses: { 200: StressTest },
   }),
+  renameStressTest: defineRoute({
+    method: 'PATCH',
+    path: '/metrics/stress-test/:id',
+    tag: 'metrics',
+    summary: 'Extension: rename a saved stress test (its figures stay as computed)',
+    description: 'Extension of the v1 contract (not in the spec), for the renderer.',
+    scopes: ['metrics.write'],
+    idempotent: true,
+    params: idParams(),
+    body: StressTestRename,
+    responses: { 200: StressTest },
+  }),
+  deleteStressTest: defineRoute({
+    method: 'DELETE',
+    path: '/metrics/stress-test/:id',
+    tag: 'metrics',
+    summary: 'Extension: delete a saved stress test',
+    description: 'Extension of the v1 contract (not in the spec), for the renderer.',
+    scopes: ['metrics.write'],
+    params: idParams(),
+    responses: { 200: StressTest },
+  }),
   listStressTests: defineRoute({
     method: 'GET',
     path: '/metrics/stress-tests',
@@ -410,7 +439,13 @@ export const metricRoutes = {
     responses: {
       200: z.object({
         tests: z.array(StressTestSummary),
-        months: z.array(z.object({ month: Month, cash: z.array(z.number().nullable()) })),
+        months: z.array(
+          z.object({
+            month: Month,
+            cash: z.array(z.number().nullable()),
+            baseline: z.array(z.number().nullable()).describe("each test's baseline (unstressed) closing cash"),
+          }),
+        ),
         sameCurrency: z.boolean(),
       }),
     },

@@ -208,6 +208,10 @@ export const TransactionListQuery = z.object({
   reviewStates: multiValue(z.enum(REVIEW_STATES)),
   amountRange: AmountRange,
   amount: AmountBound,
+  absAmountRange: AmountRange.describe(
+    'extension: [min, max] of the amount without its sign, in major units, as a repeated key ("at least 30" finds both directions)',
+  ),
+  importBatch: z.string().min(1).max(200).optional().describe('extension: the lines an import batch created or linked'),
   type: z.enum(['income', 'expense']).optional(),
   attachments: PresenceQuery.describe('include|exclude (also present|absent): with or without attachments'),
   manual: PresenceQuery.describe('include|exclude (also true|false): only manual, or only bank lines'),

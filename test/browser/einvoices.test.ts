@@ -158,7 +158,7 @@ describe('e-invoices on the invoice screen', () => {
     const { ui, page, app } = journey;
     const api = createApiClient({ baseUrl: ui.url, token: () => ui.key() });
     const { email, password } = await ui.user();
-    await app.open('/settings');
+    await app.open('/team-settings');
     await app.signIn(email, password);
     const panel = page.getByRole('region', { name: tk('settings:einvoice.title') });
     await panel.getByLabel(tk('settings:einvoice.eInvoiceFormat')).selectOption('peppol-bis-3');

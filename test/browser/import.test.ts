@@ -113,6 +113,31 @@ describe('importing a bank file in the web UI', () => {
     await batches.getByText(pattern('Undone {{at}}', { at: '.+' })).waitFor();
   });
 
+  it('maps a column by its header and values, then links to the imported rows and to a rule made from them', async () => {
+    await page.getByLabel(tr('Bank file'), { exact: true }).setInputFiles(file);
+    const preview = page.getByRole('region', { name: tr('Preview') });
+    await preview.getByText('statement-november.csv').waitFor({ timeout: 30_000 });
+    await preview.locator('summary').click();
+    // The amount column by name, with its values as the file writes them.
+    const amount = preview.getByLabel(tr('Amount column'));
+    expect(await amount.locator('option:checked').innerText()).toBe('Betrag — -12,50 · 4.800,00');
+    const counterparty = preview.getByLabel(tr('Counterparty column'));
+    await counterparty.selectOption({ label: 'Verwendungszweck — Kartenzahlung · Rechnung INV-0042' });
+    await preview.getByRole('button', { name: tr('Preview with this mapping') }).click();
+    await preview.getByRole('button', { name: new RegExp(`^${tk('import:importRows', { count: 5 })}`) }).click();
+    await app.toast(importedPattern(5)).waitFor({ timeout: 30_000 });
+
+    const done = page.getByRole('status').filter({ hasText: tr('Show its transactions') });
+    const ruleHref = await done.getByRole('link', { name: tr('Create a rule from these') }).getAttribute('href');
+    const batchId = new URL(ruleHref ?? '', ui.url).searchParams.get('fromBatch');
+    expect(batchId).toBeTruthy();
+    await done.getByRole('link', { name: tr('Show its transactions') }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('batch')).toBe(batchId);
+    const grid = page.getByRole('grid', { name: tr('Transactions') });
+    await expect.poll(() => grid.locator('[data-transaction-id]').count()).toBe(5);
+    expect(await grid.getByText('Rechnung INV-0042').count()).toBeGreaterThan(0);
+  });
+
   it("keeps a preview made before the user's preferences arrived, and shows it in them", async () => {
     // The preferences (here a dd.MM.yyyy date format) come 1.5 s late. The screen used to mount at once with the
     // browser's defaults and be mounted afresh when they came, losing the preview picked in between.

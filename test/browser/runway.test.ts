@@ -54,9 +54,20 @@ describe('runway and stress tests in the web UI', () => {
     expect(await card.getByTestId('runway-months').innerText()).toMatch(
       new RegExp(`^(∞ ${tr('Infinite')}|[\\d.,]+ (${months}))$`),
     );
+    // A window that made money shows its net gain, not a negative burn; the formula waits behind a disclosure.
+    if ((await card.getByTestId('runway-months').innerText()).startsWith('∞')) {
+      await card.getByText(tr('Net gain per month')).waitFor();
+      expect(await card.innerText()).not.toContain(tr('Average monthly burn'));
+      expect(await card.locator('dd.earn').innerText()).not.toMatch(/^[-−]/);
+    }
+    const how = card.locator('details.how');
+    expect(await how.locator('p').isVisible()).toBe(false);
+    await how.getByText(tr('How is this computed')).click();
+    await how.locator('p').waitFor();
     for (const title of ['Cash flow forecast', 'Revenue forecast']) {
       const chart = page.getByRole('region', { name: tr(title) });
-      await chart.getByText(tr('Method:')).waitFor({ timeout: 60_000 });
+      await chart.getByText(tr('How is this computed')).click({ timeout: 60_000 });
+      await chart.getByText(tr('Method:')).waitFor();
       // A backtest, or why there is none (the server says so in its own words).
       expect(await chart.innerText()).toMatch(
         new RegExp(`${tr('Backtest')}|No backtest|${tr('No backtest: too few complete months in the window.')}`),
@@ -90,6 +101,14 @@ describe('runway and stress tests in the web UI', () => {
       .getByText(tr('Hiring plan'))
       .waitFor();
 
+    // A one-time expense without its day: said at the field before anything is sent, and nothing can be saved.
+    await builder.getByLabel(tr('Add a driver')).selectOption('OneTimeExpense');
+    await builder.getByText(tr('Choose the day the expense falls on')).waitFor();
+    await builder.getByRole('button', { name: tr('Save stress test') }).click();
+    await app.toast(tr('Fill in the inputs marked first')).waitFor();
+    await builder.getByRole('button', { name: `${tr('Remove')} ${tr('One-time expense')}` }).click();
+    await builder.getByText(tr('Choose the day the expense falls on')).waitFor({ state: 'detached' });
+
     await builder.getByLabel(tr('Name')).fill('Lose a client and hire');
     await builder.getByRole('button', { name: tr('Save stress test') }).click();
     await app.toast('Saved “{{name}}”', { name: 'Lose a client and hire' }).waitFor();
@@ -114,5 +133,21 @@ describe('runway and stress tests in the web UI', () => {
     const key = ui.key();
     const list = await createApiClient({ baseUrl: ui.url, token: () => key }).call(metricRoutes.listStressTests, { query: {} });
     expect(list.data.map((t) => t.name).sort()).toEqual(['Lose a client', 'Lose a client and hire']);
+
+    // Renamed in its row, then deleted after a confirmation.
+    await saved.getByRole('button', { name: `${tr('Rename')} Lose a client`, exact: true }).click();
+    const newName = saved.getByLabel(tr('New name for {{name}}', { name: 'Lose a client' }));
+    await newName.fill('Lose the big client');
+    await newName.press('Enter');
+    await app.toast('Renamed to {{name}}', { name: 'Lose the big client' }).waitFor();
+    await saved.getByRole('cell', { name: 'Lose the big client', exact: true }).waitFor();
+    await saved.getByRole('button', { name: `${tk('common:delete')} Lose the big client` }).click();
+    await page
+      .getByRole('alertdialog')
+      .getByRole('button', { name: tr('Delete stress test') })
+      .click();
+    await saved.getByRole('cell', { name: 'Lose the big client', exact: true }).waitFor({ state: 'detached' });
+    const after = await createApiClient({ baseUrl: ui.url, token: () => key }).call(metricRoutes.listStressTests, { query: {} });
+    expect(after.data.map((t) => t.name)).toEqual(['Lose a client and hire']);
   });
 });

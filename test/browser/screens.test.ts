@@ -262,10 +262,11 @@ const SCREENS: Screen[] = [
         .getByRole('region', { name: tr('Runway') })
         .getByTestId('runway-months')
         .waitFor();
+      // The forecasts are computed: their charts drawn, "How is this computed" beneath them.
       for (const forecast of ['Cash flow forecast', 'Revenue forecast'])
         await page
           .getByRole('region', { name: tr(forecast) })
-          .getByText(tr('Method:'))
+          .locator('details.how')
           .waitFor({ timeout: 60_000 });
     },
   },
@@ -291,6 +292,24 @@ const SCREENS: Screen[] = [
         .getByRole('region', { name: tr('Run detail') })
         .getByText(containing('Waiting for your approval:'))
         .waitFor();
+    },
+  },
+  {
+    name: 'workflow-start',
+    async open(page, app) {
+      await app.nav('Workflows').click();
+      await page.getByRole('button', { name: tr('Start a run') }).click();
+      const dialog = page.getByRole('dialog', { name: tr('Start a run') });
+      await dialog.getByLabel(tr('Workflow to start')).selectOption({ label: 'Invoice reminder (v1)' });
+      await dialog.getByRole('combobox', { name: tk('workflows:start.inputs.invoiceId') }).waitFor();
+    },
+  },
+  {
+    name: 'workflow-definitions',
+    async open(page, app) {
+      await app.nav('Workflows').click();
+      await page.getByRole('tab', { name: tk('workflows:views.definitions') }).click();
+      await page.locator('tr[data-workflow-id]').first().waitFor();
     },
   },
   {
@@ -320,6 +339,17 @@ const SCREENS: Screen[] = [
       await page.getByTestId('formats-preview').waitFor();
     },
   },
+  ...(['team', 'accounts', 'mail', 'rates'] as const).map(
+    (section): Screen => ({
+      name: `team-settings-${section}`,
+      async open(page, app) {
+        await app.nav('Team settings').click();
+        await page.getByRole('tab', { name: tk(`team:tabs.${section}`) }).click();
+        await page.locator('.team-page .panel h2').first().waitFor();
+        await page.locator('.team-page [aria-busy="true"], .team-page .skeleton-block').first().waitFor({ state: 'detached' });
+      },
+    }),
+  ),
   {
     name: 'about',
     async open(page, app) {

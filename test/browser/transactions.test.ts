@@ -11,7 +11,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { containing, contextOptions, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
+import { containing, contextOptions, formatted, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -52,6 +52,9 @@ beforeEach(async () => {
 });
 
 const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
+/** An amount as the screens write it in the run's locale (plain spaces). */
+const formattedAmount = (amount: number, currency: string) =>
+  new Intl.NumberFormat(LOCALE, { style: 'currency', currency }).format(amount).replace(/\u00a0/g, ' ');
 const grid = () => page.getByRole('grid', { name: tr('Transactions') });
 /** A review action's toast, as `transactions:actions.<name>_done` says it. */
 const done = (name: string, vars: Record<string, unknown>) => literally(tk(`transactions:actions.${name}_done`, vars));
@@ -86,8 +89,8 @@ describe('transaction review in the web UI', () => {
     await expect.poll(async () => (await record(ids[0]!)).category?.slug).toBe(target.slug);
     expect((await record(ids[0]!)).fieldSources.category?.source).toBe('user');
 
-    // 2: a note (n), saved with Ctrl+Enter.
-    await page.keyboard.press('j');
+    // 2: the cursor went on to the next row by itself; a note (n) there, saved with Ctrl+Enter.
+    await expect.poll(() => grid().getAttribute('aria-activedescendant')).toBe(`tx-${ids[1]}`);
     await page.keyboard.press('n');
     await page.getByRole('dialog', { name: tr('Note') }).waitFor();
     await page.keyboard.type('Checked against the contract');
@@ -279,5 +282,61 @@ describe('transaction review in the web UI', () => {
     for (const id of ids) await expect.poll(async () => (await record(id)).category?.slug).toBe('meals');
     const rules = await c.call(ruleRoutes.list);
     expect(rules.data.some((r) => /Kaffeeroesterei Nord/i.test(r.name))).toBe(true);
+  });
+
+  it('takes the keyboard on arrival; filters money out by its unsigned amount in the user’s format; sums, adds, exports', {
+    timeout: 120_000,
+  }, async () => {
+    // The grid has the keyboard as soon as the rows are there: j moves at once.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('grid');
+    await page.getByRole('tab', { name: startsWith('All') }).click();
+
+    // "At least 30,50 (or 30.50), out": expenses of 30.50 or more, typed as the user writes numbers, sent once.
+    const listCalls: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/app/transactions') listCalls.push(r.url());
+    });
+    await page.getByRole('button', { name: tr('More filters') }).click();
+    const more = page.getByRole('dialog', { name: tr('More filters') });
+    await more.getByLabel(tk('transactions:filters.directions.expense'), { exact: true }).check();
+    await more.getByLabel(tr('At least')).pressSequentially(formatted(30.5, 2), { delay: 30 });
+    await expect.poll(() => new URL(page.url()).searchParams.get('min')).toBe('30.5');
+    expect(new URL(page.url()).searchParams.get('type')).toBe('expense');
+    expect(listCalls.filter((u) => new URL(u).searchParams.get('absAmountRange')).length).toBeLessThanOrEqual(1);
+    await more.getByRole('button', { name: tr('Done') }).click();
+    await page.getByRole('button', { name: new RegExp(`^${tr('More filters')}\\s*2`) }).waitFor();
+    // The whole filtered set, counted and summed: only money out.
+    const totals = await client().call(appTransactionRoutes.totals, { query: { absAmountRange: ['30.5', ''], type: 'expense' } });
+    const count = totals.data.reduce((n, c) => n + c.count, 0);
+    expect(count).toBeGreaterThan(10);
+    await expect
+      .poll(() => page.locator('.bulk-bar').innerText())
+      .toMatch(new RegExp(`^${literally(tk('transactions:count', { count })).source}`));
+    for (const amount of await rows().locator('.money').allInnerTexts()) expect(amount).toMatch(/^-/);
+    const eur = totals.data.find((c) => c.currency === 'EUR')!;
+    expect(eur.moneyIn).toBe(0);
+    await page
+      .locator('.tx-totals')
+      .getByText(new RegExp(literally(formattedAmount(eur.moneyOut, 'EUR')).source))
+      .waitFor();
+
+    // Export what is shown as CSV.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: tr('Export CSV') }).click(),
+    ]);
+    const csv = fs.readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
+    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(count + 1);
+
+    // A transaction added by hand: 12,50 paid in cash.
+    await page.getByRole('button', { name: tk('transactions:add.button') }).click();
+    const form = page.getByRole('dialog', { name: tk('transactions:add.title') });
+    await form.getByLabel(tr('What it was')).fill('Parking meter');
+    await form.getByLabel(tk('transactions:add.amount')).fill(formatted(12.5, 2));
+    await form.getByRole('button', { name: startsWith('Add transaction') }).click();
+    await app.toast('{{name}} added', { name: 'Parking meter' }).waitFor();
+    const made = await client().call(appTransactionRoutes.list, { query: { q: 'Parking meter', pageSize: 10 } });
+    expect(made.data[0]).toMatchObject({ amount: -12.5, manual: true });
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 });

@@ -2,6 +2,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDay } from '../../demo/calendar';
 import { LedgerTooSmall } from '../../demo/ledger';
 import { DEFAULT_SEED, formatSummary, planDemo } from '../../demo/seed';
+import { importDemoWorkflows } from '../../demo/workflows';
 import { writeDemo } from '../../demo/write';
 import { deleteTeamData, teamHasData } from '../../store/demo/demo-data';
 import { teamRemote } from '../../store/sync/remotes';
@@ -76,7 +77,8 @@ export function demoCommand(): Command {
             );
           },
         });
-        process.stdout.write(`${formatSummary(team.name, summary, data.seed, data.window.asOf)}\n`);
+        const workflows = importDemoWorkflows(db, team.id);
+        process.stdout.write(`${formatSummary(team.name, { ...summary, workflows }, data.seed, data.window.asOf)}\n`);
       });
     });
 }

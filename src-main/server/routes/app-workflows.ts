@@ -10,7 +10,7 @@ import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail }
 import { describeProblems } from '../../workflows/validate';
 import { wakeRunners } from '../../workflows/wakeup';
 import type { Credential } from '../auth/credentials';
-import { unprocessable } from '../errors';
+import { conflict, unprocessable } from '../errors';
 import { registerRoute } from '../route';
 import { startAck, startOrRefuse } from './workflows';
 
@@ -75,6 +75,20 @@ export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: 
       return getRunDetail(db, auth.teamId, params.id);
     });
   }
+  registerRoute(app, appWorkflowRoutes.retry, ({ auth, params }) => {
+    const run = getRunDetail(db, auth.teamId, params.id);
+    if (run.status !== 'failed') throw conflict(`Run ${run.runId} has not failed`, `it is ${run.status}`);
+    // Keyed by the failed run: a second click (or a second person) gets the same new run, not another.
+    return startAck(
+      startOrRefuse(db, auth.teamId, run.workflowId, {
+        triggerType: run.triggerType,
+        triggerData: run.triggerData as Record<string, unknown>,
+        idempotencyKey: `retry:${run.executionId}`,
+        source: 'app',
+        requireApiExecution: false,
+      }),
+    );
+  });
   registerRoute(app, appWorkflowRoutes.cancel, ({ auth, params }) => {
     cancelRun(db, auth.teamId, params.id);
     return getRunDetail(db, auth.teamId, params.id);

@@ -3,7 +3,14 @@ import { metricRoutes } from '../../../src-shared/contract/metrics';
 import { augursModel } from '../../metrics/augurs';
 import type { Db } from '../../store/db';
 import { computeForecast, latestForecast } from '../../store/metrics/forecasts';
-import { compareStressTests, getStressTest, listStressTests, runAndSaveStressTest } from '../../store/metrics/stress-tests';
+import {
+  compareStressTests,
+  deleteStressTest,
+  getStressTest,
+  listStressTests,
+  renameStressTest,
+  runAndSaveStressTest,
+} from '../../store/metrics/stress-tests';
 import { notFound } from '../errors';
 import { registerRoute } from '../route';
 
@@ -39,6 +46,10 @@ export async function metricRoutesPlugin(app: FastifyInstance, opts: { db: Db })
   });
   registerRoute(app, metricRoutes.stressTest, ({ auth, body }) => runAndSaveStressTest(db, auth.teamId, body, options));
   registerRoute(app, metricRoutes.getStressTest, ({ auth, params }) => getStressTest(db, auth.teamId, params.id));
+  registerRoute(app, metricRoutes.renameStressTest, ({ auth, params, body }) =>
+    renameStressTest(db, auth.teamId, params.id, body.name),
+  );
+  registerRoute(app, metricRoutes.deleteStressTest, ({ auth, params }) => deleteStressTest(db, auth.teamId, params.id));
   registerRoute(app, metricRoutes.listStressTests, ({ auth, query }) => listStressTests(db, auth.teamId, query));
   registerRoute(app, metricRoutes.compareStressTests, ({ auth, query }) => compareStressTests(db, auth.teamId, query.ids));
 }

@@ -100,6 +100,15 @@ export function transactionsWithoutRate(db: Db, teamId: string): number {
     .get(teamId) as number;
 }
 
+/**
+ * Whether a team other than `teamId` has people (members) on this server: the rate table is the server's, so a
+ * team may change it from the app only when nobody else depends on it (teams without members are the operator's,
+ * such as the demo). Names no team and counts nothing: the caller learns only whether it is alone.
+ */
+export function ratesSharedWithOthers(db: Db, teamId: string): boolean {
+  return db.prepare('SELECT 1 FROM team_members WHERE team_id <> ? LIMIT 1').pluck().get(teamId) !== undefined;
+}
+
 export interface TeamRecompute {
   teamId: string;
   name: string;

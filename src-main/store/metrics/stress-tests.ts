@@ -220,6 +220,21 @@ export function getStressTest(db: Db, teamId: string, id: string): StressTest {
   return fromRow(row);
 }
 
+/** Renames a saved test (null: no name); its figures stay as they were computed. */
+export function renameStressTest(db: Db, teamId: string, id: string, name: string | null): StressTest {
+  const test = getStressTest(db, teamId, id);
+  const { id: _id, createdAt: _at, ...result } = test;
+  write(db, teamId, (w) => w.update('stress_test', id, { name, result: JSON.stringify({ ...result, name }) }));
+  return { ...test, name };
+}
+
+/** Deletes a saved test. */
+export function deleteStressTest(db: Db, teamId: string, id: string): StressTest {
+  const test = getStressTest(db, teamId, id);
+  write(db, teamId, (w) => w.remove('stress_test', id));
+  return test;
+}
+
 export function summaryOf(t: StressTest) {
   return {
     id: t.id,
@@ -273,7 +288,10 @@ export function listStressTests(db: Db, teamId: string, query: { pageSize: numbe
   };
 }
 
-/** Saved tests side by side: each one's stressed closing cash per month (null where a test has no such month). */
+/**
+ * Saved tests side by side: each one's stressed closing cash per month, and its baseline's (null where a test has
+ * no such month), so that the baseline is drawn as such.
+ */
 export function compareStressTests(db: Db, teamId: string, ids: readonly string[]) {
   const tests = [...new Set(ids)].map((id) => getStressTest(db, teamId, id));
   const months = [...new Set(tests.flatMap((t) => t.stressed.months.map((m) => m.month)))].sort();
@@ -282,6 +300,7 @@ export function compareStressTests(db: Db, teamId: string, ids: readonly string[
     months: months.map((month) => ({
       month,
       cash: tests.map((t) => t.stressed.months.find((m) => m.month === month)?.cash ?? null),
+      baseline: tests.map((t) => t.baseline.months.find((m) => m.month === month)?.cash ?? null),
     })),
     sameCurrency: new Set(tests.map((t) => t.currency)).size === 1,
   };

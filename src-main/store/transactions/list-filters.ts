@@ -88,6 +88,18 @@ export function filtersSql(teamId: string, f: Partial<TransactionFilters>): Wher
     where.push(`${MAJOR_SQL} <= @amountMax`);
     params.amountMax = f.amountRange.max;
   }
+  if (f.absAmountRange?.min !== undefined) {
+    where.push(`abs(${MAJOR_SQL}) >= @absMin`);
+    params.absMin = f.absAmountRange.min;
+  }
+  if (f.absAmountRange?.max !== undefined) {
+    where.push(`abs(${MAJOR_SQL}) <= @absMax`);
+    params.absMax = f.absAmountRange.max;
+  }
+  if (f.importBatch) {
+    where.push('t.import_batch_id = @importBatch');
+    params.importBatch = f.importBatch;
+  }
   if (f.amount) {
     where.push(`abs(${MAJOR_SQL}) ${f.amount.op === 'gte' ? '>=' : '<='} @amountBound`);
     params.amountBound = f.amount.value;
@@ -117,6 +129,8 @@ export function filtersSql(teamId: string, f: Partial<TransactionFilters>): Wher
     sorted(f.reviewStates),
     f.amountRange ?? null,
     f.amount ?? null,
+    f.absAmountRange ?? null,
+    f.importBatch ?? null,
     f.type ?? null,
     f.attachments ?? null,
     f.manual ?? null,

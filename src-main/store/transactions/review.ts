@@ -41,3 +41,24 @@ export function reviewCounts(db: Db, teamId: string, filters: Partial<Transactio
   for (const r of rows) counts[r.state] = r.n;
   return counts;
 }
+
+export interface CurrencyTotals {
+  currency: string;
+  count: number;
+  /** Minor units: the sum of the positive amounts, and of the negative ones (≤ 0). */
+  inMinor: number;
+  outMinor: number;
+}
+
+/** The filtered set summed per currency (the review state filter applies, as in the list), most rows first. */
+export function transactionTotals(db: Db, teamId: string, filters: Partial<TransactionFilters>): CurrencyTotals[] {
+  const { where, params } = filtersSql(teamId, filters);
+  return db
+    .prepare(
+      `SELECT t.currency, count(*) AS count,
+         coalesce(sum(CASE WHEN t.amount_minor > 0 THEN t.amount_minor END), 0) AS inMinor,
+         coalesce(sum(CASE WHEN t.amount_minor < 0 THEN t.amount_minor END), 0) AS outMinor
+       FROM transactions t WHERE ${where.join(' AND ')} GROUP BY t.currency ORDER BY count DESC, t.currency`,
+    )
+    .all(params) as CurrencyTotals[];
+}

@@ -344,6 +344,11 @@ export function getWorkflow(db: Db, teamId: string, id: string, isValid: (defini
   };
 }
 
+/** The names of the team's workflows. */
+export function workflowNames(db: Db, teamId: string): string[] {
+  return db.prepare('SELECT name FROM workflows WHERE team_id = ? ORDER BY name').pluck().all(teamId) as string[];
+}
+
 export interface WorkflowPage {
   data: WorkflowSummary[];
   meta: { cursor: string | null; hasPreviousPage: boolean; hasNextPage: boolean };

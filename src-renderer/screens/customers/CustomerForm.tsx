@@ -8,12 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
-import { COUNTRY_CODES, countryName } from '../../../src-shared/validation/countries';
 import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
 import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
+import { countryOptions } from '../../lib/regions';
 import { useToasts } from '../../stores/toasts';
 import {
   emptyForm,
@@ -28,17 +28,6 @@ import {
 
 /** The inputs this form shows: an error about any other goes above the form. */
 const FORM_FIELDS: ReadonlySet<string> = new Set([...TEXT_FIELDS, 'tags']);
-
-/** The countries by their names in the screens' language, in that language's order. */
-function countryOptions(language: string): { code: string; name: string }[] {
-  let names: Intl.DisplayNames | null = null;
-  try {
-    names = new Intl.DisplayNames([language], { type: 'region' });
-  } catch {}
-  return [...COUNTRY_CODES]
-    .map((code) => ({ code, name: names?.of(code) ?? countryName(code) ?? code }))
-    .sort((a, b) => a.name.localeCompare(b.name, language));
-}
 
 export function CustomerForm({
   customer,

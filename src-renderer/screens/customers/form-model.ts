@@ -6,7 +6,9 @@
  * Values are trimmed before comparing, so retyping the same text is no change.
  */
 import type { Customer, CustomerCreate, CustomerPatch } from '../../../src-shared/contract/customers';
-import { t } from '../../i18n';
+import { checkVatNumber } from '../../../src-shared/validation/vat-number';
+import { i18n, t } from '../../i18n';
+import { regionName } from '../../lib/regions';
 
 export const TEXT_FIELDS = [
   'name',
@@ -67,5 +69,16 @@ export function toPatchBody(original: Customer, values: FormValues): CustomerPat
 
 /** Checks the browser can make before sending (the server still validates everything). */
 export function localErrors(values: FormValues): Partial<Record<TextField, string>> {
-  return values.name.trim() ? {} : { name: t('customers:form.nameRequired') };
+  const errors: Partial<Record<TextField, string>> = {};
+  if (!values.name.trim()) errors.name = t('customers:form.nameRequired');
+  const vat = vatNumberError(values.vatNumber, values.countryCode);
+  if (vat) errors.vatNumber = vat;
+  return errors;
+}
+
+/** A VAT number that does not have its country's format, said with an example of the format expected. */
+export function vatNumberError(vatNumber: string, countryCode: string | null): string | undefined {
+  const check = checkVatNumber(vatNumber, countryCode);
+  if (check.ok) return undefined;
+  return t('common:vatFormat', { country: regionName(check.country, i18n.language), example: check.example });
 }

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ImportBatch, importRoutes } from '../../../src-shared/contract/import';
+import { AppLink } from '../../components/AppLink';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { ConfirmDialog, ErrorBanner } from '../../components/ui';
@@ -60,14 +61,20 @@ export function Batches() {
       className: 'num',
       cell: (b) =>
         b.status === 'committed' ? (
-          <button
-            type="button"
-            className="btn small"
-            onClick={() => setConfirm({ id: b.id, name: b.fileName ?? t('batches.thisImport'), created: b.counts.created })}
-          >
-            {t('batches.undo')}
-            <span className="sr-only"> {b.fileName}</span>
-          </button>
+          <div className="row-actions">
+            <AppLink className="btn small" to={`/transactions?state=all&batch=${encodeURIComponent(b.id)}`}>
+              {t('batches.show')}
+              <span className="sr-only"> {b.fileName}</span>
+            </AppLink>
+            <button
+              type="button"
+              className="btn small"
+              onClick={() => setConfirm({ id: b.id, name: b.fileName ?? t('batches.thisImport'), created: b.counts.created })}
+            >
+              {t('batches.undo')}
+              <span className="sr-only"> {b.fileName}</span>
+            </button>
+          </div>
         ) : null,
     },
   ];

@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ImportPreview, importRoutes } from '../../../src-shared/contract/import';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
+import { AppLink } from '../../components/AppLink';
 import { FileDrop } from '../../components/FileDrop';
 import { Progress } from '../../components/Progress';
 import { ErrorBanner } from '../../components/ui';
@@ -32,6 +33,7 @@ export function ImportScreen() {
   const [phase, setPhase] = useState<Phase>({ step: 'idle' });
   const [preview, setPreview] = useState<ImportPreview | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
+  const [done, setDone] = useState<{ name: string; batchId: string } | null>(null);
   const upload = useWrite(importRoutes.upload);
   const again = useWrite(importRoutes.preview);
   const commit = useWrite(importRoutes.commit);
@@ -93,6 +95,7 @@ export function ImportScreen() {
         }),
       );
       setPreview(null);
+      setDone({ name: preview.fileName ?? t('theFile'), batchId: result.batch.id });
     } catch (err) {
       setFailure(err);
     } finally {
@@ -144,6 +147,7 @@ export function ImportScreen() {
           )}
         </div>
         {failure ? <ErrorBanner error={failure} /> : null}
+        {done && !preview ? <ImportDone {...done} onDismiss={() => setDone(null)} /> : null}
         {preview ? (
           <PreviewPanel
             preview={preview}
@@ -159,6 +163,28 @@ export function ImportScreen() {
       <ReviewQueue />
       <Batches />
       <Reconcile accounts={accountList} />
+    </div>
+  );
+}
+
+/**
+ * After an import: where its transactions are (the list narrowed to the batch) and, from them, a rule for the next
+ * file (the rules screen, told which batch the rule is to be made from).
+ */
+function ImportDone(props: { name: string; batchId: string; onDismiss: () => void }) {
+  const { t } = useTranslation('import');
+  const batch = encodeURIComponent(props.batchId);
+  return (
+    <div className="banner ok import-done" role="status">
+      <div className="grow">
+        <strong>{t('done.text', { name: props.name })}</strong>{' '}
+        <AppLink to={`/transactions?state=all&batch=${batch}`}>{t('done.show')}</AppLink>
+        {' · '}
+        <AppLink to={`/rules?fromBatch=${batch}`}>{t('done.rule')}</AppLink>
+      </div>
+      <button type="button" className="btn ghost small" onClick={props.onDismiss}>
+        {t('done.dismiss')}
+      </button>
     </div>
   );
 }

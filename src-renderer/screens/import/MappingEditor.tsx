@@ -1,10 +1,15 @@
 /**
- * The CSV column mapping the preview guessed, adjustable by column number (date, its format, amount, decimal mark,
- * counterparty, flipped signs) and previewed again before anything is imported.
+ * The CSV column mapping the preview guessed, adjustable (date, its format, amount, decimal mark, counterparty,
+ * flipped signs) and previewed again before anything is imported. A column is chosen by its header name with a few
+ * of its values beside it ("Betrag — -84,00 · 3.570,00"), as the file shows it, not by its number.
  */
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
+import type { PreviewColumn } from '../../../src-shared/contract/import';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
+
+type FileColumn = z.infer<typeof PreviewColumn>;
 
 const DATE_FORMAT_CHOICES = [
   'yyyy-MM-dd',
@@ -19,10 +24,13 @@ const DATE_FORMAT_CHOICES = [
 
 export function MappingEditor({
   mapping,
+  columns,
   busy,
   onApply,
 }: {
   mapping: CsvMapping;
+  /** The file's columns with their headers and sample values. */
+  columns: readonly FileColumn[];
   busy: boolean;
   onApply: (m: CsvMapping) => void;
 }) {
@@ -43,10 +51,11 @@ export function MappingEditor({
         })}
       </summary>
       <div className="mapping-grid">
-        <ColumnNumber
+        <ColumnChoice
           label={t('mapping.dateColumn')}
+          columns={columns}
           column={m.date}
-          onChange={(index) => index !== null && setM({ ...m, date: { index, header: null } })}
+          onChange={(c) => c && setM({ ...m, date: c })}
         />
         <label className="field" htmlFor={`${id}-fmt`}>
           <span className="label">{t('mapping.dateFormat')}</span>
@@ -64,10 +73,11 @@ export function MappingEditor({
           </select>
         </label>
         {m.amount.kind === 'signed' ? (
-          <ColumnNumber
+          <ColumnChoice
             label={t('mapping.amountColumn')}
+            columns={columns}
             column={m.amount.column}
-            onChange={(index) => index !== null && setM({ ...m, amount: { kind: 'signed', column: { index, header: null } } })}
+            onChange={(c) => c && setM({ ...m, amount: { kind: 'signed', column: c } })}
           />
         ) : null}
         <label className="field" htmlFor={`${id}-dec`}>
@@ -82,10 +92,12 @@ export function MappingEditor({
             <option value=",">, (1.234,56)</option>
           </select>
         </label>
-        <ColumnNumber
+        <ColumnChoice
           label={t('mapping.counterpartyColumn')}
+          columns={columns}
           column={m.counterparty}
-          onChange={(index) => setM({ ...m, counterparty: index === null ? null : { index, header: null } })}
+          optional
+          onChange={(c) => setM({ ...m, counterparty: c })}
         />
         <label className="check">
           <input type="checkbox" checked={m.invert} onChange={(e) => setM({ ...m, invert: e.target.checked })} />{' '}
@@ -101,20 +113,39 @@ export function MappingEditor({
   );
 }
 
-/** A column chosen by its number, counted from 1 as people count (the mapping counts from 0); empty means none. */
-function ColumnNumber(props: { label: string; column: { index: number } | null; onChange: (index: number | null) => void }) {
+/**
+ * A column chosen by its header and a few of its values (the preview's columns); "#3" where the file has no header.
+ * `optional`: "none" can be chosen.
+ */
+function ColumnChoice(props: {
+  label: string;
+  columns: readonly FileColumn[];
+  column: { index: number } | null;
+  optional?: boolean;
+  onChange: (column: { index: number; header: string | null } | null) => void;
+}) {
+  const { t } = useTranslation('import');
   const id = useId();
+  const name = (c: FileColumn) => c.header ?? t('mapping.columnNumber', { n: c.index + 1 });
   return (
     <label className="field" htmlFor={id}>
       <span className="label">{props.label}</span>
-      <input
+      <select
         id={id}
-        className="input"
-        type="number"
-        min={1}
-        value={props.column ? props.column.index + 1 : ''}
-        onChange={(e) => props.onChange(e.target.value === '' ? null : Number(e.target.value) - 1)}
-      />
+        className="select"
+        value={props.column ? String(props.column.index) : ''}
+        onChange={(e) => {
+          const c = props.columns.find((x) => String(x.index) === e.target.value);
+          props.onChange(c ? { index: c.index, header: c.header } : null);
+        }}
+      >
+        {props.optional || !props.column ? <option value="">{t('mapping.none')}</option> : null}
+        {props.columns.map((c) => (
+          <option key={c.index} value={String(c.index)}>
+            {c.samples.length ? `${name(c)} — ${c.samples.slice(0, 2).join(' · ')}` : name(c)}
+          </option>
+        ))}
+      </select>
     </label>
   );
 }

@@ -139,7 +139,7 @@ export function PreviewPanel(props: {
           ))}
         </ul>
       ) : null}
-      {p.mapping ? <MappingEditor mapping={p.mapping} busy={props.busy} onApply={props.onRemap} /> : null}
+      {p.mapping ? <MappingEditor mapping={p.mapping} columns={p.columns} busy={props.busy} onApply={props.onRemap} /> : null}
       <DataTable
         label={t('rows.label')}
         className="compact"

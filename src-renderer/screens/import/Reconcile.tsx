@@ -14,6 +14,7 @@ import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
 import { fieldErrorsFrom } from '../../lib/field-errors';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { parseDecimal } from '../../lib/parse-number';
 import { useToasts } from '../../stores/toasts';
 import { candidateReason, reconcileMessage } from './reconcile-text';
 
@@ -36,14 +37,15 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
   const account = accountId || accounts[0]?.id || '';
   const currency = accounts.find((a) => a.id === account)?.currency ?? 'EUR';
 
-  const body = () => ({ bankAccountId: account, statementDate: date, closingBalance: Number(balance.replace(',', '.')) });
+  // The balance as the person writes numbers: "127.899,74" in German is 127899.74, not NaN.
+  const closingBalance = parseDecimal(balance);
+  const body = () => ({ bankAccountId: account, statementDate: date, closingBalance: closingBalance ?? Number.NaN });
 
   async function check(e: FormEvent) {
     e.preventDefault();
     const local: Record<string, string> = {};
     if (!date) local.statementDate = t('reconcile.enterDate');
-    if (balance.trim() === '' || !Number.isFinite(Number(balance.replace(',', '.'))))
-      local.closingBalance = t('reconcile.enterBalance');
+    if (closingBalance === null) local.closingBalance = t('reconcile.enterBalance');
     setErrors(local);
     if (Object.keys(local).length) return;
     setBusy(true);

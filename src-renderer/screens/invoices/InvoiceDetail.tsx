@@ -31,7 +31,7 @@ export function InvoiceDetail({ id }: { id: string }) {
   const record = useRecord(invoiceRoutes.get, { id });
   const navigate = useRouter((r) => r.navigate);
   const [fixing, setFixing] = useState<FixTarget | null>(null);
-  const fix = (target: FixTarget) => (target.kind === 'settings' ? navigate('/settings') : setFixing(target));
+  const fix = (target: FixTarget) => (target.kind === 'settings' ? navigate(target.path) : setFixing(target));
   return (
     <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber ?? t('numberPending')}>
       {(inv, breadcrumb) => (

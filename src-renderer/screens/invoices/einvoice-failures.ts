@@ -27,7 +27,7 @@ export type FixTarget =
   | { kind: 'customer'; field: CustomerFixField }
   | { kind: 'team'; field: TeamFixField }
   /** A team field of another settings panel: its name, VAT number, address, a bank account's IBAN. */
-  | { kind: 'settings' }
+  | { kind: 'settings'; path: '/team-settings' | '/team-settings?tab=accounts' }
   /** The invoice's own lines, dates or amounts. */
   | { kind: 'invoice' };
 
@@ -124,8 +124,9 @@ function fieldKeyOf(path: string): string | null {
 function fixOf(path: string): FixTarget {
   const [source, name = ''] = path.split('.');
   if (source === 'customer' && CUSTOMER_FIELDS[name]) return { kind: 'customer', field: CUSTOMER_FIELDS[name] };
-  if (source === 'team') return TEAM_FIELDS.has(name) ? { kind: 'team', field: name as TeamFixField } : { kind: 'settings' };
-  if (source === 'bankAccount') return { kind: 'settings' };
+  if (source === 'team')
+    return TEAM_FIELDS.has(name) ? { kind: 'team', field: name as TeamFixField } : { kind: 'settings', path: '/team-settings' };
+  if (source === 'bankAccount') return { kind: 'settings', path: '/team-settings?tab=accounts' };
   return { kind: 'invoice' };
 }
 

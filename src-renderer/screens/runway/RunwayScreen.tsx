@@ -171,8 +171,11 @@ function RunwayCard({ data }: { data: ReturnType<typeof useRead<typeof reportRou
           <dd>{formatAmount(data.cash, currency)}</dd>
         </div>
         <div>
-          <dt>{t('card.burn')}</dt>
-          <dd className={data.averageMonthlyBurn > 0 ? 'burn' : 'earn'}>{formatAmount(data.averageMonthlyBurn, currency)}</dd>
+          {/* A window that made money has no burn: its net gain is said as such, not as a green negative burn. */}
+          <dt>{data.averageMonthlyBurn > 0 ? t('card.burn') : t('card.gain')}</dt>
+          <dd className={data.averageMonthlyBurn > 0 ? 'burn' : 'earn'}>
+            {formatAmount(Math.abs(data.averageMonthlyBurn), currency)}
+          </dd>
         </div>
         <div>
           <dt>{t('card.inflow')}</dt>
@@ -187,10 +190,13 @@ function RunwayCard({ data }: { data: ReturnType<typeof useRead<typeof reportRou
           <dd>{formatAmount(data.medianBurn, currency)}</dd>
         </div>
       </dl>
-      <p className="faint small runway-method">
-        <span lang="en">{data.method.description}</span>
-        {data.missingRates ? ` ${t('card.missingRates', { count: data.missingRates })}` : ''}
-      </p>
+      {data.missingRates ? <p className="faint small">{t('card.missingRates', { count: data.missingRates })}</p> : null}
+      <details className="how runway-method">
+        <summary>{t('card.how')}</summary>
+        <p className="faint small" lang="en">
+          {data.method.description}
+        </p>
+      </details>
     </section>
   );
 }
@@ -221,26 +227,36 @@ function ForecastCard({
         <>
           <ForecastChart result={f} label={title} />
           <p className="method">
-            <strong>{t('forecast.method')}</strong> <span lang="en">{f.method.name}</span>.{' '}
-            {bt ? (
-              <>
-                <strong>{t('forecast.backtest')}</strong>{' '}
-                {t('forecast.backtestText', {
-                  from: formatMonth(bt.from, 'long'),
-                  to: formatMonth(bt.to, 'long'),
-                  mase: formatNumber(bt.mase, 2),
-                  naive: formatNumber(bt.seasonalNaiveMase, 2),
-                  verdict: bt.relativeMase < 1 ? t('forecast.better') : t('forecast.notBetter'),
+            {bt
+              ? t(bt.relativeMase < 1 ? 'forecast.plainBetter' : 'forecast.plainNotBetter', {
                   in80: formatNumber(bt.coverage80 * 100),
-                  in95: formatNumber(bt.coverage95 * 100),
-                })}
-              </>
-            ) : f.method.backtestNote ? (
-              <span lang="en">{f.method.backtestNote}</span>
-            ) : (
-              t('forecast.noBacktest')
-            )}
+                })
+              : t('forecast.plainNoBacktest')}
           </p>
+          <details className="how">
+            <summary>{t('card.how')}</summary>
+            <p className="method">
+              <strong>{t('forecast.method')}</strong> <span lang="en">{f.method.name}</span>.{' '}
+              {bt ? (
+                <>
+                  <strong>{t('forecast.backtest')}</strong>{' '}
+                  {t('forecast.backtestText', {
+                    from: formatMonth(bt.from, 'long'),
+                    to: formatMonth(bt.to, 'long'),
+                    mase: formatNumber(bt.mase, 2),
+                    naive: formatNumber(bt.seasonalNaiveMase, 2),
+                    verdict: bt.relativeMase < 1 ? t('forecast.better') : t('forecast.notBetter'),
+                    in80: formatNumber(bt.coverage80 * 100),
+                    in95: formatNumber(bt.coverage95 * 100),
+                  })}
+                </>
+              ) : f.method.backtestNote ? (
+                <span lang="en">{f.method.backtestNote}</span>
+              ) : (
+                t('forecast.noBacktest')
+              )}
+            </p>
+          </details>
           <p className="faint small">
             {t('forecast.computed', { at: formatDateTime(f.createdAt), count: f.trainingMonths.count })}
           </p>

@@ -3,13 +3,14 @@
  * field), a live preview (computed by the server without saving, 500 ms after the last edit), baseline against
  * stressed cash, each driver's impact; save; saved tests reopened into the builder; two or more compared side by side.
  */
+import type { TFunction } from 'i18next';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { appMetricRoutes } from '../../../src-shared/contract/app-metrics';
 import { metricRoutes, type StressTest } from '../../../src-shared/contract/metrics';
 import { DataTable } from '../../components/table/DataTable';
-import { ErrorBanner } from '../../components/ui';
+import { ConfirmDialog, ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -17,8 +18,17 @@ import { t as translate } from '../../i18n';
 import { api } from '../../lib/api';
 import { formatAmount, formatDateTime, formatMonth, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
-import { CashChart } from './charts';
-import { DRIVER_KINDS, type DriverDraft, type DriverKind, driverErrors, fromSent, newDriver, toDrivers } from './drivers';
+import { CashChart, type CashLine } from './charts';
+import {
+  DRIVER_KINDS,
+  type DriverDraft,
+  type DriverKind,
+  driverErrors,
+  fromSent,
+  missingInputs,
+  newDriver,
+  toDrivers,
+} from './drivers';
 import type { Inputs } from './RunwayScreen';
 
 type Preview = Omit<StressTest, 'id' | 'createdAt'>;
@@ -58,9 +68,22 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
     [inputs.from, inputs.to, inputs.currency, horizon, drivers],
   );
 
+  // Inputs left empty are said at their field at once, and nothing is asked of the server until they are filled.
+  const missing = useMemo(
+    () => missingInputs(drivers, (input) => (input === 'date' ? t('drivers.dateRequired') : t('drivers.required'))),
+    [drivers, t],
+  );
+  const incomplete = Object.keys(missing).length > 0;
+
   // The live preview: the server's own computation, 500 ms after the last edit; an older answer never overwrites a newer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `missing` follows the drivers, which `body` holds
   useEffect(() => {
     const mine = ++seq.current;
+    if (incomplete) {
+      setErrors(missing);
+      setUpdating(false);
+      return;
+    }
     const controller = new AbortController();
     const timer = setTimeout(async () => {
       setUpdating(true);
@@ -88,6 +111,11 @@ export function StressTests({ inputs }: { inputs: Inputs }) {
   }, [body]);
 
   async function onSave() {
+    if (incomplete) {
+      setErrors(missing);
+      toast.show(t('stress.fillFirst'));
+      return;
+    }
     try {
       const result = await save.mutateAsync({
         body: { ...body, name: name.trim() || undefined },
@@ -325,7 +353,7 @@ function PreviewView({ preview }: { preview: Preview }) {
           stressed: formatAmount(preview.stressed.endingCash, c),
         })}
         lines={[
-          { label: t('stress.baseline'), values: preview.baseline.months.map((m) => m.cash), dashed: true },
+          { label: t('stress.baseline'), values: preview.baseline.months.map((m) => m.cash), baseline: true },
           { label: t('stress.stressed'), values: preview.stressed.months.map((m) => m.cash) },
         ]}
       />
@@ -392,8 +420,33 @@ function SavedTests(props: {
 }) {
   const { t } = useTranslation('runway');
   const { saved, compare, setCompare } = props;
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<{ id: string; name: string | null } | null>(null);
+  const rename = useWrite(metricRoutes.renameStressTest);
+  const remove = useWrite(metricRoutes.deleteStressTest);
+  const toast = useToasts();
   return (
     <div className="card">
+      {deleting ? (
+        <ConfirmDialog
+          title={t('saved.deleteTitle', { name: nameOf(deleting) })}
+          body={<p>{t('saved.deleteText')}</p>}
+          confirmLabel={t('saved.deleteConfirm')}
+          danger
+          busy={remove.isPending}
+          onCancel={() => setDeleting(null)}
+          onConfirm={() =>
+            remove
+              .mutateAsync({ params: { id: deleting.id } })
+              .then(() => {
+                setCompare(compare.filter((x) => x !== deleting.id));
+                toast.show(t('saved.deleted', { name: nameOf(deleting) }));
+              })
+              .catch((err) => toast.error(err, t('saved.deleteFailed')))
+              .finally(() => setDeleting(null))
+          }
+        />
+      ) : null}
       <div className="chart-head padded">
         <h3>{t('saved.title')}</h3>
         <span className="faint small">{t('saved.intro')}</span>
@@ -424,7 +477,27 @@ function SavedTests(props: {
               />
             ),
           },
-          { id: 'name', header: t('stress.name'), cell: (test) => <div className="cell-text wide">{nameOf(test)}</div> },
+          {
+            id: 'name',
+            header: t('stress.name'),
+            cell: (test) =>
+              renaming === test.id ? (
+                <RenameField
+                  initial={test.name ?? ''}
+                  label={t('saved.newName', { name: nameOf(test) })}
+                  onDone={(name) => {
+                    setRenaming(null);
+                    if (name !== null && name !== (test.name ?? ''))
+                      rename
+                        .mutateAsync({ params: { id: test.id }, body: { name } })
+                        .then(() => toast.show(t('saved.renamed', { name: name || t('stress.untitled') })))
+                        .catch((err) => toast.error(err, t('saved.renameFailed')));
+                  }}
+                />
+              ) : (
+                <div className="cell-text wide">{nameOf(test)}</div>
+              ),
+          },
           { id: 'saved', header: t('saved.saved'), className: 'date', cell: (test) => formatDateTime(test.createdAt) },
           {
             id: 'drivers',
@@ -447,15 +520,66 @@ function SavedTests(props: {
             srOnlyHeader: true,
             className: 'num',
             cell: (test) => (
-              <button type="button" className="btn small" onClick={() => props.onOpen(test.id)}>
-                {t('saved.open')}
-                <span className="sr-only"> {nameOf(test)}</span>
-              </button>
+              <div className="row-actions">
+                <button type="button" className="btn small" onClick={() => props.onOpen(test.id)}>
+                  {t('saved.open')}
+                  <span className="sr-only"> {nameOf(test)}</span>
+                </button>
+                <button type="button" className="btn small" onClick={() => setRenaming(test.id)}>
+                  {t('saved.rename')}
+                  <span className="sr-only"> {nameOf(test)}</span>
+                </button>
+                <button type="button" className="btn small danger" onClick={() => setDeleting(test)}>
+                  {t('common:delete')}
+                  <span className="sr-only"> {nameOf(test)}</span>
+                </button>
+              </div>
             ),
           },
         ]}
       />
     </div>
+  );
+}
+
+type ComparisonResult = NonNullable<ReturnType<typeof useRead<typeof metricRoutes.compareStressTests>>['data']>;
+
+/**
+ * The baseline of the compared tests, drawn in its own style: one line when they share it (the same window and
+ * forecast), else each test's own.
+ */
+function baselineLines(r: ComparisonResult, t: TFunction<'runway'>): CashLine[] {
+  const series = r.tests.map((_, i) => r.months.map((m) => m.baseline[i] ?? null));
+  const shared = series.every((s) => s.every((v, m) => v === series[0]?.[m]));
+  if (shared && series[0]) return [{ label: t('compare.baseline'), values: series[0], baseline: true }];
+  return series.map((values, i) => ({
+    label: t('compare.baselineOf', { name: nameOf(r.tests[i] ?? { name: null }) }),
+    values,
+    baseline: true,
+  }));
+}
+
+/** A saved test's name edited in its row: Enter keeps it, Esc (or leaving the field) gives up. */
+function RenameField(props: { initial: string; label: string; onDone: (name: string | null) => void }) {
+  const [value, setValue] = useState(props.initial);
+  return (
+    <input
+      className="input"
+      aria-label={props.label}
+      value={value}
+      maxLength={200}
+      // biome-ignore lint/a11y/noAutofocus: the field appears where the person asked to rename
+      autoFocus
+      onChange={(e) => setValue(e.target.value)}
+      onBlur={() => props.onDone(null)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') props.onDone(value.trim());
+        else if (e.key === 'Escape') {
+          e.stopPropagation();
+          props.onDone(null);
+        }
+      }}
+    />
   );
 }
 
@@ -476,10 +600,13 @@ function Comparison({ ids }: { ids: string[] }) {
         months={r.months.map((m) => m.month)}
         currency={currency}
         label={t('compare.chartLabel', { count: r.tests.length })}
-        lines={r.tests.map((test, i) => ({
-          label: test.name ?? t('compare.test', { n: i + 1 }),
-          values: r.months.map((m) => m.cash[i] ?? null),
-        }))}
+        lines={[
+          ...baselineLines(r, t),
+          ...r.tests.map((test, i) => ({
+            label: test.name ?? t('compare.test', { n: i + 1 }),
+            values: r.months.map((m) => m.cash[i] ?? null),
+          })),
+        ]}
       />
       <div className="compare-cols">
         {r.tests.map((test) => (

@@ -23,6 +23,7 @@ import { useTranslation } from 'react-i18next';
 import type { ForecastResult } from '../../../src-shared/contract/metrics';
 import { formatAmount, formatCompactAmount, formatMonth } from '../../lib/format';
 import { useTheme } from '../../stores/theme';
+import { isHidden, shownInTooltip, tooltipText } from './tooltip-text';
 
 ChartJS.register(
   CategoryScale,
@@ -69,10 +70,20 @@ function baseOptions(theme: 'light' | 'dark', currency: string): ChartOptions<'b
     animation: false,
     interaction: { mode: 'index', intersect: false },
     plugins: {
-      legend: { labels: { color: c.text, boxWidth: 12, filter: (item) => !String(item.text).startsWith('_') } },
+      legend: { labels: { color: c.text, boxWidth: 12, filter: (item) => !isHidden(item.text) } },
       tooltip: {
-        filter: (item) => !String(item.dataset.label).startsWith('_'),
-        callbacks: { label: (ctx) => `${ctx.dataset.label}: ${formatAmount(Number(ctx.parsed.y), currency)}` },
+        filter: (item) => shownInTooltip(item.dataset.label, item.raw),
+        callbacks: {
+          label: (ctx) => {
+            const before = ctx.chart.data.datasets[ctx.datasetIndex - 1];
+            return tooltipText(
+              String(ctx.dataset.label),
+              Number(ctx.parsed.y),
+              before ? { label: before.label, value: before.data[ctx.dataIndex] } : undefined,
+              currency,
+            );
+          },
+        },
       },
     },
     scales: {
@@ -179,7 +190,8 @@ export function ForecastChart({ result, label }: { result: ForecastResult; label
 export interface CashLine {
   label: string;
   values: (number | null)[];
-  dashed?: boolean;
+  /** The unstressed path: drawn in its own style (grey, dashed, thinner), whatever else is on the chart. */
+  baseline?: boolean;
 }
 
 /** Closing cash per month for one or more paths, with the zero line drawn strongly. */
@@ -198,15 +210,19 @@ export function CashChart({
   const c = palette(theme);
   const data: ChartData<'line', (number | null)[], string> = {
     labels: months.map((m) => formatMonth(m)),
-    datasets: lines.map((l, i) => ({
-      label: l.label,
-      data: l.values,
-      borderColor: i === 0 && lines.length === 2 ? c.history : SERIES[i % SERIES.length],
-      backgroundColor: i === 0 && lines.length === 2 ? c.history : SERIES[i % SERIES.length],
-      borderDash: l.dashed ? [6, 4] : undefined,
-      pointRadius: 2,
-      borderWidth: 2,
-    })),
+    datasets: lines.map((l, i) => {
+      // Stressed paths take the series colours in order; baselines are grey and do not use one up.
+      const colour = l.baseline ? c.history : SERIES[lines.slice(0, i).filter((x) => !x.baseline).length % SERIES.length];
+      return {
+        label: l.label,
+        data: l.values,
+        borderColor: colour,
+        backgroundColor: colour,
+        borderDash: l.baseline ? [6, 4] : undefined,
+        pointRadius: l.baseline ? 0 : 2,
+        borderWidth: l.baseline ? 1.5 : 2,
+      };
+    }),
   };
   const options = baseOptions(theme, currency) as ChartOptions<'line'>;
   options.scales = {

@@ -30,6 +30,28 @@ const DEFAULTS: Record<DriverKind, Record<string, string>> = {
   FxShock: { base: 'USD', pct: '-10' },
 };
 
+/** The inputs a driver cannot go without (the rest have defaults on the server). */
+const REQUIRED: Record<DriverKind, readonly string[]> = {
+  RevenueShock: ['pct', 'months'],
+  CollectionDelay: ['days'],
+  ExpenseSurge: ['pct'],
+  OneTimeExpense: ['amount', 'date'],
+  HiringPlan: ['headcountDelta', 'monthlyCostPerHead'],
+  FxShock: ['base', 'pct'],
+};
+
+/**
+ * What the builder can say before asking the server: each required input left empty, keyed like the server's errors
+ * (`'2.date'`), said in the person's words (`message(name)`) instead of the server's schema path.
+ */
+export function missingInputs(drafts: readonly DriverDraft[], message: (input: string) => string): Record<string, string> {
+  const out: Record<string, string> = {};
+  drafts.forEach((d, i) => {
+    for (const k of REQUIRED[d.kind]) if (!(d.values[k] ?? '').trim()) out[`${i}.${k}`] = message(k);
+  });
+  return out;
+}
+
 /** Which inputs are numbers (the rest are sent as text). */
 const TEXT_FIELDS = new Set(['date', 'base']);
 

@@ -1,12 +1,12 @@
 /**
  * Settings. Web build: who is signed in, the browser sessions of this account (each can be signed out), sign-out.
  * Desktop build: the local server and key, managed by the app, shown read-only. Both: the personal formats
- * (language, numbers, dates, time zone) and the theme. Team, category, rule and sync settings are not built yet and
- * are listed as such.
+ * (language, numbers, dates, time zone) and the theme. What belongs to the team is in Team settings.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appSessionRoutes } from '../../../src-shared/contract/app-session';
+import { AppLink } from '../../components/AppLink';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
@@ -17,7 +17,6 @@ import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
 import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
-import { EInvoiceSettings } from './EInvoiceSettings';
 import { FormatsPanel } from './FormatsPanel';
 
 export function SettingsScreen() {
@@ -33,10 +32,11 @@ export function SettingsScreen() {
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
       <FormatsPanel />
       <AppearancePanel />
-      <EInvoiceSettings />
-      <section className="panel placeholder" aria-label={t('more.label')}>
-        <span className="tagline">{t('common:notBuilt')}</span>
-        <p>{t('more.text')}</p>
+      <section className="panel" aria-labelledby="more-title">
+        <h2 id="more-title">{t('more.title')}</h2>
+        <p className="muted">
+          {t('more.text')} <AppLink to="/team-settings">{t('more.link')}</AppLink>
+        </p>
       </section>
     </div>
   );

@@ -79,13 +79,16 @@ export interface TransactionGridProps {
   onOpen(id: string): void;
   onToggle(index: number): void;
   onToggleAll(all: boolean): void;
+  /** The review state of each row (only in "All": a tab of one state says it once). */
+  showState: boolean;
   /** Shown over the grid when it has no rows (the empty state). */
   children?: ReactNode;
 }
 
 export function TransactionGrid(props: TransactionGridProps) {
   const { t: tx } = useTranslation('transactions');
-  const columns = useMemo(() => gridColumns(tx), [tx]);
+  const { showState } = props;
+  const columns = useMemo(() => gridColumns(tx).filter((c) => showState || c.id !== 'state'), [tx, showState]);
   const { grid, rows, selected } = props;
   // Handlers that never change identity: the memoized rows then re-render only when their own data does.
   const latest = useRef(props);
@@ -110,7 +113,7 @@ export function TransactionGrid(props: TransactionGridProps) {
   return (
     <div
       ref={grid.ref}
-      className="tx-grid"
+      className={showState ? 'tx-grid' : 'tx-grid no-state'}
       role="grid"
       tabIndex={0}
       aria-label={tx('title')}

@@ -173,7 +173,7 @@ function PanelBody({
             {t.taxRate !== null
               ? ` ${tr('panel.taxAt', { rate: formatNumber(t.taxRate, Number.isInteger(t.taxRate) ? 0 : 2) })}`
               : ''}
-            {t.taxType ? ` (${t.taxType})` : ''}
+            {t.taxType ? ` (${named('taxTypes', t.taxType)})` : ''}
             {t.taxOverridden ? <span className="faint"> · {tr('panel.taxOverridden')}</span> : null}
           </dd>
           <dt>{tr('panel.reviewed')}</dt>

@@ -19,20 +19,25 @@ import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
+import { downloadFile } from '../../lib/download';
 import { formatNumber } from '../../lib/format';
 import { useScreenKeys } from '../../lib/use-screen-keys';
+import { useToasts } from '../../stores/toasts';
 import { ReceiptDrop } from '../inbox/ReceiptDrop';
 import { type BulkAction, BulkBar } from './BulkBar';
 import { FilterBar } from './FilterBar';
 import { activeFilterCount, apiFilters, listQuery, tabCount } from './filters';
+import { NewTransaction } from './NewTransaction';
 import { CategoryPicker, NoteDialog, TagPicker } from './pickers';
 import { onReviewKey, type ReviewCommands } from './review-keys';
 import { ShortcutSheet } from './ShortcutSheet';
 import { SimilarBanner } from './SimilarBanner';
 import { SimilarDialog } from './SimilarDialog';
 import { StateTabs } from './StateTabs';
+import { Totals } from './Totals';
 import { TransactionGrid, useGridHandle } from './TransactionGrid';
 import { TransactionPanel } from './TransactionPanel';
+import './transactions.css';
 import { useGridSelection } from './use-grid-selection';
 import { transactionCount, useReviewActions } from './use-review-actions';
 import { useSimilarOffer } from './use-similar-offer';
@@ -40,7 +45,7 @@ import { useTransactionFilters } from './use-transaction-filters';
 
 const PAGE_SIZE = 500;
 
-type Dialog = 'category' | 'tag' | 'note' | 'shortcuts' | null;
+type Dialog = 'category' | 'tag' | 'note' | 'shortcuts' | 'new' | null;
 
 export function TransactionsScreen() {
   const { t } = useTranslation('transactions');
@@ -58,6 +63,14 @@ export function TransactionsScreen() {
   const searchRef = useRef<HTMLInputElement>(null);
   const [dialog, setDialog] = useState<Dialog>(null);
   const [panel, setPanel] = useState<{ id: string; focus?: 'splits' | 'note' } | null>(null);
+  const totalsQuery = useMemo(() => {
+    const { pageSize: _, ...rest } = listQuery(filters, 1);
+    return rest;
+  }, [filters]);
+  const totals = useRead(appTransactionRoutes.totals, { query: totalsQuery });
+  const toast = useToasts();
+  /** After a categorisation of the row under the cursor: the row the cursor went on to (by id, as rows may move). */
+  const landOn = useRef<{ id: string; index: number } | null>(null);
 
   const rows = list.items;
   const total = counts.data ? tabCount(filters.tab, counts.data.data) : null;
@@ -71,6 +84,23 @@ export function TransactionsScreen() {
   // A new view starts at its top with nothing selected.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the filters are what make a new view
   useEffect(() => selection.reset(), [filters]);
+
+  // Arriving on the screen, the keyboard is on the grid (not 30 tabs away), unless it is already in a field.
+  const arrived = useRef(false);
+  useEffect(() => {
+    if (arrived.current || rows.length === 0) return;
+    arrived.current = true;
+    if (!document.activeElement?.closest('input, select, textarea, [role="dialog"]')) grid.focus();
+  }, [rows.length, grid]);
+
+  // The row the cursor went on to stays under it when the list refreshes (a categorised row may leave the view).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new list moves it
+  useEffect(() => {
+    const land = landOn.current;
+    if (!land) return;
+    const at = rows.findIndex((r) => r.id === land.id);
+    if (at >= 0 && cursor === land.index && at !== cursor) selection.point(at);
+  }, [rows]);
 
   /**
    * After an action, focus goes back to the grid only if it was left nowhere (a button disabled under it): never away
@@ -95,6 +125,12 @@ export function TransactionsScreen() {
     // Focus back on the grid at once, so the next keys typed are not lost while the write runs.
     closeDialog();
     const targets = selection.targets();
+    // One row categorised from the keyboard: the cursor goes on to the next, as after marking it reviewed.
+    const next = rows[cursor + 1];
+    if (!selection.selected.size && next) {
+      landOn.current = { id: next.id, index: cursor + 1 };
+      selection.move(cursor + 1, false);
+    } else landOn.current = null;
     const name = slug ? (categoryList.find((c) => c.slug === slug)?.name ?? slug) : t('uncategorisedLower');
     const ok = await actions.categorise(targets, slug, name);
     regainFocus();
@@ -162,6 +198,22 @@ export function TransactionsScreen() {
           </p>
         </div>
         <div className="header-actions">
+          <button type="button" className="btn" onClick={() => setDialog('new')}>
+            {t('add.button')}
+          </button>
+          <button
+            type="button"
+            className="btn"
+            onClick={() =>
+              downloadFile(
+                appTransactionRoutes.export,
+                { query: totalsQuery },
+                `transactions-${new Date().toISOString().slice(0, 10)}.csv`,
+              ).catch((err) => toast.error(err, t('export.failed')))
+            }
+          >
+            {t('export.button')}
+          </button>
           <button
             type="button"
             className="btn"
@@ -207,6 +259,7 @@ export function TransactionsScreen() {
           onOpen={(id) => setPanel({ id })}
           onToggle={selection.toggle}
           onToggleAll={(all) => (all ? selection.selectAll() : selection.clear())}
+          showState={filters.tab === 'all'}
         >
           {!list.isLoading && rows.length === 0 && !list.error ? (
             <EmptyState
@@ -227,6 +280,7 @@ export function TransactionsScreen() {
         <TableFooter
           status={`${rows.length ? t('position', { at: formatNumber(cursor + 1), of: formatNumber(total ?? rows.length) }) : ''}${list.isLoadingMore ? ` · ${t('loadingMore')}` : ''}`}
         >
+          <Totals totals={totals.data?.data} />
           <span className="faint">{targetCount ? t('appliesTo', { what: transactionCount(targetCount) }) : ''}</span>
         </TableFooter>
       </div>
@@ -246,6 +300,9 @@ export function TransactionsScreen() {
         />
       ) : null}
       {dialog === 'shortcuts' ? <ShortcutSheet onClose={closeDialog} /> : null}
+      {dialog === 'new' ? (
+        <NewTransaction accounts={accounts.data?.data ?? []} categories={categoryList} onClose={closeDialog} />
+      ) : null}
       {similar.open && similar.offer ? (
         <SimilarDialog
           offer={similar.offer}

@@ -17,9 +17,12 @@ export interface Filters {
   category: string;
   tag: string;
   status: '' | 'posted' | 'pending' | 'completed' | 'archived' | 'exported' | 'excluded';
+  /** Bounds of the amount without its sign, canonical ("30.5"); `type` says which way the money went. */
   min: string;
   max: string;
   type: '' | 'income' | 'expense';
+  /** The lines an import batch made (the import screen and a notification link here). */
+  batch: string;
 }
 
 export const EMPTY_FILTERS: Filters = {
@@ -34,10 +37,11 @@ export const EMPTY_FILTERS: Filters = {
   min: '',
   max: '',
   type: '',
+  batch: '',
 };
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
-const NUMBER = /^-?\d+(\.\d+)?$/;
+const AMOUNT = /^\d+(\.\d+)?$/;
 const STATUSES = ['posted', 'pending', 'completed', 'archived', 'exported', 'excluded'];
 
 /** Filters from a query string; anything malformed is dropped rather than sent to the server. */
@@ -56,9 +60,10 @@ export function parseFilters(search: string): Filters {
     category: get('category'),
     tag: get('tag'),
     status: STATUSES.includes(status) ? (status as Filters['status']) : '',
-    min: NUMBER.test(get('min')) ? get('min') : '',
-    max: NUMBER.test(get('max')) ? get('max') : '',
+    min: AMOUNT.test(get('min')) ? get('min') : '',
+    max: AMOUNT.test(get('max')) ? get('max') : '',
     type: type === 'income' || type === 'expense' ? type : '',
+    batch: get('batch').slice(0, 200),
   };
 }
 
@@ -76,6 +81,7 @@ export function serializeFilters(f: Filters): string {
   if (f.min) p.set('min', f.min);
   if (f.max) p.set('max', f.max);
   if (f.type) p.set('type', f.type);
+  if (f.batch) p.set('batch', f.batch);
   return p.toString();
 }
 
@@ -89,8 +95,9 @@ export function apiFilters(f: Filters) {
     categories: f.category ? [f.category] : undefined,
     tags: f.tag ? [f.tag] : undefined,
     statuses: f.status ? [f.status] : undefined,
-    amountRange: f.min || f.max ? [f.min, f.max] : undefined,
+    absAmountRange: f.min || f.max ? [f.min, f.max] : undefined,
     type: f.type || undefined,
+    importBatch: f.batch || undefined,
   };
 }
 
@@ -109,6 +116,12 @@ export function tabCount(tab: Tab, counts: Counts): number {
 }
 
 export function activeFilterCount(f: Filters): number {
-  return (['q', 'from', 'to', 'account', 'category', 'tag', 'status', 'min', 'max', 'type'] as const).filter((k) => f[k] !== '')
-    .length;
+  return (['q', 'from', 'to', 'account', 'batch', ...MORE_FILTERS] as const).filter((k) => f[k] !== '').length;
+}
+
+/** The filters behind "More filters" (the row shows search, dates and account). */
+export const MORE_FILTERS = ['category', 'tag', 'status', 'type', 'min', 'max'] as const;
+
+export function moreFilterCount(f: Filters): number {
+  return MORE_FILTERS.filter((k) => f[k] !== '').length;
 }

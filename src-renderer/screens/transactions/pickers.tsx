@@ -14,6 +14,28 @@ interface Option {
   label: string;
   group?: string;
   color?: string;
+  /** A group of other options (a parent category): a match of equal rank goes after its children. */
+  isGroup?: boolean;
+}
+
+/**
+ * The options matching what was typed, best first: a name that starts with it, then a name that holds it, then a
+ * group's name that holds it; within a rank, a category before a group. So "trav" and Enter picks "Travel", not its
+ * group "Travel & entertainment".
+ */
+export function matchOptions<O extends Option>(options: readonly O[], q: string): O[] {
+  const needle = q.trim().toLowerCase();
+  if (!needle) return [...options];
+  const rank = (o: O) => {
+    const label = o.label.toLowerCase();
+    const base = label.startsWith(needle) ? 0 : label.includes(needle) ? 2 : o.group?.toLowerCase().includes(needle) ? 4 : -1;
+    return base < 0 ? -1 : base + (o.isGroup ? 1 : 0);
+  };
+  return options
+    .map((o, i) => ({ o, i, r: rank(o) }))
+    .filter((x) => x.r >= 0)
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.o);
 }
 
 function ListPicker(props: {
@@ -30,12 +52,7 @@ function ListPicker(props: {
   const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
   const titleId = useId();
-  const shown = useMemo(() => {
-    const needle = q.trim().toLowerCase();
-    return needle
-      ? props.options.filter((o) => o.label.toLowerCase().includes(needle) || o.group?.toLowerCase().includes(needle))
-      : props.options;
-  }, [q, props.options]);
+  const shown = useMemo(() => matchOptions(props.options, q), [q, props.options]);
   useEffect(() => inputRef.current?.focus(), []);
   useEffect(() => {
     document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
@@ -114,11 +131,13 @@ function ListPicker(props: {
 /** Categories as options: each category under its group's name; groups themselves are choosable too. */
 export function categoryOptions(categories: readonly TransactionCategory[]): Option[] {
   const byId = new Map(categories.map((c) => [c.id, c]));
+  const parents = new Set(categories.map((c) => c.parentId));
   return categories.map((c) => ({
     id: c.slug,
     label: c.name,
     group: c.parentId ? byId.get(c.parentId)?.name : i18n.t('transactions:pickers.group'),
     color: c.color,
+    isGroup: parents.has(c.id),
   }));
 }
 

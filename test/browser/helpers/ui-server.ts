@@ -8,6 +8,7 @@ import path from 'node:path';
 import { type Browser, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { planDemo } from '../../../src-main/demo/seed';
+import { importDemoWorkflows } from '../../../src-main/demo/workflows';
 import { writeDemo } from '../../../src-main/demo/write';
 import { type RunningServer, startServer } from '../../../src-main/server/start';
 import { createApiKey } from '../../../src-main/store/auth/api-keys';
@@ -71,6 +72,7 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
       const data = planDemo({ seed: '1', transactions });
       data.baseCurrency = t.baseCurrency;
       writeDemo(server.db, t.id, data);
+      importDemoWorkflows(server.db, t.id);
     },
     async user(team = 'Browser Test Co', email = 'accountant@example.com', options = {}) {
       const password = 'browser-test-password';

@@ -43,6 +43,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/app/workflow-runs/{id}/approve': (api, token) => matrixRun(api, token),
   '/app/workflow-runs/{id}/reject': (api, token) => matrixRun(api, token),
   '/app/workflow-runs/{id}/cancel': (api, token) => matrixRun(api, token),
+  '/app/workflow-runs/{id}/retry': (api, token) => matrixFailedRun(api, token),
   '/v1/rules/{id}': (api, token) => matrixRule(api, token),
   '/v1/rules/{id}/run': (api, token) => matrixRule(api, token),
   '/v1/rules/{id}/failures': (api, token) => matrixRule(api, token),
@@ -209,6 +210,18 @@ async function matrixRun(api: TestApi, token: string): Promise<string> {
   return id;
 }
 
+/** A run that failed at once: it loads an invoice its trigger data does not name. */
+async function matrixFailedRun(api: TestApi, token: string): Promise<string> {
+  const definition = {
+    ...MATRIX_WORKFLOW,
+    nodes: [{ id: 'load', kind: 'load_record', resource: 'invoice', recordId: '{{trigger.invoiceId}}', as: 'invoice' }],
+  };
+  const wf = (await api.call('POST', '/app/workflows', { token, body: { definition, promote: true } })).json().id;
+  const id = (await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: {} })).json().executionId;
+  await new WorkflowRunner(api.db, { schedules: false }).runUntilIdle();
+  return id;
+}
+
 /** A saved stress test of the owner team (an empty ledger forecasts zeros: enough for access checks). */
 async function matrixStressTest(api: TestApi, token: string): Promise<string> {
   return (await api.call('POST', '/v1/metrics/stress-test', { token, body: MATRIX_STRESS_TEST })).json().id;
@@ -226,10 +239,13 @@ const BODIES: Record<string, unknown> = {
   'POST /v1/metrics/forecast/revenue': MATRIX_FORECAST,
   'POST /v1/metrics/stress-test': MATRIX_STRESS_TEST,
   'POST /app/metrics/stress-test/preview': MATRIX_STRESS_TEST,
+  'PATCH /v1/metrics/stress-test/{id}': { name: 'Renamed' },
   'POST /v1/workflows/{id}/chat': { message: 'matrix' },
   'POST /app/workflows': { definition: MATRIX_WORKFLOW },
   'POST /app/workflows/{id}/promote': { version: 1 },
   'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
+  'PUT /app/smtp': { host: 'smtp.example.com', port: 587, fromAddress: 'billing@example.com' },
+  'POST /app/exchange-rates/import': { content: 'date,currency,rate\n2026-01-02,EUR,0.9' },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
   'PATCH /v1/transactions/{id}': { note: 'patched' },
@@ -368,6 +384,10 @@ const REFUSED: Record<string, number> = {
   // The matrix's bare invoice (no seller or buyer address) fails the EN 16931 rules: its e-invoice is refused with
   // the rule list (the rules and a passing invoice: routes/e-invoices.test.ts); the check answers 200 with them.
   'GET /v1/invoices/{id}/e-invoice': 422,
+  // Team administration (a person who owns the team, or apis.all): the mail server and the server's rate table.
+  'PUT /app/smtp': 403,
+  'DELETE /app/smtp': 403,
+  'POST /app/exchange-rates/import': 403,
 };
 
 /** A path parameter: `{id}`, `{executionId}`. */

@@ -68,7 +68,23 @@ interface ApprovalRow {
   created_at: string;
 }
 
-function approval(a: ApprovalRow): WorkflowApproval {
+/**
+ * Who decided, in words: a member's name, an API key's name; null for the deadline, an OAuth client, or a person no
+ * longer in the team (read within the team only).
+ */
+function deciderName(db: Db, teamId: string, decidedBy: string | null): string | null {
+  const [kind, id] = decidedBy?.split(':', 2) ?? [];
+  if (!id) return null;
+  const sql =
+    kind === 'user'
+      ? 'SELECT u.full_name FROM team_members m JOIN users u ON u.id = m.user_id WHERE m.team_id = ? AND m.user_id = ?'
+      : kind === 'api-key'
+        ? 'SELECT name FROM api_keys WHERE team_id = ? AND id = ?'
+        : null;
+  return sql ? ((db.prepare(sql).pluck().get(teamId, id) as string | undefined) ?? null) : null;
+}
+
+function approval(db: Db, teamId: string, a: ApprovalRow): WorkflowApproval {
   return {
     id: a.id,
     stepId: a.step_id,
@@ -79,6 +95,7 @@ function approval(a: ApprovalRow): WorkflowApproval {
     deadlineAt: a.deadline_at,
     deadlineOutcome: a.deadline_outcome,
     decidedBy: a.decided_by,
+    decidedByName: deciderName(db, teamId, a.decided_by),
     decidedAt: a.decided_at,
     comment: a.comment,
     createdAt: a.created_at,
@@ -122,7 +139,7 @@ export function getRunDetail(db: Db, teamId: string, runId: string): WorkflowRun
       completedAt: s.completed_at,
       errorMessage: s.error_message,
     })),
-    approvals: approvals.map(approval),
+    approvals: approvals.map((a) => approval(db, teamId, a)),
   };
 }
 
@@ -131,7 +148,12 @@ function runSummary(db: Db, r: RunRow): WorkflowRunSummary {
     .prepare(`SELECT * FROM workflow_approvals WHERE run_id = ? AND status = 'pending' ORDER BY created_at DESC LIMIT 1`)
     .get(r.id) as ApprovalRow | undefined;
   const { steps: _steps, ...run } = v1Run(r, []);
-  return { ...run, ...extras(db, r), stepCount: r.step_count, pendingApproval: pending ? approval(pending) : null };
+  return {
+    ...run,
+    ...extras(db, r),
+    stepCount: r.step_count,
+    pendingApproval: pending ? approval(db, r.team_id, pending) : null,
+  };
 }
 
 export interface RunPage {

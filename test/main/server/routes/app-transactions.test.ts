@@ -89,4 +89,37 @@ describe('GET /app/transactions', () => {
     expect(other.json().data).toEqual([]);
     expect((await api.call('GET', '/app/transactions?pageSize=1001', { token: key })).statusCode).toBe(422);
   });
+
+  it('sums the filtered set per currency and exports it as CSV, with formulas disarmed; other teams see nothing', async () => {
+    const api = await makeTestApi();
+    const key = api.key('Review Co');
+    const bankAccountId = account(api, 'Review Co');
+    const body = [
+      { name: 'Train, return', amount: -42.5, date: '2026-03-02', note: 'said "yes"' },
+      { name: '=HYPERLINK("x")', amount: -100, date: '2026-03-01' },
+      { name: 'Client payment', amount: 1200, date: '2026-02-27' },
+    ].map((t) => ({ ...t, currency: 'EUR', bankAccountId }));
+    expect((await api.call('POST', '/v1/transactions/bulk', { token: key, body })).statusCode).toBe(200);
+
+    const totals = await api.call('GET', '/app/transactions/totals', { token: key });
+    expect(totals.json()).toEqual({
+      data: [{ currency: 'EUR', count: 3, moneyIn: 1200, moneyOut: -142.5, net: 1057.5 }],
+    });
+    const out = await api.call('GET', '/app/transactions/totals?type=expense&absAmountRange=50&absAmountRange=', { token: key });
+    expect(out.json().data).toEqual([{ currency: 'EUR', count: 1, moneyIn: 0, moneyOut: -100, net: -100 }]);
+
+    const csv = await api.call('GET', '/app/transactions/export?start=2026-03-01', { token: key });
+    expect(csv.statusCode).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"/);
+    const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines[0]).toBe('date,name,counterparty,description,amount,currency,account,category,tags,status,review_state,note,id');
+    expect(lines[1]).toMatch(/^2026-03-02,"Train, return",,,-42\.5,EUR,Main Account,,,posted,to_review,"said ""yes""",/);
+    expect(lines[2]).toMatch(/^2026-03-01,"'=HYPERLINK\(""x""\)",,,-100,EUR,/);
+    expect(lines).toHaveLength(4); // the last line ends too
+
+    const other = api.key('Other Co');
+    expect((await api.call('GET', '/app/transactions/totals', { token: other })).json()).toEqual({ data: [] });
+    expect((await api.call('GET', '/app/transactions/export', { token: other })).body.split('\r\n')).toHaveLength(2);
+  });
 });

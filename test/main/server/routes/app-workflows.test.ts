@@ -4,6 +4,8 @@
  * the app that a run moved. Team isolation of every route is in the authorization matrix.
  */
 import { describe, expect, it } from 'vitest';
+import { createSession } from '../../../../src-main/store/auth/sessions';
+import { createUser } from '../../../../src-main/store/users/users';
 import { WorkflowRunner } from '../../../../src-main/workflows/runner';
 import { createApiClient } from '../../../../src-shared/api-client';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
@@ -131,6 +133,7 @@ describe('/app/workflow-runs', () => {
       status: 'approved',
       comment: 'fine',
       decidedBy: expect.stringMatching(/^api-key:/),
+      decidedByName: 'test',
     });
     expect((await api.call('POST', `/app/workflow-runs/${b}/reject`, { token })).statusCode).toBe(200);
     const canceled = (await api.call('POST', `/app/workflow-runs/${c}/cancel`, { token })).json();
@@ -160,6 +163,38 @@ describe('/app/workflow-runs', () => {
     ).json();
     expect([...page1.data, ...page2.data].map((r: { runId: string }) => r.runId)).toEqual(['WR-4', 'WR-3', 'WR-2', 'WR-1']);
     expect((await api.call('GET', '/app/workflow-runs?statuses=bogus', { token })).statusCode).toBe(422);
+  });
+
+  it('names the person who decided, and retries a failed run once with the same trigger data', async () => {
+    const { api, token, wf } = await setup();
+    const teamId = api.team('Acme').id;
+    const { user } = createUser(api.db, teamId, { email: 'dana@acme.test', passwordHash: 'x', fullName: 'Dana Decider' });
+    const cookie = `finops_session=${createSession(api.db, { teamId, userId: user.id }).token}`;
+    const csrf = (await api.call('GET', '/app/session', { headers: { cookie } })).json().csrfToken as string;
+    const started = await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: { triggerData: { n: 7 } } });
+    await drive(api);
+    const id = started.json().executionId as string;
+    const decided = await api.call('POST', `/app/workflow-runs/${id}/approve`, { headers: { cookie, 'x-csrf-token': csrf } });
+    expect(decided.json().approvals[0]).toMatchObject({ decidedBy: `user:${user.id}`, decidedByName: 'Dana Decider' });
+    expect((await api.call('POST', `/app/workflow-runs/${id}/retry`, { token })).statusCode).toBe(409);
+
+    const failing = {
+      name: 'Load',
+      active: true,
+      triggers: [{ type: 'manual' }],
+      nodes: [{ id: 'load', kind: 'load_record', resource: 'invoice', recordId: '{{trigger.invoiceId}}', as: 'invoice' }],
+    };
+    const other = (await api.call('POST', '/app/workflows', { token, body: { definition: failing, promote: true } })).json().id;
+    const run = (await api.call('POST', `/app/workflows/${other}/runs`, { token, body: { triggerData: { note: 'x' } } })).json();
+    await drive(api);
+    expect((await api.call('GET', `/app/workflow-runs/${run.executionId}`, { token })).json().status).toBe('failed');
+    const retry = await api.call('POST', `/app/workflow-runs/${run.executionId}/retry`, { token });
+    expect(retry.statusCode).toBe(200);
+    expect(retry.json().runId).toBe('WR-3');
+    expect((await api.call('POST', `/app/workflow-runs/${run.executionId}/retry`, { token })).json().runId).toBe('WR-3');
+    const again = (await api.call('GET', `/app/workflow-runs/${retry.json().executionId}`, { token })).json();
+    expect(again).toMatchObject({ triggerType: 'manual', triggerData: { note: 'x' }, source: 'app', workflowId: other });
+    expect((await api.call('POST', '/app/workflow-runs/nope/retry', { token })).statusCode).toBe(404);
   });
 
   it('tells the app through the change stream that a run moved', async () => {

@@ -87,6 +87,10 @@ describe('import over the API', () => {
     expect(batches.json().data).toHaveLength(1);
     const rows = await api.call('GET', `/v1/imports/batches/${commit.json().batch.id}/rows?limit=2`, { token });
     expect(rows.json()).toMatchObject({ data: [{ position: 0, outcome: 'created' }, { position: 1 }], next: 1 });
+    // The lines the batch made, as the import screen links to them.
+    const made = await api.call('GET', `/app/transactions?importBatch=${commit.json().batch.id}&pageSize=100`, { token });
+    expect(made.json().data).toHaveLength(5);
+    expect((await api.call('GET', '/app/transactions?importBatch=nope', { token })).json().data).toEqual([]);
     const undo = await api.call('POST', `/v1/imports/batches/${commit.json().batch.id}/undo`, { token });
     expect(undo.json()).toMatchObject({ status: 'undone' });
     expect(api.db.prepare('SELECT count(*) FROM transactions').pluck().get()).toBe(0);

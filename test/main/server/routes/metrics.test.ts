@@ -310,11 +310,32 @@ describe('stress tests', () => {
     const cmp = await api.call('GET', `/v1/metrics/stress-tests/compare?ids=${t.id},${second.id}`, { token });
     expect(cmp.statusCode).toBe(200);
     expect(cmp.json().tests).toHaveLength(2);
-    expect(cmp.json().months[0]).toEqual({ month: '2026-07', cash: [t.stressed.months[0].cash, second.stressed.months[0].cash] });
+    expect(cmp.json().months[0]).toEqual({
+      month: '2026-07',
+      cash: [t.stressed.months[0].cash, second.stressed.months[0].cash],
+      baseline: [t.baseline.months[0].cash, second.baseline.months[0].cash],
+    });
     expect(cmp.json().months[11].cash[1]).toBeNull();
     expect(
       (await api.call('GET', `/v1/metrics/stress-tests/compare?ids=${t.id},${second.id}`, { token: otherToken })).statusCode,
     ).toBe(404);
+
+    // Renamed (its figures as they were), then deleted; another team can do neither.
+    const renamed = await api.call('PATCH', `/v1/metrics/stress-test/${t.id}`, { token, body: { name: '  Worst year ' } });
+    expect(renamed.statusCode, renamed.body).toBe(200);
+    expect(renamed.json()).toEqual({ ...t, name: 'Worst year' });
+    expect((await api.call('GET', `/v1/metrics/stress-test/${t.id}`, { token })).json().name).toBe('Worst year');
+    expect((await api.call('PATCH', `/v1/metrics/stress-test/${t.id}`, { token, body: { name: '' } })).json().name).toBeNull();
+    expect((await api.call('PATCH', `/v1/metrics/stress-test/${t.id}`, { token, body: { nom: 'x' } })).statusCode).toBe(422);
+    expect(
+      (await api.call('PATCH', `/v1/metrics/stress-test/${t.id}`, { token: otherToken, body: { name: 'x' } })).statusCode,
+    ).toBe(404);
+    expect((await api.call('DELETE', `/v1/metrics/stress-test/${t.id}`, { token: otherToken })).statusCode).toBe(404);
+    expect((await api.call('DELETE', `/v1/metrics/stress-test/${t.id}`, { token })).statusCode).toBe(200);
+    expect((await api.call('GET', `/v1/metrics/stress-test/${t.id}`, { token })).statusCode).toBe(404);
+    expect((await api.call('GET', '/v1/metrics/stress-tests', { token })).json().data.map((x: { id: string }) => x.id)).toEqual([
+      second.id,
+    ]);
   });
 
   it('validates every bound with the field path', async () => {

@@ -65,4 +65,13 @@ describe('customer form model', () => {
     expect(localErrors({ ...emptyForm(), name: '  ' })).toEqual({ name: 'Enter the customer’s name' });
     expect(localErrors({ ...emptyForm(), name: 'A' })).toEqual({});
   });
+
+  it('checks a VAT number against its country’s format before sending', () => {
+    const form = { ...emptyForm(), name: 'A', countryCode: 'DE' };
+    expect(localErrors({ ...form, vatNumber: 'DE 123 456 789' })).toEqual({});
+    expect(localErrors({ ...form, vatNumber: '12345678' })).toEqual({
+      vatNumber: 'Not the format of a VAT number of Germany: for example DE123456789',
+    });
+    expect(localErrors({ ...form, countryCode: 'US', vatNumber: '12-3456789' })).toEqual({});
+  });
 });

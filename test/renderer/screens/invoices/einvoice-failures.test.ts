@@ -107,8 +107,8 @@ describe('a failed e-invoice rule on the screen', () => {
     expect(fix('BT-10 customer.buyerReference')).toEqual({ kind: 'customer', field: 'buyerReference' });
     expect(fix('BT-42 team.phone')).toEqual({ kind: 'team', field: 'phone' });
     expect(fix('BT-34 team.peppolId')).toEqual({ kind: 'team', field: 'peppolId' });
-    expect(fix('BT-31 team.vatNumber')).toEqual({ kind: 'settings' });
-    expect(fix('BT-84 bankAccount.iban')).toEqual({ kind: 'settings' });
+    expect(fix('BT-31 team.vatNumber')).toEqual({ kind: 'settings', path: '/team-settings' });
+    expect(fix('BT-84 bankAccount.iban')).toEqual({ kind: 'settings', path: '/team-settings?tab=accounts' });
     expect(fix('BT-9 dueDate')).toEqual({ kind: 'invoice' });
     expect(fix('tax')).toEqual({ kind: 'invoice' });
   });

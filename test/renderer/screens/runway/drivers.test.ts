@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { driverErrors, fromSent, newDriver, toDrivers } from '../../../../src-renderer/screens/runway/drivers';
+import { driverErrors, fromSent, missingInputs, newDriver, toDrivers } from '../../../../src-renderer/screens/runway/drivers';
 
 describe('stress-test drivers in the builder', () => {
   it('sends numbers as numbers, leaves empty optional inputs out, keeps a half-typed number for the server to name', () => {
@@ -31,5 +31,14 @@ describe('stress-test drivers in the builder', () => {
     ]);
     expect(fields).toEqual({ '1.pct': 'Too small: expected number to be >=-100', '0.base': 'Must be an ISO 4217 currency code' });
     expect(rest).toBe('horizonMonths: too big');
+  });
+
+  it('says which required inputs are empty before anything is sent: a one-time expense without its day', () => {
+    const expense = newDriver('OneTimeExpense');
+    const shock = newDriver('RevenueShock');
+    const drafts = [shock, { ...expense, values: { amount: '5000', date: ' ' } }];
+    expect(missingInputs(drafts, (k) => `need ${k}`)).toEqual({ '1.date': 'need date' });
+    expect(missingInputs([{ ...shock, values: { pct: '', months: '3' } }], (k) => k)).toEqual({ '0.pct': 'pct' });
+    expect(missingInputs([{ ...expense, values: { amount: '1', date: '2026-12-01' } }], (k) => k)).toEqual({});
   });
 });

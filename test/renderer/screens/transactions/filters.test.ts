@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import {
+  activeFilterCount,
   apiFilters,
   EMPTY_FILTERS,
   listQuery,
+  moreFilterCount,
   parseFilters,
   serializeFilters,
   tabCount,
@@ -20,9 +22,10 @@ describe('transaction filters in the address', () => {
       category: 'software',
       tag: 't1',
       status: 'posted' as const,
-      min: '-500',
+      min: '30',
       max: '10.5',
       type: 'expense' as const,
+      batch: 'b1',
     };
     const qs = serializeFilters(f);
     expect(parseFilters(`?${qs}`)).toEqual(f);
@@ -31,18 +34,30 @@ describe('transaction filters in the address', () => {
 
   it('drops malformed values instead of sending them', () => {
     expect(parseFilters('?state=nope&from=yesterday&min=abc&status=lost&type=both')).toEqual(EMPTY_FILTERS);
+    // Amounts are unsigned now: the direction is the type.
+    expect(parseFilters('?min=-500').min).toBe('');
   });
 
   it('turns into the API queries: the tab is the review state, All hides excluded by the API default', () => {
-    const f = { ...EMPTY_FILTERS, tab: 'ready' as const, min: '10', category: 'travel' };
+    const f = { ...EMPTY_FILTERS, tab: 'ready' as const, min: '10', category: 'travel', type: 'expense' as const, batch: 'b1' };
     expect(listQuery(f, 500)).toMatchObject({
       reviewStates: ['ready'],
-      amountRange: ['10', ''],
+      // "At least 10" of money out: the unsigned amount and the direction.
+      absAmountRange: ['10', ''],
+      type: 'expense',
+      importBatch: 'b1',
       categories: ['travel'],
       pageSize: 500,
     });
+    expect(listQuery(f, 500)).not.toHaveProperty('amountRange');
     expect(listQuery({ ...f, tab: 'all' }, 500).reviewStates).toBeUndefined();
     expect(apiFilters(f)).not.toHaveProperty('reviewStates');
+  });
+
+  it('counts what is filtered, and what hides behind "More filters"', () => {
+    const f = { ...EMPTY_FILTERS, q: 'x', account: 'a', tag: 't', min: '5', type: 'income' as const };
+    expect(activeFilterCount(f)).toBe(5);
+    expect(moreFilterCount(f)).toBe(3);
   });
 
   it('counts a tab from the review counts', () => {

@@ -1,0 +1,54 @@
+import type { FastifyInstance } from 'fastify';
+import { appSmtpRoutes, type SmtpView } from '../../../src-shared/contract/app-smtp';
+import { dataDirOf } from '../../documents/storage';
+import { hasSmtpPassword, writeSmtpPassword } from '../../invoices/smtp-secrets';
+import type { Db } from '../../store/db';
+import { clearSmtpSettings, getSmtpSettings, setSmtpSettings } from '../../store/invoices/smtp';
+import type { Credential } from '../auth/credentials';
+import { forbidden, notFound } from '../errors';
+import { registerRoute } from '../route';
+import { mayManage } from './app-sync';
+
+/**
+ * The team's mail server under /app (contract/app-smtp.ts): `finops smtp set|show|clear` for the Team settings
+ * screen. The password goes to the data dir's secret file as the CLI puts it there, never into the database or an
+ * answer. Changing the mail server is team administration: it decides where the team's invoices are sent from.
+ */
+export async function appSmtpRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
+  const { db } = opts;
+  const dataDir = dataDirOf(db);
+  const admin = (auth: Credential) => {
+    if (!mayManage(db, auth)) {
+      throw forbidden(
+        'Only an owner of the team may set its mail server',
+        auth.userId
+          ? 'Ask an owner of the team.'
+          : 'A credential without a person needs the apis.all scope for team administration.',
+      );
+    }
+    return auth.teamId;
+  };
+  const view = (teamId: string): SmtpView => {
+    const s = getSmtpSettings(db, teamId);
+    if (!s) return { data: null };
+    return { data: { ...s, passwordSet: hasSmtpPassword(dataDir, teamId) } };
+  };
+
+  registerRoute(app, appSmtpRoutes.get, ({ auth }) => view(auth.teamId));
+  registerRoute(app, appSmtpRoutes.put, ({ auth, body }) => {
+    const teamId = admin(auth);
+    const { password, ...settings } = body;
+    // As `finops smtp set`: a new password replaces the stored one; no user name means no password at all.
+    if (password !== undefined && settings.username !== null) writeSmtpPassword(dataDir, teamId, password);
+    else if (settings.username === null) writeSmtpPassword(dataDir, teamId, null);
+    setSmtpSettings(db, teamId, settings);
+    return view(teamId);
+  });
+  registerRoute(app, appSmtpRoutes.remove, ({ auth }) => {
+    const teamId = admin(auth);
+    const had = clearSmtpSettings(db, teamId);
+    writeSmtpPassword(dataDir, teamId, null);
+    if (!had) throw notFound('The team has no mail server');
+    return view(teamId);
+  });
+}
