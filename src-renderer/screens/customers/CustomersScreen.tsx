@@ -15,12 +15,13 @@ import { ListEmpty } from '../../components/table/ListEmpty';
 import { ListFooter } from '../../components/table/ListFooter';
 import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
-import { formatAmount, formatDate, formatNumber } from '../../lib/format';
+import { formatDate, formatNumber } from '../../lib/format';
 import { pathId, useRouter } from '../../lib/router';
 import { useScreenKeys } from '../../lib/use-screen-keys';
 import { useSearchCommit } from '../../lib/use-search-text';
 import { isConnected, useConnection } from '../../stores/connection';
 import { listQuery, useCustomersView } from '../../stores/customers';
+import { amountOrDash } from './amount-or-dash';
 import { CustomerDetail } from './CustomerDetail';
 import { CustomerForm } from './CustomerForm';
 import './customers.css';
@@ -90,7 +91,7 @@ const columns = (t: TFunction<'customers'>): Column<Customer, CustomerSortColumn
     sort: 'total_revenue',
     numeric: true,
     className: (c) => `money ${c.totalRevenue ? '' : 'zero'}`,
-    cell: (c) => (c.invoiceCurrency ? formatAmount(c.totalRevenue, c.invoiceCurrency) : '—'),
+    cell: (c) => amountOrDash(c.totalRevenue, c.invoiceCurrency),
   },
   {
     id: 'outstanding',
@@ -98,7 +99,7 @@ const columns = (t: TFunction<'customers'>): Column<Customer, CustomerSortColumn
     sort: 'outstanding',
     numeric: true,
     className: (c) => `money ${c.outstandingAmount ? 'owed' : 'zero'}`,
-    cell: (c) => (c.invoiceCurrency ? formatAmount(c.outstandingAmount, c.invoiceCurrency) : '—'),
+    cell: (c) => amountOrDash(c.outstandingAmount, c.invoiceCurrency),
   },
   {
     id: 'last-invoice',
