@@ -207,7 +207,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appTransactionRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appMetricRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
-  await app.register(appSyncRoutesPlugin, { db: options.db, sync: options.sync, prefix: '/app' });
+  await app.register(appSyncRoutesPlugin, {
+    db: options.db,
+    sync: options.sync,
+    loopbackSignIn: options.ownHostOnly,
+    prefix: '/app',
+  });
   await app.register(appInboxRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });

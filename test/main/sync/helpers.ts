@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'vitest';
 import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { ensureRemote, type RemoteKind } from '../../../src-main/store/sync/remotes';
@@ -104,4 +105,13 @@ export async function settleThenQuiet(a: Replica, b: Replica, r: Remote, check: 
   const quietA = await syncOnce(a, r);
   const quietB = await syncOnce(b, r);
   expect([quietA.pulled, quietA.pushed, quietB.pulled, quietB.pushed]).toEqual([0, 0, 0, 0]);
+}
+
+/** A port free on 127.0.0.1 a moment ago, for a loopback redirect registered with an OAuth client. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
 }
