@@ -115,3 +115,26 @@ export async function freePort(): Promise<number> {
   await new Promise((r) => server.close(r));
   return port;
 }
+
+/** Calls of the Sync screen's API over real HTTP, as the page makes them (a bearer credential). */
+export function screenApi(origin: string) {
+  return async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/** "Sync now" from the screen, then the remote's tag names once the round has ended. */
+export async function roundThenRemoteTags(app: ReturnType<typeof screenApi>, token: string, remote: Remote): Promise<string[]> {
+  expect((await app('POST', '/app/sync/run', token)).status).toBe(202);
+  for (let i = 0; i < 100; i++) {
+    const s = (await app('GET', '/app/sync/status', token)).body;
+    if (s.remote.state !== 'running' && s.remote.lastSuccessAt) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return (await remote.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name);
+}

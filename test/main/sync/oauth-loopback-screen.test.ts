@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addClient, addUser, driveAuthorize } from '../server/oauth-helpers';
-import { freePort, remoteReplica } from './helpers';
+import { freePort, remoteReplica, roundThenRemoteTags, screenApi } from './helpers';
 
 async function setup(desktop = true) {
   const r = await remoteReplica();
@@ -19,14 +19,7 @@ async function setup(desktop = true) {
     redirectUris: [`http://127.0.0.1:${port}/callback`],
   });
   const origin = new URL(local.url).origin;
-  const app = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const app = screenApi(origin);
   const start = () => app('POST', '/app/sync/oauth/start', local.token, { baseUrl: r.url, clientId, redirect: 'loopback', port });
   return { r, local, port, app, start };
 }
@@ -83,13 +76,7 @@ describe('OAuth sign-in from the desktop window (system browser, loopback redire
 
     // (Over HTTP: the desktop host's server answers only requests addressed to its own host.)
     expect((await app('POST', '/v1/tags', local.token, { name: 'Signed in from the desktop' })).status).toBe(201);
-    expect((await app('POST', '/app/sync/run', local.token)).status).toBe(202);
-    for (let i = 0; i < 100; i++) {
-      const s = (await app('GET', '/app/sync/status', local.token)).body;
-      if (s.remote.state !== 'running' && s.remote.lastSuccessAt) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    const tags = (await r.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name);
+    const tags = await roundThenRemoteTags(app, local.token, r);
     expect(tags).toContain('Signed in from the desktop');
   }, 60_000);
 
