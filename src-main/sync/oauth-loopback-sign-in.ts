@@ -92,6 +92,11 @@ export class LoopbackSignIns {
     return run.progress;
   }
 
+  /** The server stops: every listener closes (a sign-in waiting for the browser ends as cancelled). */
+  closeAll(): void {
+    for (const run of this.runs.values()) this.end(run, 'cancelled', null);
+  }
+
   private own(state: string, who: Who): Run {
     const run = this.runs.get(state);
     if (!run) throw new UnknownSignIn();

@@ -162,6 +162,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
   const signIns = new PendingSignIns();
 
   const loopbackSignIns = new LoopbackSignIns();
+  app.addHook('onClose', async () => loopbackSignIns.closeAll());
   const whoOf = (auth: Credential) => ({ teamId: auth.teamId, credentialId: auth.id });
 
   registerRoute(app, appSyncRoutes.oauthStart, async ({ auth, body, request }) => {

@@ -121,7 +121,10 @@ function LoopbackWait(props: { state: string; onEnd: () => void }) {
   const status = progress.data?.status;
   const message = progress.data?.message;
   const { onEnd } = props;
+  const ended = useRef(false);
   useEffect(() => {
+    if (ended.current) return;
+    if (progress.error || (status && status !== 'waiting')) ended.current = true;
     if (progress.error) {
       toast.error(progress.error, t('oauth.failed'));
       onEnd();

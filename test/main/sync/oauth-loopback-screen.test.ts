@@ -104,6 +104,14 @@ describe('OAuth sign-in from the desktop window (system browser, loopback redire
     expect((await app('GET', '/app/sync/status', local.token)).body.remote).toBeNull();
   }, 60_000);
 
+  it('a server that stops closes the listener of a sign-in still waiting', async () => {
+    const { local, port, start } = await setup();
+    const started = await start();
+    await expect(fetch(`http://127.0.0.1:${port}/`)).resolves.toMatchObject({ status: 404 });
+    await local.api.app.close();
+    await expect(fetch(`http://127.0.0.1:${port}/callback?state=${started.body.state}&code=x`)).rejects.toThrow();
+  }, 60_000);
+
   it('a server that does not serve the desktop window (finops serve) refuses a loopback sign-in', async () => {
     const { app, local, r, start } = await setup(false);
     const refused = await start();
