@@ -60,6 +60,11 @@ export interface FinopsDesktopBridge {
   restartServer(): Promise<void>;
   getAppInfo(): Promise<DesktopAppInfo>;
   sync: DesktopSyncCredentials;
+  /**
+   * Opens the authorization URL of a loopback OAuth sign-in (POST /app/sync/oauth/start, redirect: loopback) in the
+   * system browser; any other URL rejects.
+   */
+  openSignIn(url: string): Promise<void>;
 }
 
 export const IPC = {
@@ -72,4 +77,5 @@ export const IPC = {
   syncClearCredential: 'finops:sync-clear-credential',
   syncHasCredential: 'finops:sync-has-credential',
   syncStorage: 'finops:sync-storage',
+  openSignIn: 'finops:open-sign-in',
 } as const;

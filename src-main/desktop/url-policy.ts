@@ -6,6 +6,10 @@
  *   (scheme, host and port) — or, in development, the exact origin of the renderer dev server.
  * - `isSafeExternalUrl`: may a link be handed to the OS browser? Only https (and http to non-local hosts is
  *   refused too: a finance app opens nothing unencrypted); never file:, javascript:, custom schemes.
+ * - `isSignInUrl`: may the Sync screen have the OS browser open this URL to sign in to a sync remote (RFC 8252)?
+ *   Only an authorization request of the loopback sign-in the local server issues (PKCE, a redirect to
+ *   `http://127.0.0.1:PORT/callback`), at https — or http on this machine, as a sync remote may be — so the
+ *   channel cannot open anything else.
  */
 
 function parse(url: string): URL | null {
@@ -28,4 +32,18 @@ export function isSafeExternalUrl(url: string): boolean {
   if (u?.protocol !== 'https:') return false;
   if (u.username || u.password) return false;
   return u.hostname !== '' && u.hostname !== 'localhost' && u.hostname !== '127.0.0.1' && u.hostname !== '[::1]';
+}
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+export function isSignInUrl(url: string): boolean {
+  const u = parse(url);
+  if (!u || u.username || u.password) return false;
+  if (u.protocol !== 'https:' && !(u.protocol === 'http:' && LOOPBACK_HOSTS.has(u.hostname))) return false;
+  const q = u.searchParams;
+  if (q.get('response_type') !== 'code' || q.get('code_challenge_method') !== 'S256' || !q.get('code_challenge')) return false;
+  const redirect = parse(q.get('redirect_uri') ?? '');
+  return (
+    redirect?.protocol === 'http:' && redirect.hostname === '127.0.0.1' && redirect.pathname === '/callback' && !redirect.search
+  );
 }

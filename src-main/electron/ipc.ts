@@ -3,7 +3,7 @@
  * is the app's own page at its exact origin (desktop/url-policy.ts): the shell page, a frame that navigated
  * elsewhere or any other URL gets a refusal, whatever the channel. Secrets go in (sync credentials), never out.
  */
-import { app, type IpcMainInvokeEvent, ipcMain } from 'electron';
+import { app, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
 import {
   type DesktopAppInfo,
   type DesktopConnection,
@@ -14,7 +14,7 @@ import {
 import type { SecretStore } from '../desktop/secret-store';
 import type { ServerSupervisor } from '../desktop/supervisor';
 import { clearSyncCredential, hasSyncCredential, setSyncCredential } from '../desktop/sync-credentials';
-import { isAppUrl } from '../desktop/url-policy';
+import { isAppUrl, isSignInUrl } from '../desktop/url-policy';
 
 export interface IpcContext {
   appOrigins(): string[];
@@ -92,5 +92,12 @@ export function registerIpc(ctx: IpcContext): void {
   ipcMain.handle(
     IPC.syncStorage,
     trusted((): SecretStorageKind => secrets().kind),
+  );
+  ipcMain.handle(
+    IPC.openSignIn,
+    trusted(async (url: unknown) => {
+      if (typeof url !== 'string' || !isSignInUrl(url)) throw new Error('only a sync sign-in’s authorization URL opens');
+      await shell.openExternal(url);
+    }),
   );
 }

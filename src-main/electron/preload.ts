@@ -28,6 +28,7 @@ const bridge: FinopsDesktopBridge = {
     hasCredential: (baseUrl) => ipcRenderer.invoke(IPC.syncHasCredential, baseUrl) as Promise<boolean>,
     storage: () => ipcRenderer.invoke(IPC.syncStorage) as Promise<SecretStorageKind>,
   },
+  openSignIn: (url) => ipcRenderer.invoke(IPC.openSignIn, url) as Promise<void>,
 };
 
 contextBridge.exposeInMainWorld('finops', bridge);

@@ -209,7 +209,12 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appTransactionRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appMetricRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appWorkflowRoutesPlugin, { db: options.db, prefix: '/app' });
-  await app.register(appSyncRoutesPlugin, { db: options.db, sync: options.sync, prefix: '/app' });
+  await app.register(appSyncRoutesPlugin, {
+    db: options.db,
+    sync: options.sync,
+    loopbackSignIn: options.ownHostOnly,
+    prefix: '/app',
+  });
   await app.register(appInboxRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSmtpRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appRateRoutesPlugin, { db: options.db, prefix: '/app' });

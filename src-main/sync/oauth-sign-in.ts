@@ -50,8 +50,8 @@ export async function endpoints(baseUrl: string): Promise<Endpoints> {
   return { authorize: `${base}/oauth/authorize`, token: `${base}/oauth/token` };
 }
 
-/** Waits for the one redirect to `/callback` on 127.0.0.1; resolves with its query. */
-function listenForRedirect(
+/** Waits for the one redirect to `/callback` on 127.0.0.1; resolves with its query (close() before it: rejects). */
+export function listenForRedirect(
   port: number,
   timeoutMs: number,
 ): Promise<{ port: number; result: Promise<URLSearchParams>; close(): void }> {
@@ -87,6 +87,7 @@ function listenForRedirect(
     const close = () => {
       clearTimeout(timer);
       server.close();
+      rejectResult(new SignInFailed('sign-in cancelled'));
     };
     result.then(close, close);
     server.once('error', fail);
@@ -147,6 +148,22 @@ export async function exchangeCode(
   };
 }
 
+/** The grant for the redirect's answer to one authorization request: its state checked, its code exchanged. */
+export async function grantFromAnswer(
+  answer: URLSearchParams,
+  request: { ends: Endpoints; state: string; redirectUri: string; clientId: string; verifier: string },
+  now?: () => number,
+): Promise<OAuthGrant> {
+  if (answer.get('state') !== request.state)
+    throw new SignInFailed('the answer does not belong to this sign-in (state differs): ignored');
+  const error = answer.get('error');
+  if (error) throw new SignInFailed(`the remote refused the sign-in: ${answer.get('error_description') ?? error}`);
+  const code = answer.get('code');
+  if (!code) throw new SignInFailed('the remote answered without a code');
+  const { ends, redirectUri, clientId, verifier } = request;
+  return exchangeCode(ends, { code, redirectUri, clientId, verifier }, now);
+}
+
 export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
   const ends = await endpoints(options.baseUrl);
   const { verifier, challenge, state } = authorizationSecrets();
@@ -155,13 +172,7 @@ export async function oauthSignIn(options: SignInOptions): Promise<OAuthGrant> {
   try {
     await options.open(authorizeUrl(ends, { clientId: options.clientId, redirectUri, challenge, state, scope: options.scope }));
     const answer = await listener.result;
-    if (answer.get('state') !== state)
-      throw new SignInFailed('the answer does not belong to this sign-in (state differs): ignored');
-    const error = answer.get('error');
-    if (error) throw new SignInFailed(`the remote refused the sign-in: ${answer.get('error_description') ?? error}`);
-    const code = answer.get('code');
-    if (!code) throw new SignInFailed('the remote answered without a code');
-    return await exchangeCode(ends, { code, redirectUri, clientId: options.clientId, verifier }, options.now);
+    return await grantFromAnswer(answer, { ends, state, redirectUri, clientId: options.clientId, verifier }, options.now);
   } finally {
     listener.close();
   }

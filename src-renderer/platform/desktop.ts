@@ -15,6 +15,7 @@ export const platform: Platform = {
     const { baseUrl, apiKey } = await bridge().getConnection();
     return { baseUrl, apiKey };
   },
+  oauthSignIn: { redirect: 'loopback', open: (authorizeUrl) => bridge().openSignIn(authorizeUrl) },
   desktop: {
     keyStorage: async () => (await bridge().getConnection()).keyStorage,
     serverStatus: () => bridge().getServerStatus(),

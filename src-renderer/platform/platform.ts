@@ -21,6 +21,12 @@ export interface Platform {
   /** How requests authenticate: a bearer key from the platform, or the signed-in session's cookie. */
   auth: 'key' | 'session';
   loadConnection(): Promise<Connection>;
+  /**
+   * How the Sync screen's OAuth sign-in reaches the remote's page (docs/decisions/0145-sync-screen.md): the web
+   * page goes there and comes back to the server's callback; the desktop window keeps to its own origin, so the
+   * system browser opens it and the answer reaches the local server on a loopback redirect (RFC 8252).
+   */
+  oauthSignIn: { redirect: 'web' | 'loopback'; open(authorizeUrl: string): Promise<void> };
   /** Desktop only. */
   desktop?: {
     keyStorage(): Promise<DesktopConnection['keyStorage']>;

@@ -11,4 +11,8 @@ export const platform: Platform = {
   async loadConnection(): Promise<Connection> {
     return { baseUrl: globalThis.location?.origin ?? '', apiKey: '' };
   },
+  oauthSignIn: {
+    redirect: 'web',
+    open: async (authorizeUrl) => window.location.assign(authorizeUrl),
+  },
 };

@@ -89,6 +89,19 @@ export const OAuthStartBody = z
     kind: z.enum(REMOTE_KINDS).default('finops'),
     clientId: z.string().trim().min(1).max(200).describe("the OAuth client registered on the remote for this server's redirect"),
     scope: z.string().trim().max(1000).optional().describe('space-separated scopes to ask for (default: the client’s)'),
+    redirect: z
+      .enum(['web', 'loopback'])
+      .default('web')
+      .describe(
+        "web: this server's /app/sync/oauth/callback; loopback (the desktop window only): the system browser's answer reaches a one-shot listener on 127.0.0.1 and the server finishes the sign-in",
+      ),
+    port: z
+      .number()
+      .int()
+      .min(0)
+      .max(65535)
+      .optional()
+      .describe("loopback: the listener's port registered with the client (default: any free one)"),
   })
   .strict();
 
@@ -96,8 +109,16 @@ export const OAuthStartResult = z
   .object({
     authorizeUrl: z.string().describe("the remote's page where the person signs in and allows the client"),
     redirectUri: z.string().describe('where the remote sends the answer; it must be registered with the client'),
+    state: z.string().describe('names this sign-in (loopback: follow it at /app/sync/oauth/sign-ins/{state})'),
   })
   .meta({ id: 'AppSyncOAuthStart' });
+
+export const OAuthSignInProgress = z
+  .object({
+    status: z.enum(['waiting', 'done', 'failed', 'cancelled']),
+    message: z.string().nullable().describe('why it failed, said for people'),
+  })
+  .meta({ id: 'AppSyncOAuthSignIn' });
 
 /** The callback's answer, as the Sync screen hands it back (with the session that started the sign-in). */
 export const OAuthFinishBody = z.object({ state: z.string().min(1).max(200), code: z.string().min(1).max(2000) }).strict();
@@ -183,6 +204,28 @@ export const appSyncRoutes = {
     scopes: ['teams.write'],
     body: OAuthFinishBody,
     responses: { 200: SyncStatusBody },
+  }),
+  oauthProgress: defineRoute({
+    method: 'GET',
+    path: '/sync/oauth/sign-ins/:state',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Where a loopback sign-in stands: waiting for the browser, done (the remote is connected), failed or cancelled',
+    description: `${ADMIN} Only the credential that started the sign-in can follow it.`,
+    scopes: ['teams.write'],
+    params: z.object({ state: z.string().max(200) }),
+    responses: { 200: OAuthSignInProgress },
+  }),
+  oauthCancel: defineRoute({
+    method: 'DELETE',
+    path: '/sync/oauth/sign-ins/:state',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Stop waiting for the browser in a loopback sign-in (one that ended keeps its outcome)',
+    description: `${ADMIN} Only the credential that started the sign-in can cancel it.`,
+    scopes: ['teams.write'],
+    params: z.object({ state: z.string().max(200) }),
+    responses: { 200: OAuthSignInProgress },
   }),
   status: defineRoute({
     method: 'GET',

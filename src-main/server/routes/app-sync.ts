@@ -18,6 +18,7 @@ import { syncStatus } from '../../store/sync/status';
 import { getMembership } from '../../store/users/users';
 import { testConnection } from '../../sync/connection-test';
 import { NoCredential, type OAuthGrant, remoteCredential, staticCredential } from '../../sync/credentials';
+import { LoopbackSignIns } from '../../sync/oauth-loopback-sign-in';
 import { authorizationSecrets, authorizeUrl, endpoints, exchangeCode, SignInFailed } from '../../sync/oauth-sign-in';
 import { ForeignSignIn, type PendingSignIn, PendingSignIns, UnknownSignIn } from '../../sync/oauth-web-sign-in';
 import { isNetworkFailure, type Credential as RemoteCredential } from '../../sync/remote-client';
@@ -39,6 +40,11 @@ export interface AppSyncOptions {
   db: Db;
   /** The server's sync settings: where credentials come from (the scheduler reads the same). */
   sync?: false | SchedulerOptions;
+  /**
+   * The server serves the desktop window (its own host only): an OAuth sign-in may wait for the system browser's
+   * answer on a loopback listener of this machine. Never on `finops serve`, where the person's browser is elsewhere.
+   */
+  loopbackSignIn?: boolean;
 }
 
 export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOptions): Promise<void> {
@@ -155,9 +161,38 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
   // OAuth sign-in from the screen (docs/decisions/0145-sync-screen.md, "OAuth sign-in").
   const signIns = new PendingSignIns();
 
+  const loopbackSignIns = new LoopbackSignIns();
+  app.addHook('onClose', async () => loopbackSignIns.closeAll());
+  const whoOf = (auth: Credential) => ({ teamId: auth.teamId, credentialId: auth.id });
+
   registerRoute(app, appSyncRoutes.oauthStart, async ({ auth, body, request }) => {
     admin(auth);
     const baseUrl = normalizeBaseUrl(body.baseUrl);
+    if (body.redirect === 'loopback') {
+      if (!opts.loopbackSignIn) {
+        throw forbidden(
+          'A loopback sign-in is only for the desktop window',
+          'The browser that signs in is not on this server’s machine; use the web sign-in (redirect: web).',
+        );
+      }
+      notOtherRemote(auth.teamId, baseUrl);
+      const ends = await endpoints(baseUrl);
+      const { kind, clientId } = body;
+      try {
+        return await loopbackSignIns.start(whoOf(auth), { ends, clientId, scope: body.scope, port: body.port }, (grant) =>
+          connectWithGrant(auth.teamId, { baseUrl, kind, clientId }, grant).catch((err: unknown) => {
+            // Said to the person by the sign-in's progress, as the remote's refusals are.
+            throw err instanceof ApiError ? new SignInFailed(err.message) : err;
+          }),
+        );
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EADDRINUSE')
+          throw conflict(`Port ${body.port} is taken on this machine`, 'Close what uses it, or sign in again later.');
+        throw err;
+      }
+    }
+    if (body.port !== undefined)
+      throw unprocessable('A port is only for a loopback sign-in', 'Leave out port, or ask for redirect: loopback.');
     const ends = await endpoints(baseUrl);
     const { verifier, challenge, state } = authorizationSecrets();
     const redirectUri = `${request.protocol}://${request.host}/app/sync/oauth/callback`;
@@ -179,8 +214,23 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
     return {
       authorizeUrl: authorizeUrl(ends, { clientId: body.clientId, redirectUri, challenge, state, scope: body.scope }),
       redirectUri,
+      state,
     };
   });
+
+  /** A loopback sign-in's progress, for the credential that started it. */
+  const followed = (auth: Credential, state: string, step: 'progress' | 'cancel') => {
+    admin(auth);
+    try {
+      return loopbackSignIns[step](state, whoOf(auth));
+    } catch (err) {
+      if (err instanceof UnknownSignIn) throw notFound(err.message, 'Start the sign-in again from the Sync screen.');
+      if (err instanceof ForeignSignIn) throw forbidden(err.message, 'Follow it in the window where it was started.');
+      throw err;
+    }
+  };
+  registerRoute(app, appSyncRoutes.oauthProgress, ({ auth, params }) => followed(auth, params.state, 'progress'));
+  registerRoute(app, appSyncRoutes.oauthCancel, ({ auth, params }) => followed(auth, params.state, 'cancel'));
 
   registerRoute(app, appSyncRoutes.oauthCallback, ({ query, reply }) => {
     // Only the answer's own fields travel on, to the screen that finishes the sign-in with its session.
@@ -202,10 +252,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
       if (err instanceof ForeignSignIn) throw forbidden(err.message, 'Finish it in the window where it was started.');
       throw err;
     }
-    const current = teamRemote(db, auth.teamId);
-    if (current && current.baseUrl !== pending.baseUrl) {
-      throw conflict('This team syncs with another remote', 'DELETE /app/sync/remote disconnects the current one.');
-    }
+    notOtherRemote(auth.teamId, pending.baseUrl);
     let grant: OAuthGrant;
     try {
       grant = await exchangeCode(pending.ends, {
@@ -219,19 +266,36 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
         throw conflict(`The remote did not complete the sign-in: ${err.message}`, 'Sign in again.');
       throw err;
     }
-    const account = secretAccounts.teamSyncToken(auth.teamId, pending.baseUrl);
-    // The grant is kept before the remote names it, so a round never finds a remote without its credential.
-    await (await secrets()).set(account, JSON.stringify(grant));
-    const remote = ensureRemote(db, auth.teamId, {
-      baseUrl: pending.baseUrl,
-      kind: pending.kind,
-      authKind: 'oauth',
-      credentialRef: account,
-      oauthClientId: pending.clientId,
-    });
-    if (remote.state === 'credentials_expired') setRemoteState(db, remote.id, { state: 'idle', lastError: null });
+    await connectWithGrant(auth.teamId, pending, grant);
     return statusOf(auth);
   });
+
+  function notOtherRemote(teamId: string, baseUrl: string): void {
+    const current = teamRemote(db, teamId);
+    if (current && current.baseUrl !== baseUrl) {
+      throw conflict('This team syncs with another remote', 'DELETE /app/sync/remote disconnects the current one.');
+    }
+  }
+
+  /** Keeps a signed-in grant in the secret store and connects (or reconnects) the team's remote with it. */
+  async function connectWithGrant(
+    teamId: string,
+    signIn: { baseUrl: string; kind: PendingSignIn['kind']; clientId: string },
+    grant: OAuthGrant,
+  ): Promise<void> {
+    notOtherRemote(teamId, signIn.baseUrl);
+    const account = secretAccounts.teamSyncToken(teamId, signIn.baseUrl);
+    // The grant is kept before the remote names it, so a round never finds a remote without its credential.
+    await (await secrets()).set(account, JSON.stringify(grant));
+    const remote = ensureRemote(db, teamId, {
+      baseUrl: signIn.baseUrl,
+      kind: signIn.kind,
+      authKind: 'oauth',
+      credentialRef: account,
+      oauthClientId: signIn.clientId,
+    });
+    if (remote.state === 'credentials_expired') setRemoteState(db, remote.id, { state: 'idle', lastError: null });
+  }
 
   registerRoute(app, appSyncRoutes.conflicts, ({ auth, query }) => ({
     data: listConflicts(db, auth.teamId, { all: query.all }).map(conflictInfo),

@@ -15,7 +15,6 @@ import {
 } from '../../../src-shared/contract/app-sync';
 import { Field } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
-import { platform } from '../../platform/current';
 import { useToasts } from '../../stores/toasts';
 import { ApiKeyField } from './ApiKeyField';
 import { remoteUrlProblem } from './conflict-view';
@@ -139,12 +138,8 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
           </button>
         </div>
       </form>
-      {/* The desktop window keeps to the app's origin, so the remote's sign-in page cannot open in it. */}
-      {platform.kind === 'web' ? (
-        <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
-      ) : (
-        <p className="faint small">{t('oauth.desktop')}</p>
-      )}
+      {/* The platform decides where the remote's page opens (platform.oauthSignIn). */}
+      <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
     </section>
   );
 }

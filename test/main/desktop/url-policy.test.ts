@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAppUrl, isSafeExternalUrl } from '../../../src-main/desktop/url-policy';
+import { isAppUrl, isSafeExternalUrl, isSignInUrl } from '../../../src-main/desktop/url-policy';
 
 const APP = ['http://127.0.0.1:41873'];
 
@@ -49,5 +49,33 @@ describe('isSafeExternalUrl', () => {
     ['', false],
   ])('%s → %s', (url, expected) => {
     expect(isSafeExternalUrl(url)).toBe(expected);
+  });
+});
+
+describe('isSignInUrl', () => {
+  const request = (redirect = 'http://127.0.0.1:4711/callback', extra: Record<string, string> = {}) =>
+    new URLSearchParams({
+      response_type: 'code',
+      client_id: 'desk',
+      redirect_uri: redirect,
+      code_challenge: 'abc',
+      code_challenge_method: 'S256',
+      state: 's',
+      ...extra,
+    }).toString();
+  it.each([
+    [`https://sync.example.com/v1/oauth/authorize?${request()}`, true],
+    [`http://127.0.0.1:4100/v1/oauth/authorize?${request()}`, true], // a remote on this machine
+    [`http://sync.example.com/v1/oauth/authorize?${request()}`, false], // unencrypted
+    [`https://sync.example.com/v1/oauth/authorize?${request('https://evil.example/callback')}`, false],
+    [`https://sync.example.com/v1/oauth/authorize?${request('http://127.0.0.1:4711/app/sync/oauth/callback')}`, false],
+    [`https://sync.example.com/v1/oauth/authorize?${request(undefined, { code_challenge_method: 'plain' })}`, false],
+    [`https://sync.example.com/v1/oauth/authorize?${request(undefined, { response_type: 'token' })}`, false],
+    [`https://user:pw@sync.example.com/v1/oauth/authorize?${request()}`, false],
+    ['https://docs.example.com/help', false],
+    [`file:///etc/passwd?${request()}`, false],
+    ['', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isSignInUrl(url)).toBe(expected);
   });
 });

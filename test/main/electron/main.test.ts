@@ -277,6 +277,25 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
       expect((await shell.snapshot()).external).toEqual(['https://docs.example.com/help']);
     });
 
+    it('opens a sync sign-in’s authorization URL in the OS browser for the app page, and nothing else', async () => {
+      const signIn = `https://sync.example.com/v1/oauth/authorize?${new URLSearchParams({
+        response_type: 'code',
+        client_id: 'desk',
+        redirect_uri: 'http://127.0.0.1:4711/callback',
+        code_challenge: 'abc',
+        code_challenge_method: 'S256',
+        state: 's',
+      })}`;
+      await expect(shell.invoke(IPC.openSignIn, 'https://evil.example/', signIn)).rejects.toThrow(/IPC refused/);
+      for (const url of ['https://docs.example.com/other', 'file:///etc/passwd', signIn.replace('127.0.0.1', 'evil.example')]) {
+        await expect(shell.invoke(IPC.openSignIn, `${origin}/sync`, url), url).rejects.toThrow(/only a sync sign-in/);
+      }
+      expect((await shell.snapshot()).external).not.toContain(signIn);
+      await shell.invoke(IPC.openSignIn, `${origin}/sync`, signIn);
+      expect((await shell.snapshot()).external).toContain(signIn);
+      expect((await shell.snapshot()).external).not.toContain('https://docs.example.com/other');
+    });
+
     it('denies every permission request and permission check', async () => {
       for (const permission of ['notifications', 'media', 'clipboard-read', 'geolocation']) {
         expect(await shell.call('permission', { kind: 'request', permission })).toBe(false);

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { expect } from 'vitest';
 import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { ensureRemote, type RemoteKind } from '../../../src-main/store/sync/remotes';
@@ -104,4 +105,36 @@ export async function settleThenQuiet(a: Replica, b: Replica, r: Remote, check: 
   const quietA = await syncOnce(a, r);
   const quietB = await syncOnce(b, r);
   expect([quietA.pulled, quietA.pushed, quietB.pulled, quietB.pushed]).toEqual([0, 0, 0, 0]);
+}
+
+/** A port free on 127.0.0.1 a moment ago, for a loopback redirect registered with an OAuth client. */
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const port = (server.address() as net.AddressInfo).port;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** Calls of the Sync screen's API over real HTTP, as the page makes them (a bearer credential). */
+export function screenApi(origin: string) {
+  return async (method: string, path: string, token: string, body?: unknown) => {
+    const res = await fetch(`${origin}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
+/** "Sync now" from the screen, then the remote's tag names once the round has ended. */
+export async function roundThenRemoteTags(app: ReturnType<typeof screenApi>, token: string, remote: Remote): Promise<string[]> {
+  expect((await app('POST', '/app/sync/run', token)).status).toBe(202);
+  for (let i = 0; i < 100; i++) {
+    const s = (await app('GET', '/app/sync/status', token)).body;
+    if (s.remote.state !== 'running' && s.remote.lastSuccessAt) break;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  return (await remote.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name);
 }

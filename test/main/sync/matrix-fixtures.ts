@@ -65,6 +65,8 @@ export const SYNC_FIXTURES: Record<string, (api: TestApi, token: string) => Prom
   '/app/sync/conflicts/{id}/resolve': matrixConflict,
   '/v1/transaction-attachments/{id}': matrixReceipt,
   '/v1/transaction-attachments/{id}/download': matrixReceipt,
+  // A sign-in nobody started: an owner meets 404, everyone else the 403 of team administration.
+  '/app/sync/oauth/sign-ins/{state}': async () => 'matrix-state',
 };
 
 /** Bodies that name a record of the owner's team, made before the call. */
@@ -95,5 +97,7 @@ export const SYNC_REFUSED: Record<string, number> = Object.fromEntries(
     'POST /app/sync/conflicts/{id}/resolve',
     'POST /app/sync/oauth/start',
     'POST /app/sync/oauth/finish',
+    'GET /app/sync/oauth/sign-ins/{state}',
+    'DELETE /app/sync/oauth/sign-ins/{state}',
   ].map((op) => [op, 403]),
 );

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { addClient, addUser, driveAuthorize } from '../server/oauth-helpers';
-import { remoteReplica } from './helpers';
+import { remoteReplica, roundThenRemoteTags, screenApi } from './helpers';
 
 async function setup() {
   const r = await remoteReplica();
@@ -17,14 +17,7 @@ async function setup() {
     scopes: ['apis.all'],
     redirectUris: [`${origin}/app/sync/oauth/callback`],
   });
-  const app = async (method: string, path: string, token: string, body?: unknown) => {
-    const res = await fetch(`${origin}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    return { status: res.status, body: await res.json() };
-  };
+  const app = screenApi(origin);
   return { r, local, origin, clientId, app };
 }
 
@@ -75,13 +68,7 @@ describe('OAuth sign-in from the Sync screen', () => {
 
     // A round with the grant pushes a local tag to the remote.
     await local.call('POST', '/v1/tags', { name: 'Signed in from the screen' });
-    expect((await app('POST', '/app/sync/run', local.token)).status).toBe(202);
-    for (let i = 0; i < 100; i++) {
-      const s = (await app('GET', '/app/sync/status', local.token)).body;
-      if (s.remote.state !== 'running' && s.remote.lastSuccessAt) break;
-      await new Promise((res) => setTimeout(res, 100));
-    }
-    const tags = (await r.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name);
+    const tags = await roundThenRemoteTags(app, local.token, r);
     expect(tags).toContain('Signed in from the screen');
   }, 60_000);
 

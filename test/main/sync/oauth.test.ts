@@ -1,4 +1,3 @@
-import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { sessionSecretStore } from '../../../src-main/desktop/secret-store';
 import { ensureRemote } from '../../../src-main/store/sync/remotes';
@@ -6,15 +5,7 @@ import { type OAuthGrant, parseStoredSecret, resolveCredential } from '../../../
 import { oauthSignIn, SignInFailed } from '../../../src-main/sync/oauth-sign-in';
 import { runRound } from '../../../src-main/sync/round';
 import { addClient, addUser, driveAuthorize } from '../server/oauth-helpers';
-import { remoteReplica, replica } from './helpers';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as net.AddressInfo).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+import { freePort, remoteReplica, replica } from './helpers';
 
 /** The person in the browser: signs in on the remote's page and lets the redirect reach the loopback listener. */
 function browser(email: string, decision: 'approve' | 'deny' = 'approve') {
