@@ -105,7 +105,7 @@ describe('runway and stress tests in the web UI', () => {
     await builder.getByLabel(tr('Add a driver')).selectOption('OneTimeExpense');
     await builder.getByText(tr('Choose the day the expense falls on')).waitFor();
     await builder.getByRole('button', { name: tr('Save stress test') }).click();
-    await app.toast(tr('Fill in the inputs marked first')).waitFor();
+    await app.toast('Fill in the inputs marked first').waitFor();
     await builder.getByRole('button', { name: `${tr('Remove')} ${tr('One-time expense')}` }).click();
     await builder.getByText(tr('Choose the day the expense falls on')).waitFor({ state: 'detached' });
 

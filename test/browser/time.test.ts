@@ -94,7 +94,7 @@ describe('time in the web UI', () => {
     await add.getByLabel(tk('time:add.start')).fill('14:00');
     await add.getByLabel(tr('Duration')).fill(formatted(1.5, 1));
     await add.getByLabel(tr('What was done')).fill('Moodboard');
-    await add.getByRole('button', { name: tr('Add') }).click();
+    await add.getByRole('button', { name: tk('time:add.submit') }).click();
     await app.toast(pattern('Added {{time}} on {{name}}', { time: '.+', name: 'Brand refresh' })).waitFor();
     const entry = week.locator('.week-entry', { hasText: 'Moodboard' });
     await entry.waitFor();

@@ -35,6 +35,12 @@ export interface RateLimitRule {
 export interface RateLimitOptions {
   /** Per credential on authenticated routes. Default: `AppOptions.rateLimitPerMinute` (600) per 60 s. */
   perCredential?: RateLimitRule;
+  /**
+   * Per web sign-in session (the UI's own cookie). Default: five times perCredential. A screen asks for several
+   * lists and counts at once and refreshes what changed; a person moving through screens must not meet a 429 that an
+   * API client pacing itself would not.
+   */
+  perSession?: RateLimitRule;
   /** Per client IP on public contract routes. Default: the same numbers as perCredential. */
   perIp?: RateLimitRule;
   /** Per client IP on routes of class `oauth`. Default: 60 per 15 minutes. */
@@ -44,6 +50,8 @@ export interface RateLimitOptions {
 }
 
 export const DEFAULT_PER_MINUTE = 600;
+/** How many more requests a web sign-in session may make than an API credential (see `perSession`). */
+const SESSION_FACTOR = 5;
 export const DEFAULT_OAUTH_RULE: RateLimitRule = { limit: 60, windowMs: 15 * 60_000 };
 
 interface Window {
@@ -134,6 +142,10 @@ export const rateLimitPlugin = fp(
       'perCredential',
       opts.perCredential ?? { limit: opts.perMinute ?? DEFAULT_PER_MINUTE, windowMs: 60_000 },
     );
+    const perSession = checkRule(
+      'perSession',
+      opts.perSession ?? { limit: perCredential.limit * SESSION_FACTOR, windowMs: perCredential.windowMs },
+    );
     const perIp = checkRule('perIp', opts.perIp ?? perCredential);
     const oauth = checkRule('oauth', opts.oauth ?? DEFAULT_OAUTH_RULE);
     const counter = new FixedWindowCounter(opts.now ?? Date.now);
@@ -145,7 +157,10 @@ export const rateLimitPlugin = fp(
     function credentialBucket(credential: Credential): Bucket {
       let bucket = credentialBuckets.get(credential);
       if (!bucket) {
-        bucket = { key: `credential ${credential.id}`, rule: perCredential, who: 'this credential' };
+        bucket =
+          credential.kind === 'session'
+            ? { key: `credential ${credential.id}`, rule: perSession, who: 'this sign-in session' }
+            : { key: `credential ${credential.id}`, rule: perCredential, who: 'this credential' };
         credentialBuckets.set(credential, bucket);
       }
       return bucket;

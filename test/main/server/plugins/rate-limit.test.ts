@@ -5,8 +5,10 @@ import { createApp } from '../../../../src-main/server/app';
 import { FixedWindowCounter, type RateLimitOptions } from '../../../../src-main/server/plugins/rate-limit';
 import { registerRoute } from '../../../../src-main/server/route';
 import { createApiKey } from '../../../../src-main/store/auth/api-keys';
+import { createSession } from '../../../../src-main/store/auth/sessions';
 import { type Db, openDatabase } from '../../../../src-main/store/db';
 import { ensureTeam } from '../../../../src-main/store/teams/teams';
+import { createUser } from '../../../../src-main/store/users/users';
 import { defineRoute } from '../../../../src-shared/contract/route';
 import { makeTestApi } from '../../../helpers/api';
 import { tmpDir } from '../../../helpers/tmp';
@@ -211,6 +213,26 @@ describe('rate limits', () => {
       expect(res.statusCode).toBe(200);
       expect(res.headers['ratelimit-limit']).toBeUndefined();
     }
+  });
+
+  it("gives the web UI's sign-in session five times an API key's budget (a screen asks for several lists at once)", async () => {
+    const api = await makeTestApi({ rateLimitPerMinute: 2 });
+    const teamId = api.team('Acme').id;
+    const { user } = createUser(api.db, teamId, { email: 'ui@acme.test', passwordHash: 'x' });
+    const cookie = `finops_session=${createSession(api.db, { teamId, userId: user.id }).token}`;
+    const token = api.key('Acme');
+    const byKey = [];
+    const bySession = [];
+    for (let i = 0; i < 11; i++) {
+      byKey.push((await api.call('GET', '/v1/tags', { token })).statusCode);
+      bySession.push((await api.call('GET', '/v1/tags', { headers: { cookie } })).statusCode);
+    }
+    expect(byKey.filter((s) => s === 200)).toHaveLength(2);
+    expect(bySession.filter((s) => s === 200)).toHaveLength(10);
+    const refused = await api.call('GET', '/v1/tags', { headers: { cookie } });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['ratelimit-limit']).toBe('10');
+    expect(refused.json().message).toMatch(/sign-in session/);
   });
 
   it('rejects a limit that is not a positive integer', async () => {
