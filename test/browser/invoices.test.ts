@@ -147,6 +147,19 @@ describe('invoices in the web UI', () => {
       .poll(async () => new Set(await invoices.rows.locator('.inv-pill').allInnerTexts()))
       .toEqual(new Set([tk('invoices:status.overdue')]));
 
+    // The keyboard path of every list: / to the search, ↓ to the first row, ↑ from it back to the search.
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.tagName);
+    await page.locator('body').click({ position: { x: 700, y: 20 } });
+    await page.keyboard.press('/');
+    expect(await focused()).toBe(tr('Search invoices'));
+    await page.keyboard.press('ArrowDown');
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('data-invoice-id'))).toBe(
+      await invoices.rows.first().getAttribute('data-invoice-id'),
+    );
+    await page.keyboard.press('ArrowUp');
+    expect(await focused()).toBe(tr('Search invoices'));
+
     // Accept the first suggestion: its invoice is paid.
     const first = suggested[0]!;
     const suggestions = page.getByRole('region', { name: tr('Payments to confirm') });

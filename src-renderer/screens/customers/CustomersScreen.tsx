@@ -4,15 +4,15 @@
  * Keyboard: `/` focuses search, `n` opens a new customer, ↑/↓ move between rows, Enter opens the focused row.
  */
 import type { TFunction } from 'i18next';
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Customer, type CustomerSortColumn, type CustomerTab, customerRoutes } from '../../../src-shared/contract/customers';
-import { SearchField } from '../../components/SearchField';
 import type { Column } from '../../components/table/columns';
-import { DataTable, focusFirstRow } from '../../components/table/DataTable';
+import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
 import { ListEmpty } from '../../components/table/ListEmpty';
 import { ListFooter } from '../../components/table/ListFooter';
+import { ListSearch, useListFocus } from '../../components/table/ListSearch';
 import { ErrorBanner, PeopleIcon } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { formatDate, formatNumber } from '../../lib/format';
@@ -126,15 +126,11 @@ function CustomerList() {
   const navigate = useRouter((r) => r.navigate);
   const [search, setSearch] = useState(s.q);
   const [creating, setCreating] = useState(false);
-  const searchRef = useRef<HTMLInputElement>(null);
-  const tableRef = useRef<HTMLTableElement>(null);
+  const focus = useListFocus();
 
   useSearchCommit(search, s.q, s.setQuery);
 
-  useScreenKeys(
-    { '/': () => searchRef.current?.focus(), ...(connected ? { n: () => setCreating(true) } : {}) },
-    { enabled: !creating },
-  );
+  useScreenKeys({ '/': focus.toSearch, ...(connected ? { n: () => setCreating(true) } : {}) }, { enabled: !creating });
 
   const filtered = s.q.trim() !== '' || s.tab !== 'all';
   const loading = connected && list.isLoading;
@@ -168,14 +164,7 @@ function CustomerList() {
       ) : (
         <>
           <div className="toolbar">
-            <SearchField
-              inputRef={searchRef}
-              label={t('search')}
-              placeholder={t('searchPlaceholder')}
-              value={search}
-              onChange={setSearch}
-              onLeave={() => focusFirstRow(tableRef.current)}
-            />
+            <ListSearch namespace="customers" focus={focus} value={search} onChange={setSearch} />
             <div className="tabs" role="tablist" aria-label={t('groups')}>
               {TABS.map((tab) => (
                 <button
@@ -204,12 +193,12 @@ function CustomerList() {
               rowKey={(c) => c.id}
               rowProps={(c) => ({ 'data-customer-id': c.id })}
               onOpen={(customer) => navigate(`/customers/${customer.id}`)}
-              onLeaveTop={() => searchRef.current?.focus()}
+              onLeaveTop={focus.toSearch}
               sort={{ ...s.sort, onSort: s.toggleSort }}
               wrap
               loading={loading}
               skeletonRows={5}
-              tableRef={tableRef}
+              tableRef={focus.tableRef}
               empty={
                 list.error ? null : (
                   <ListEmpty

@@ -4,16 +4,16 @@
  * and where it stands, by tab. A receipt's page (`/inbox/<id>`) shows the file, the fields to correct, and the
  * suggested transactions to confirm or decline. Keyboard: `/` focuses search, ↑/↓ and Enter open a receipt.
  */
-import { type DragEvent, useMemo, useRef, useState } from 'react';
+import { type DragEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inboxRoutes } from '../../../src-shared/contract/inbox';
 import { FileDrop } from '../../components/FileDrop';
 import { Progress } from '../../components/Progress';
-import { SearchField } from '../../components/SearchField';
 import { Tabs } from '../../components/Tabs';
-import { DataTable, focusFirstRow } from '../../components/table/DataTable';
+import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
 import { ListFooter } from '../../components/table/ListFooter';
+import { ListSearch, useListFocus } from '../../components/table/ListSearch';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { pathId, useRouter } from '../../lib/router';
@@ -42,11 +42,10 @@ function InboxList() {
   const list = useCursorList(inboxRoutes.list, listQuery(tab, q, sort));
   const navigate = useRouter((r) => r.navigate);
   const upload = useReceiptUpload();
-  const searchRef = useRef<HTMLInputElement>(null);
-  const tableRef = useRef<HTMLTableElement>(null);
+  const focus = useListFocus();
   const [dragging, setDragging] = useState(false);
 
-  useScreenKeys({ '/': () => searchRef.current?.focus() }, { enabled: true });
+  useScreenKeys({ '/': focus.toSearch }, { enabled: true });
 
   // The whole page takes dropped receipts, not only the drop zone: a file let go a little beside it is not lost.
   const dropHandlers = {
@@ -92,14 +91,7 @@ function InboxList() {
       </section>
 
       <div className="toolbar">
-        <SearchField
-          inputRef={searchRef}
-          label={t('search')}
-          placeholder={t('searchPlaceholder')}
-          value={search}
-          onChange={setSearch}
-          onLeave={() => focusFirstRow(tableRef.current)}
-        />
+        <ListSearch namespace="inbox" focus={focus} value={search} onChange={setSearch} />
         <Tabs label={t('tabs.label')} tabs={INBOX_TABS} value={tab} onChange={setTab} text={(x) => t(`tabs.${x}`)} />
       </div>
 
@@ -113,12 +105,12 @@ function InboxList() {
           rowKey={(i) => i.id}
           rowProps={(i) => ({ 'data-inbox-id': i.id, className: i.status === 'suggested_match' ? 'attention' : '' })}
           onOpen={(i) => navigate(`/inbox/${i.id}`)}
-          onLeaveTop={() => searchRef.current?.focus()}
+          onLeaveTop={focus.toSearch}
           sort={{ ...sort, onSort: (column) => setSort(nextSort(sort, column)) }}
           wrap
           loading={list.isLoading}
           skeletonRows={5}
-          tableRef={tableRef}
+          tableRef={focus.tableRef}
           empty={
             list.error ? null : (
               <EmptyState title={filtered ? t('empty.noMatch') : t('empty.none')}>

@@ -3,14 +3,14 @@
  * page (`/invoices/<id>`). A new invoice is written in a drawer, from line items or from a project's tracked time.
  * Keyboard: `/` focuses search, `n` opens a new invoice, ↑/↓ move between rows, Enter opens the focused row.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invoiceRoutes } from '../../../src-shared/contract/invoices';
-import { SearchField } from '../../components/SearchField';
 import { Tabs } from '../../components/Tabs';
-import { DataTable, focusFirstRow } from '../../components/table/DataTable';
+import { DataTable } from '../../components/table/DataTable';
 import { ListEmpty } from '../../components/table/ListEmpty';
 import { ListFooter } from '../../components/table/ListFooter';
+import { ListSearch, useListFocus } from '../../components/table/ListSearch';
 import { ErrorBanner, Kbd } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { pathId, useRouter } from '../../lib/router';
@@ -37,10 +37,9 @@ function InvoiceList() {
   const list = useCursorList(invoiceRoutes.list, listQuery(view));
   const navigate = useRouter((r) => r.navigate);
   const [creating, setCreating] = useState(false);
-  const searchRef = useRef<HTMLInputElement>(null);
-  const tableRef = useRef<HTMLTableElement>(null);
+  const focus = useListFocus();
 
-  useScreenKeys({ '/': () => searchRef.current?.focus(), n: () => setCreating(true) }, { enabled: !creating });
+  useScreenKeys({ '/': focus.toSearch, n: () => setCreating(true) }, { enabled: !creating });
 
   const filtered = view.q.trim() !== '' || view.tab !== 'all';
   return (
@@ -59,14 +58,7 @@ function InvoiceList() {
       <PaymentSuggestions />
 
       <div className="toolbar">
-        <SearchField
-          inputRef={searchRef}
-          label={t('search')}
-          placeholder={t('searchPlaceholder')}
-          value={search}
-          onChange={setSearch}
-          onLeave={() => focusFirstRow(tableRef.current)}
-        />
+        <ListSearch namespace="invoices" focus={focus} value={search} onChange={setSearch} />
         <Tabs
           label={t('tabs.label')}
           tabs={TAB_IDS}
@@ -87,12 +79,12 @@ function InvoiceList() {
           rowKey={(inv) => inv.id}
           rowProps={(inv) => ({ 'data-invoice-id': inv.id, className: inv.status === 'overdue' ? 'attention' : '' })}
           onOpen={(inv) => navigate(`/invoices/${inv.id}`)}
-          onLeaveTop={() => searchRef.current?.focus()}
+          onLeaveTop={focus.toSearch}
           sort={{ ...view.sort, onSort: (column) => update({ sort: nextSort(view.sort, column) }) }}
           wrap
           loading={list.isLoading}
           skeletonRows={6}
-          tableRef={tableRef}
+          tableRef={focus.tableRef}
           empty={
             list.error ? null : (
               <ListEmpty
