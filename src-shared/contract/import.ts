@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { MAPPED_FIELDS } from '../domain/import/types';
-import { PageMeta } from './common';
+import { PageSize } from './common';
 import { CsvMapping } from './import-mapping';
-import { BooleanQuery, CursorQuery, idParams } from './list';
+import { BooleanQuery, CursorQuery, idParams, pageOf } from './list';
 import type { BodyMediaType } from './route';
 import { defineRoute } from './route';
 import { FileNameHeader, uploadForms } from './upload-forms';
@@ -415,9 +415,9 @@ export const importRoutes = {
     query: z.object({
       bankAccountId: z.string().min(1).max(200).optional(),
       cursor: CursorQuery,
-      pageSize: z.coerce.number().int().min(1).max(100).default(50),
+      pageSize: PageSize,
     }),
-    responses: { 200: z.object({ data: z.array(ImportBatch), meta: PageMeta }) },
+    responses: { 200: pageOf(ImportBatch) },
   }),
   getBatch: defineRoute({
     method: 'GET',
@@ -466,9 +466,9 @@ export const importRoutes = {
       bankAccountId: z.string().min(1).max(200).optional(),
       status: z.enum(['open', 'linked', 'created']).default('open'),
       cursor: CursorQuery,
-      pageSize: z.coerce.number().int().min(1).max(100).default(50),
+      pageSize: PageSize,
     }),
-    responses: { 200: z.object({ data: z.array(ReviewItem), meta: PageMeta }) },
+    responses: { 200: pageOf(ReviewItem) },
   }),
   getReview: defineRoute({
     method: 'GET',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { multiValue, PageMeta, PageSize } from './common';
+import { multiValue, PageSize } from './common';
 import { Day } from './invoices';
-import { CursorQuery, idParams } from './list';
+import { CursorQuery, idParams, pageOf } from './list';
 import { defineRoute } from './route';
 
 /**
@@ -43,7 +43,7 @@ export const InvoicePayment = z
   .meta({ id: 'InvoicePayment' });
 export type InvoicePayment = z.infer<typeof InvoicePayment>;
 
-export const InvoicePaymentPage = z.object({ data: z.array(InvoicePayment), meta: PageMeta });
+export const InvoicePaymentPage = pageOf(InvoicePayment);
 
 export const PaymentListQuery = z.object({
   from: Day.optional().describe('paid on or after this day'),

@@ -3,9 +3,9 @@ import { E_INVOICE_FORMATS, ISSUED_VAT_CATEGORIES } from '../domain/einvoice/mod
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
-import { ClientId, DayInput, multiValue, PageMeta, PageSize } from './common';
+import { ClientId, DayInput, multiValue, PageSize } from './common';
 import { RuleFailure } from './errors';
-import { CursorQuery, idParams, sortParam } from './list';
+import { CursorQuery, idParams, pageOf, sortParam } from './list';
 import { defineRoute } from './route';
 
 /**
@@ -295,7 +295,7 @@ export const InvoiceListQuery = z.object({
 });
 export type InvoiceListQuery = z.infer<typeof InvoiceListQuery>;
 
-export const InvoicePage = z.object({ data: z.array(Invoice), meta: PageMeta });
+export const InvoicePage = pageOf(Invoice);
 
 export const SendBody = z
   .strictObject({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isCurrencyCode } from '../money';
+import { PageSize } from './common';
 import { idParams } from './list';
 import { defineRoute } from './route';
 
@@ -307,7 +308,7 @@ export const StressTestSummary = z
   .meta({ id: 'StressTestSummary' });
 
 export const StressTestListQuery = z.object({
-  pageSize: z.coerce.number().int().min(1).max(100).default(50).describe('1 to 100, default 50'),
+  pageSize: PageSize,
   cursor: z.string().max(200).optional().describe('opaque cursor from the previous page'),
 });
 

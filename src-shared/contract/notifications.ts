@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { multiValue, PageMeta, PageSize } from './common';
-import { CursorQuery, idParams } from './list';
+import { multiValue, PageSize } from './common';
+import { CursorQuery, idParams, pageOf } from './list';
 import { defineRoute } from './route';
 
 /**
@@ -39,7 +39,7 @@ export const NotificationListQuery = z.object({
   pageSize: PageSize,
 });
 
-export const NotificationPage = z.object({ data: z.array(Notification), meta: PageMeta });
+export const NotificationPage = pageOf(Notification);
 
 export const NotificationStatusBody = z.strictObject({ status: z.enum(NOTIFICATION_STATUSES) });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { PageMeta } from './common';
-import { CursorQuery, idParams } from './list';
+import { PageSize } from './common';
+import { CursorQuery, idParams, pageOf } from './list';
 import { defineRoute } from './route';
 
 /**
@@ -89,9 +89,9 @@ export const reconciliationRoutes = {
     query: z.object({
       bankAccountId: z.string().min(1).max(200).optional(),
       cursor: CursorQuery,
-      pageSize: z.coerce.number().int().min(1).max(100).default(50),
+      pageSize: PageSize,
     }),
-    responses: { 200: z.object({ data: z.array(Reconciliation), meta: PageMeta }) },
+    responses: { 200: pageOf(Reconciliation) },
   }),
   get: defineRoute({
     method: 'GET',
