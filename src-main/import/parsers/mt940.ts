@@ -1,12 +1,5 @@
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
-import {
-  type BalancePoint,
-  emptyFile,
-  nameFrom,
-  type ParsedFile,
-  type ParsedRow,
-  type Problem,
-} from '../../../src-shared/domain/import/types';
+import { emptyFile, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../../../src-shared/domain/import/types';
 import { isCurrencyCode } from '../../../src-shared/money';
 import type { TextEncoding } from '../encoding';
 
@@ -218,6 +211,12 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
   let pendingInfo: string[] | null = null;
   let statementCurrency = accountCurrency;
   const lastIndex = () => (file.rows.length ? file.rows[file.rows.length - 1]!.index : -1);
+  // An opening (60F/60M) or closing (62F/62M) balance; an unreadable one is an error of the file, not a row's.
+  const readBalance = (tag: string, line: number, value: string) => {
+    const b = balance(value, accountCurrency);
+    if (!b) file.errors.push({ line, row: null, field: tag, message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)` });
+    return b;
+  };
 
   const flush = () => {
     if (!pending) return;
@@ -257,16 +256,8 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
       case '60F':
       case '60M': {
         flush();
-        const b = balance(value, accountCurrency);
-        if (!b) {
-          file.errors.push({
-            line: t.line,
-            row: null,
-            field: t.tag,
-            message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)`,
-          });
-          break;
-        }
+        const b = readBalance(t.tag, t.line, value);
+        if (!b) break;
         statementCurrency = b.currency;
         file.currency ??= b.currency;
         // A 60M opens the next page of the same statement: the balance carried over, checked like any other point.
@@ -327,24 +318,9 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
       case '62F':
       case '62M': {
         flush();
-        const b = balance(value, accountCurrency);
-        if (!b) {
-          file.errors.push({
-            line: t.line,
-            row: null,
-            field: t.tag,
-            message: `"${value}" is not a balance ([DC]YYMMDD CCY amount)`,
-          });
-          break;
-        }
-        const point: BalancePoint = {
-          kind: 'closing',
-          afterIndex: lastIndex(),
-          date: b.date,
-          amountMinor: b.minor,
-          line: t.line,
-        };
-        file.balances.push(point);
+        const b = readBalance(t.tag, t.line, value);
+        if (!b) break;
+        file.balances.push({ kind: 'closing', afterIndex: lastIndex(), date: b.date, amountMinor: b.minor, line: t.line });
         break;
       }
       default:
