@@ -5,8 +5,8 @@ import { isIssued, isOpen } from './invoice-status';
  * A customer's finance summary and engagement (stage, payment status, recency, list tabs), computed from the
  * customer's invoices grouped by currency and status. Rules (docs/decisions/0022-customers-tabs.md):
  *
- * - finance per currency: invoiced = Σ issued; paid = Σ paid; outstanding = Σ open (unpaid + overdue);
- *   overdue = Σ overdue. The customer's invoice currency is that of its latest issued invoice (by issue date, then
+ * - finance per currency: invoiced = Σ issued; paid = Σ paid; outstanding = what is still due on the open (unpaid +
+ *   overdue) invoices, their partial payments deducted (decision 0147); overdue = the same of the overdue ones. The customer's invoice currency is that of its latest issued invoice (by issue date, then
  *   id); the flat figures are in that currency, `byCurrency` has them all.
  * - stage: by issued invoice count — 0 new, 1 first-time, 2+ repeat.
  * - payment status: unpaid when any invoice is open; none without issued invoices; paid when every issued invoice
@@ -37,6 +37,8 @@ export interface InvoiceGroup {
   latestKey: string | null;
   /** Latest paid_at of the group. */
   lastPaidAt: string | null;
+  /** What the group's open invoices have received so far (partial payments); 0 for other statuses. */
+  receivedMinor: number;
 }
 
 export interface CurrencyTotals {
@@ -112,11 +114,11 @@ export function summarizeFinance(groups: readonly InvoiceGroup[]): FinanceSummar
       lastPaymentAt = later(lastPaymentAt, g.lastPaidAt);
     }
     if (isOpen(g.status)) {
-      t.outstanding += g.totalMinor;
+      t.outstanding += g.totalMinor - g.receivedMinor;
       unpaidCount += g.count;
     }
     if (g.status === 'overdue') {
-      t.overdue += g.totalMinor;
+      t.overdue += g.totalMinor - g.receivedMinor;
       overdueCount += g.count;
     }
     byCurrency.set(g.currency, t);

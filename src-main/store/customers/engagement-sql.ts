@@ -1,5 +1,5 @@
 import type { CustomerTab } from '../../../src-shared/domain/customer-engagement';
-import { issuedSql, openSql } from '../invoices/status-sql';
+import { issuedSql, openSql, receivedSql } from '../invoices/status-sql';
 
 /**
  * The SQL forms of the customer rules in src-shared/domain/customer-engagement.ts, for list filters. Two forms of
@@ -45,8 +45,8 @@ export function customerStatsCte(divisor: (column: string) => string): string {
       sum(${openSql('status')}) AS open_n,
       max(issue_date || ' ' || id) AS latest,
       sum(CASE WHEN status = 'paid' THEN amount_minor ELSE 0 END) AS paid_minor,
-      sum(CASE WHEN ${openSql('status')} THEN amount_minor ELSE 0 END) AS open_minor
-    FROM invoices WHERE team_id = @team AND customer_id IS NOT NULL AND ${issuedSql('status')}
+      sum(CASE WHEN ${openSql('status')} THEN amount_minor - ${receivedSql('i')} ELSE 0 END) AS open_minor
+    FROM invoices i WHERE team_id = @team AND customer_id IS NOT NULL AND ${issuedSql('status')}
     GROUP BY customer_id, currency
   ),
   s AS (

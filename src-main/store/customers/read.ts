@@ -2,6 +2,7 @@ import type { Customer } from '../../../src-shared/contract/customers';
 import { engagementOf, type InvoiceGroup, recentUntil, summarizeFinance } from '../../../src-shared/domain/customer-engagement';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
+import { openSql, receivedSql } from '../invoices/status-sql';
 import { placeholders } from '../list/keyset';
 import type { CustomerRow } from './row';
 
@@ -26,13 +27,14 @@ const READ_COLUMNS = `c.*,
   (SELECT json_group_array(json_array(id, name)) FROM (
      SELECT t.id, t.name FROM customer_tags ct JOIN tags t ON t.id = ct.tag_id
      WHERE ct.team_id = c.team_id AND ct.customer_id = c.id ORDER BY t.name COLLATE NOCASE, t.id)) AS tags_json,
-  (SELECT json_group_array(json_array(currency, status, n, total, last_date, latest, last_paid)) FROM (
+  (SELECT json_group_array(json_array(currency, status, n, total, last_date, latest, last_paid, received)) FROM (
      SELECT currency, status, count(*) AS n, sum(amount_minor) AS total, max(issue_date) AS last_date,
-            max(issue_date || ' ' || id) AS latest, max(paid_at) AS last_paid
+            max(issue_date || ' ' || id) AS latest, max(paid_at) AS last_paid,
+            sum(CASE WHEN ${openSql('status')} THEN ${receivedSql('i')} ELSE 0 END) AS received
      FROM invoices i WHERE i.team_id = c.team_id AND i.customer_id = c.id GROUP BY currency, status)) AS invoices_json,
   (SELECT count(*) FROM tracker_projects p WHERE p.team_id = c.team_id AND p.customer_id = c.id) AS project_count`;
 
-type InvoiceTuple = [string, string, number, number, string | null, string | null, string | null];
+type InvoiceTuple = [string, string, number, number, string | null, string | null, string | null, number];
 
 /** The read of one customer: a constant text, so the statement cache finds it without building ~1 KB of SQL. */
 const READ_ONE = `SELECT ${READ_COLUMNS} FROM customers c WHERE c.team_id = ? AND c.id = ?`;
@@ -47,7 +49,7 @@ export function readRows(db: Db, teamId: string, ids: readonly string[]): ReadRo
 export function toCustomer(r: ReadRow, now: Date): Customer {
   const tags = (JSON.parse(r.tags_json) as [string, string][]).map(([id, name]) => ({ id, name }));
   const groups = (JSON.parse(r.invoices_json) as InvoiceTuple[]).map(
-    ([currency, status, count, totalMinor, lastDate, latestKey, lastPaidAt]): InvoiceGroup => ({
+    ([currency, status, count, totalMinor, lastDate, latestKey, lastPaidAt, receivedMinor]): InvoiceGroup => ({
       currency,
       status,
       count,
@@ -55,6 +57,7 @@ export function toCustomer(r: ReadRow, now: Date): Customer {
       lastDate,
       latestKey,
       lastPaidAt,
+      receivedMinor,
     }),
   );
   const { finance, lastPaymentAt } = summarizeFinance(groups);

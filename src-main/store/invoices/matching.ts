@@ -18,6 +18,7 @@ import { dismissApplied, type PaymentRow, settlementOf } from './payment-links';
 import { getInvoicePayment } from './payments';
 import { getInvoiceRow, type InvoiceRow } from './read';
 import { settleInvoice } from './settlement';
+import { receivedSql } from './status-sql';
 import { markTransactionPaid, restoreMatchedTransaction } from './transaction-link';
 
 /**
@@ -39,9 +40,7 @@ function openInvoices(db: Db, teamId: string, invoiceId?: string): OpenInvoice[]
   return db
     .prepare(
       `SELECT * FROM (
-         SELECT i.*, coalesce(i.customer_name, c.name) AS customer_display, i.amount_minor - coalesce((
-           SELECT sum(p.amount_minor) FROM invoice_payments p
-           WHERE p.team_id = i.team_id AND p.invoice_id = i.id AND p.state = 'applied' AND p.kind = 'payment'), 0) AS due_minor
+         SELECT i.*, coalesce(i.customer_name, c.name) AS customer_display, i.amount_minor - ${receivedSql('i')} AS due_minor
          FROM invoices i LEFT JOIN customers c ON c.team_id = i.team_id AND c.id = i.customer_id
          WHERE i.team_id = @team AND i.status IN ('unpaid', 'overdue') ${invoiceId ? 'AND i.id = @invoice' : ''})
        WHERE due_minor > 0`,

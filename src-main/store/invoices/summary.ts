@@ -4,6 +4,7 @@ import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { placeholders } from '../list/keyset';
 import { type InvoiceRow, invoiceTimeZone } from './read';
+import { openSql, receivedSql } from './status-sql';
 
 /**
  * The team-wide figures of its invoices (docs/decisions/0075-invoice-summary-and-payment-score.md): totals by
@@ -22,9 +23,7 @@ export function invoiceSummary(db: Db, teamId: string, statuses?: readonly Invoi
          sum(CASE WHEN status = 'paid' THEN amount_minor ELSE 0 END) AS paid,
          sum(CASE WHEN status IN ('unpaid', 'overdue') THEN amount_minor - received ELSE 0 END) AS outstanding,
          sum(CASE WHEN status = 'overdue' THEN amount_minor - received ELSE 0 END) AS overdue
-       FROM (SELECT i.*, CASE WHEN i.status IN ('unpaid', 'overdue') THEN coalesce((
-               SELECT sum(p.amount_minor) FROM invoice_payments p WHERE p.team_id = i.team_id AND p.invoice_id = i.id
-                 AND p.state = 'applied' AND p.kind = 'payment'), 0) ELSE 0 END AS received
+       FROM (SELECT i.*, CASE WHEN ${openSql('i.status')} THEN ${receivedSql('i')} ELSE 0 END AS received
              FROM invoices i WHERE i.team_id = ?)
        GROUP BY currency ORDER BY currency`,
     )

@@ -230,13 +230,13 @@ describe('partial payments, refunds and bounces', () => {
     const get = async () => (await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json();
     const record = (body: Record<string, unknown>) =>
       api.call('POST', '/v1/invoice-payments', { token, body: { invoiceId: inv.id, ...body } });
-    return { inv, bankAccountId, get, record };
+    return { inv, customerId, bankAccountId, get, record };
   }
 
   it('several payments pay an invoice once they cover it; the matcher looks for what is still due', async () => {
     const api = await makeTestApi();
     const token = api.key('Parts');
-    const { inv, bankAccountId, get, record } = await payments(api, token);
+    const { inv, customerId, bankAccountId, get, record } = await payments(api, token);
 
     const first = await record({ amount: 300, date: '2099-03-05' });
     expect(first.statusCode, first.body).toBe(201);
@@ -250,6 +250,13 @@ describe('partial payments, refunds and bounces', () => {
     expect(await get()).toMatchObject({ status: 'unpaid', paidAmount: 300, amountDue: 700, paidAt: null });
     const summary = (await api.call('GET', '/v1/invoices/summary', { token })).json().data[0];
     expect(summary).toMatchObject({ totalAmount: 1000, outstanding: 700, paid: 0 });
+    // The customer owes what is still due, on its page, in the list and in the list's sort by what is owed.
+    const customer = (await api.call('GET', `/v1/customers/${customerId}`, { token })).json();
+    expect(customer).toMatchObject({ outstandingAmount: 700, totalRevenue: 0 });
+    expect(customer.finance).toMatchObject({ invoiced: 1000, outstanding: 700, unpaidCount: 1 });
+    const bySort = await api.call('GET', '/v1/customers?sort=outstanding&sort=desc', { token });
+    expect(bySort.statusCode, bySort.body).toBe(200);
+    expect(bySort.json().data.find((c: { id: string }) => c.id === customerId)).toMatchObject({ outstandingAmount: 700 });
     // More than is still due is refused; so is a refund of an invoice that is not paid.
     expect((await record({ amount: 700.01 })).statusCode).toBe(422);
     expect((await record({ kind: 'refund', amount: 10 })).statusCode).toBe(409);
