@@ -5,7 +5,7 @@ import { type CsvColumnInfo, ImportRefused } from '../../src-shared/domain/impor
 import { toMajor } from '../../src-shared/money';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
-import { accountOfRef, importAccount } from '../store/import/account';
+import { accountOfIban, accountOfRef, importAccount } from '../store/import/account';
 import type { ImportBatch } from '../store/import/batches';
 import { type CommitOptions, type CommitResult, commitImport } from '../store/import/commit';
 import { findImportMapping, saveImportMapping, touchImportMapping } from '../store/import/mappings';
@@ -280,10 +280,13 @@ export function previewFile(
   };
 }
 
-/** A statement imported into the account the request named, which earlier imports of it put elsewhere. */
+/** A statement imported into the account the request named, which is another account's IBAN or went elsewhere before. */
 function elsewhere(db: Db, teamId: string, t: StatementTarget): string[] {
   if (t.matchedBy !== 'request' || !t.accountRef) return [];
-  const other = accountOfRef(db, teamId, normalizeAccountRef(t.accountRef));
+  const ref = normalizeAccountRef(t.accountRef);
+  const owner = accountOfIban(db, teamId, ref);
+  if (owner && owner !== t.accountId) return [`The file names ${t.accountRef}, the IBAN of another account (${owner})`];
+  const other = accountOfRef(db, teamId, ref);
   return other && other !== t.accountId
     ? [`The file names ${t.accountRef}, which earlier imports put into another account (${other})`]
     : [];

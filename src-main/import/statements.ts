@@ -3,7 +3,7 @@ import type { ParsedFile } from '../../src-shared/domain/import/types';
 import { ImportRefused } from '../../src-shared/domain/import/types';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
-import { accountOfRef, checkImportAccount, teamAccounts } from '../store/import/account';
+import { accountOfIban, accountOfRef, checkImportAccount, teamAccounts } from '../store/import/account';
 
 /**
  * Which account each statement of a file goes to (docs/decisions/0069). A file may hold several accounts'
@@ -12,7 +12,7 @@ import { accountOfRef, checkImportAccount, teamAccounts } from '../store/import/
  * 1-based position), the account the team's last import of a statement naming it went to, the one account whose
  * name carries it. A statement no account is found for is asked for; nothing is guessed.
  */
-export type MatchedBy = 'request' | 'choice' | 'earlier import' | 'account name';
+export type MatchedBy = 'request' | 'choice' | 'iban' | 'earlier import' | 'account name';
 
 export interface StatementTarget {
   /** 0-based position of the statement in the file. */
@@ -59,7 +59,10 @@ export function targetStatements(
     });
     if (choice) return found(checkImportAccount(db, teamId, choice, `accounts.${key}`).id, 'choice');
     if (!s.accountRef) return found(null, null);
-    const earlier = accountOfRef(db, teamId, normalizeAccountRef(s.accountRef));
+    const ref = normalizeAccountRef(s.accountRef);
+    const byIban = accountOfIban(db, teamId, ref);
+    if (byIban) return found(byIban, 'iban');
+    const earlier = accountOfRef(db, teamId, ref);
     if (earlier) return found(earlier, 'earlier import');
     const named = accounts.filter((a) => nameCarriesRef(a.name, s.accountRef!));
     return found(named.length === 1 ? named[0]!.id : null, 'account name');

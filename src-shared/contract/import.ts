@@ -176,10 +176,10 @@ export const PreviewStatement = z
     accountRef: z.string().nullable().describe('the account the statement names (IBAN, account number, QIF account name)'),
     bankAccountId: z.string().nullable().describe('where it goes; null: no account found, choose one'),
     matchedBy: z
-      .enum(['request', 'choice', 'earlier import', 'account name'])
+      .enum(['request', 'choice', 'iban', 'earlier import', 'account name'])
       .nullable()
       .describe(
-        "how the account was found: the upload's bankAccountId, the person's choice, the account an earlier import of the same statement went to, the one account whose name carries the reference",
+        "how the account was found: the upload's bankAccountId, the person's choice, the account whose IBAN the statement names, the account an earlier import of the same statement went to, the one account whose name carries the reference",
       ),
     needs: z.string().nullable().describe('what to supply before the commit (an account for this statement)'),
     counts: PlanCounts.nullable(),

@@ -31,6 +31,18 @@ export function teamAccounts(db: Db, teamId: string): Account[] {
   return db.prepare('SELECT id, currency, name FROM bank_accounts WHERE team_id = ? ORDER BY name, id').all(teamId) as Account[];
 }
 
+/**
+ * The team's account whose IBAN is the reference a statement names (normalised as `normalizeAccountRef` does, so
+ * "NL69INGB0123456789EUR" finds NL69INGB0123456789), if exactly one has it.
+ */
+export function accountOfIban(db: Db, teamId: string, ref: string): string | null {
+  const ids = db
+    .prepare('SELECT id FROM bank_accounts WHERE team_id = ? AND iban = ? LIMIT 2')
+    .pluck()
+    .all(teamId, ref) as string[];
+  return ids.length === 1 ? ids[0]! : null;
+}
+
 /** The account the team's last import of a statement naming `ref` went to (docs/decisions/0069), if any. */
 export function accountOfRef(db: Db, teamId: string, ref: string): string | null {
   return (

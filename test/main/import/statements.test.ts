@@ -94,6 +94,38 @@ describe('a file of several accounts’ statements', () => {
     expect(() => previewFile(b.db, b.team, null, read(ALL), { accounts: { DE00999: b.checking } })).toThrow(InvalidReference);
   });
 
+  it('finds the account whose IBAN the statement names, before earlier imports and names; warns when the upload names another', () => {
+    const b = books();
+    // The reference as the bank writes it (with spaces here); the account holds the IBAN as entered.
+    write(b.db, b.team, (w) => w.update('bank_account', b.savings, { iban: TAGESGELD }));
+    write(b.db, b.team, (w) => w.update('bank_account', b.checking, { name: `Giro ${TAGESGELD}` }));
+    const preview = previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } }).preview;
+    expect(preview.statements.map((s) => [s.bankAccountId, s.matchedBy])).toEqual([
+      [b.checking, 'choice'],
+      [b.savings, 'iban'],
+    ]);
+    // A single-statement upload into another account than the IBAN's goes where it was asked, with a warning.
+    const one =
+      read(ALL)
+        .toString()
+        .split(/\r?\n(?=:20:)/)[1] ?? '';
+    expect(one).toContain(TAGESGELD);
+    const asked = previewFile(b.db, b.team, b.checking, Buffer.from(one), {}).preview;
+    expect(asked.statements.map((s) => [s.bankAccountId, s.matchedBy])).toEqual([[b.checking, 'request']]);
+    expect(asked.warnings.join(' ')).toContain(`the IBAN of another account (${b.savings})`);
+    // Another team's account with the IBAN is never found.
+    write(b.db, b.team, (w) => [
+      w.update('bank_account', b.savings, { iban: null }),
+      w.update('bank_account', b.checking, { name: 'Giro' }),
+    ]);
+    const [theirs] = write(b.db, b.other, (w) => [
+      w.insert('bank_account', { name: 'Theirs', type: 'depository', currency: 'EUR', manual: 0, iban: TAGESGELD }),
+    ]) as [string];
+    const mine = previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } }).preview;
+    expect(mine.statements[1]).toMatchObject({ bankAccountId: null, matchedBy: null });
+    expect(mine.statements[1]!.bankAccountId).not.toBe(theirs);
+  });
+
   it('is all or nothing: a statement that does not add up leaves the other account untouched too', () => {
     const b = books();
     const broken = read(ALL).toString().replace(':62F:C260302EUR25500,00', ':62F:C260302EUR25600,00');
