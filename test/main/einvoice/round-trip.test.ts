@@ -13,8 +13,9 @@ import { BUYERS, invoiceOf, line, SELLER } from '../../shared/domain/einvoice/so
 /**
  * Every format we issue, read back by a reader that shares no code with the writer (src-main/einvoice/read.ts over
  * fast-xml-parser; the writer is @e-invoice-eu/core), over a table of invoices: each VAT category, several rates, a
- * discount, a foreign currency with its VAT in the base currency, a service period, a credit note. The hybrid PDFs
- * are also opened by a second library, factur-x-kit, which must find the same totals.
+ * discount, a foreign currency with its VAT in the base currency, a service period, a credit note. Every CII document
+ * is also read by another library, factur-x-kit, and so is every Factur-X PDF, which it opens itself: they must find
+ * what we issued (test/helpers/einvoice-independent.ts). UBL has no such second reader (decision 0160, "Tests").
  */
 
 function plainPdf(): Promise<Buffer> {
