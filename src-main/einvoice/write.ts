@@ -118,8 +118,15 @@ export function toLibraryInvoice(inv: EInvoice, format: EInvoiceFormat): LibInvo
     'cac:BillingReference': inv.precedingInvoice ? [billingReference(inv.precedingInvoice)] : undefined,
     'cac:AccountingSupplierParty': { 'cac:Party': party(inv.seller, true) },
     'cac:AccountingCustomerParty': { 'cac:Party': party(inv.buyer, false) },
-    // CII requires the delivery group: a service period's last day stands in as the delivery date there.
-    'cac:Delivery': { 'cbc:ActualDeliveryDate': inv.supply.date ?? inv.supply.periodEnd ?? inv.issueDate },
+    // CII requires the delivery group: a service period's last day stands in as the delivery date there. An
+    // intra-community supply names the member state the goods go to (BR-IC-12: BT-80); the invoice knows no other
+    // deliver-to address than the buyer's, so the buyer's country it is.
+    'cac:Delivery': compact({
+      'cbc:ActualDeliveryDate': inv.supply.date ?? inv.supply.periodEnd ?? inv.issueDate,
+      'cac:DeliveryLocation': inv.vatBreakdown.some((b) => b.category === 'K')
+        ? { 'cac:Address': { 'cac:Country': { 'cbc:IdentificationCode': inv.buyer.address.countryCode } } }
+        : undefined,
+    }),
     'cac:PaymentMeans': inv.payment
       ? [
           compact({
