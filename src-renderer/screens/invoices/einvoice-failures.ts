@@ -56,6 +56,7 @@ export const WORDED_RULES: ReadonlySet<string> = new Set([
   'BR-62',
   'BR-63',
   'BR-IC-11',
+  'BR-IC-12',
   'BR-DEC-09',
   ...['1', '2', '3', '4', '5', '6', '7', '8', '9', '15'].map((n) => `BR-DE-${n}`),
   'XR-BT-34',
@@ -161,15 +162,16 @@ export function failureView(failure: RuleFailure): FailureView {
   if (lineIndex !== undefined) vars.line = Number(lineIndex) + 1;
 
   let messageKey: string | null = null;
+  // A rule of its own words first: BR-IC-11 and -12 look like per-category rules but say something of their own.
   const category = CATEGORY_RULE.exec(failure.rule);
-  if (category) {
-    const code = category[1] === 'IC' ? 'K' : (category[1] ?? '');
-    vars.category = code;
-    messageKey = categoryMessage(code, category[2] ?? '', party);
-  } else if (WORDED_RULES.has(failure.rule)) {
+  if (WORDED_RULES.has(failure.rule)) {
     messageKey = BY_PARTY.has(failure.rule)
       ? `rules.${failure.rule}.${party === 'customer' ? 'customer' : 'team'}`
       : `rules.${failure.rule}`;
+  } else if (category) {
+    const code = category[1] === 'IC' ? 'K' : (category[1] ?? '');
+    vars.category = code;
+    messageKey = categoryMessage(code, category[2] ?? '', party);
   }
   return {
     rule: failure.rule,

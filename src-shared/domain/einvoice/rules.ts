@@ -332,6 +332,15 @@ export const RULES: readonly Rule[] = [
       ? fail('BT-72 supplyDate', 'An intra-community supply must state the date of supply or the invoicing period')
       : ok,
   ),
+  // BT-80 is written from the buyer's country (the only deliver-to address an invoice of ours knows).
+  rule('BR-IC-12', (inv) =>
+    usesCategory(inv, 'K') && blank(inv.buyer.address.countryCode)
+      ? fail(
+          'BT-80 customer.countryCode',
+          'An intra-community supply must name the member state the goods go to: the customer’s country',
+        )
+      : ok,
+  ),
   rule('BR-DEC-09', (inv) =>
     isCurrencyCode(inv.currency) && currencyExponent(inv.currency) > TOTAL_DECIMALS
       ? fail(

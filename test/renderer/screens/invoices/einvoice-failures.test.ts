@@ -92,6 +92,13 @@ describe('a failed e-invoice rule on the screen', () => {
     expect(said('en', { rule: 'BR-IC-02', field: 'BT-31 team.vatNumber', message: '' }).message).toBe(
       'Lines taxed as intra-community supply need your team’s VAT number on the invoice.',
     );
+    // BR-IC-11 and -12 look like per-category rules but have words of their own.
+    expect(said('de', { rule: 'BR-IC-12', field: 'BT-80 customer.countryCode', message: '' }).message).toMatch(/Land des Kunden/);
+    expect(said('en', { rule: 'BR-IC-11', field: 'BT-72 supplyDate', message: '' }).message).toMatch(/date of supply/);
+    expect(failureView({ rule: 'BR-IC-12', field: 'BT-80 customer.countryCode', message: '' }).fix).toEqual({
+      kind: 'customer',
+      field: 'countryCode',
+    });
   });
 
   it('keeps the server’s words for a rule it does not know (the schema’s)', () => {

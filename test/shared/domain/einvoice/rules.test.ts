@@ -271,6 +271,12 @@ const CASES: Record<string, Case> = {
       inv.supply = { date: null, periodStart: null, periodEnd: null };
     },
   },
+  'BR-IC-12': {
+    on: 'K',
+    breakIt: (inv) => {
+      inv.buyer.address.countryCode = null;
+    },
+  },
   'BR-DEC-09': {
     breakIt: (inv) => {
       inv.currency = 'BHD';
