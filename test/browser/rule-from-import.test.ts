@@ -4,6 +4,7 @@
  * payee's history suggests) and the dry run over exactly the import's rows; saved and applied, the rule is listed
  * and the rows are categorised (checked through the API). An unknown import, or another team's, gets an empty
  * state; rows sharing nothing get the first row's payee, said as a guess; Cancel leaves the plain rules screen.
+ * And a saved rule opened in the editor lists the actions that could not apply when it ran.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ensureTeam } from '../../src-main/store/teams/teams';
@@ -177,5 +178,44 @@ describe('a rule from an import', () => {
     await empty.getByRole('button', { name: tk('rules:fromBatch.back') }).click();
     await expect.poll(() => new URL(page().url()).search).toBe('');
     expect(await empty.count()).toBe(0);
+  });
+  it('lists the actions a saved rule could not apply, with their transactions', async () => {
+    const c = client();
+    const category = (await c.call(categoryRoutes.list)).data.find((x) => x.parentId && !x.system)!;
+    const line = (date: string, amount: number) =>
+      c.call(transactionRoutes.create, {
+        body: { bankAccountId: accountId, name: 'Kiosk Ecke', amount, currency: 'EUR', date },
+      });
+    const kept = await line('2026-11-02', -12);
+    const dropped = await line('2026-11-03', -8);
+    // A fixed part of 100 does not fit lines of 12 and 8: each run of the rule leaves a failure per line.
+    const rule = await c.call(ruleRoutes.create, {
+      body: {
+        name: 'Kiosk split',
+        conditions: { field: 'name', op: 'is', value: 'Kiosk Ecke' },
+        actions: [{ type: 'split', parts: [{ amount: 100, categorySlug: category.slug }] }],
+      },
+    });
+    await c.call(ruleRoutes.run, { params: { id: rule.id }, body: {} });
+    await c.call(transactionRoutes.delete, { params: { id: dropped.id } });
+    expect((await c.call(ruleRoutes.failures, { params: { id: rule.id } })).data).toHaveLength(2);
+
+    await journey.app.nav('Rules').click();
+    await page()
+      .getByRole('table', { name: tk('rules:listLabel') })
+      .locator(`tr[data-rule-id="${rule.id}"]`)
+      .click();
+    const dialog = page().getByRole('dialog', { name: tk('rules:editor.editTitle', { name: rule.name }) });
+    const failures = dialog.getByTestId('rule-failures');
+    await failures.getByText(tk('rules:failures.count', { count: 2 })).waitFor({ timeout: 30_000 });
+    const rows = failures.getByRole('table', { name: tk('rules:failures.title') }).locator('tbody tr');
+    await expect.poll(() => rows.count()).toBe(2);
+    await rows
+      .filter({ hasText: kept.name })
+      .filter({ hasText: formatted(12, 2) })
+      .waitFor();
+    await rows.filter({ hasText: tk('rules:failures.gone') }).waitFor();
+    expect(await rows.filter({ hasText: 'the fixed split parts are larger than the transaction' }).count()).toBe(2);
+    await checkAxe(page(), 'a rule with its failures');
   });
 });

@@ -3,7 +3,7 @@
  * and beside them the dry run over every transaction (what it would change, computed by the server as the run itself
  * would) before anything is saved. Saving may also apply it at once to the transactions the preview lists. A rule
  * started from an import (`scopeIds`: its rows) previews and applies over those rows only, with `intro` saying how
- * it was proposed.
+ * it was proposed. A saved rule lists the actions that could not apply when it ran.
  */
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +17,7 @@ import { useToasts } from '../../stores/toasts';
 import { ActionsEditor } from './ActionsEditor';
 import { ConditionGroup } from './ConditionsEditor';
 import { DryRunPreview } from './DryRunPreview';
+import { RuleFailures } from './RuleFailures';
 import { inputOf, type RuleDraft } from './rule-draft';
 import { conditionWords } from './rule-words';
 import { useDryRun } from './use-dry-run';
@@ -192,6 +193,8 @@ export function RuleEditor(props: {
           </label>
         ) : null}
       </section>
+
+      {props.rule ? <RuleFailures ruleId={props.rule.id} /> : null}
     </FormDrawer>
   );
 }
