@@ -13,7 +13,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { categoryRoutes } from '../../src-shared/contract/categories';
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { checkAxe } from './helpers/axe';
+import { checkAxe, checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, formatted, literally, tk, tr } from './helpers/i18n';
 import { SAMPLE_CSV } from './helpers/screens-data';
 import { journeySuite } from './helpers/suite';
@@ -112,7 +112,7 @@ describe('a rule from an import', () => {
     await expect.poll(() => listed.count()).toBe(3);
     const ids = await listed.evaluateAll((els) => els.map((e) => e.getAttribute('data-preview-id')));
     expect(ids.sort()).toEqual([...hosting].sort());
-    await checkAxe(page(), 'the rule editor opened from an import');
+    await checkAxeBothThemes(page(), 'the rule editor opened from an import');
 
     await dialog.getByLabel(tk('rules:editor.applyNow', { count: 3 })).check();
     await dialog.getByRole('button', { name: new RegExp(`^${tk('rules:editor.save')}`) }).click();
@@ -216,6 +216,6 @@ describe('a rule from an import', () => {
       .waitFor();
     await rows.filter({ hasText: tk('rules:failures.gone') }).waitFor();
     expect(await rows.filter({ hasText: 'the fixed split parts are larger than the transaction' }).count()).toBe(2);
-    await checkAxe(page(), 'a rule with its failures');
+    await checkAxeBothThemes(page(), 'a rule with its failures');
   });
 });
