@@ -106,13 +106,13 @@ export function RuleFromBatch(props: { batchId: string; onClose: () => void }) {
   );
 }
 
-/** How the rule was proposed, in words: which rows, what they share (or that they share nothing), the category. */
 interface NoteProps {
   file: string;
   proposal: BatchProposal;
   source: CategorySource;
 }
 
+/** How the rule was proposed, in words: which rows, what they share (or that they share nothing), the category. */
 function ProposalNote(props: NoteProps) {
   const { t } = useTranslation('rules');
   const { proposal: p, file } = props;
