@@ -19,6 +19,8 @@ export function DryRunPreview(props: {
   names: RuleNames;
   /** Shown while the rule cannot be previewed yet (a part is missing). */
   incomplete?: boolean;
+  /** The dry run covered an import's rows only, not every transaction: the summary says so. */
+  batch?: boolean;
 }) {
   const { t, i18n } = useTranslation('rules');
   const { result, names } = props;
@@ -37,7 +39,12 @@ export function DryRunPreview(props: {
   return (
     <div className="dry-run-preview" aria-busy={result.isFetching}>
       <p role="status" data-testid="dry-run-summary">
-        {data ? t('preview.summary', { count: data.changed, scanned: formatNumber(data.scanned) }) : t('preview.computing')}
+        {data
+          ? t(props.batch ? 'preview.summaryBatch' : 'preview.summary', {
+              count: data.changed,
+              scanned: formatNumber(data.scanned),
+            })
+          : t('preview.computing')}
       </p>
       {data && data.transactions.length > 0 ? (
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the list scrolls; a keyboard reaches it to scroll it

@@ -1,9 +1,11 @@
 /**
  * Writing a rule (new, from a suggestion, or an existing one): its name, when it runs, its conditions and actions,
  * and beside them the dry run over every transaction (what it would change, computed by the server as the run itself
- * would) before anything is saved. Saving may also apply it at once to the transactions the preview lists.
+ * would) before anything is saved. Saving may also apply it at once to the transactions the preview lists. A rule
+ * started from an import (`scopeIds`: its rows) previews and applies over those rows only, with `intro` saying how
+ * it was proposed. A saved rule lists the actions that could not apply when it ran.
  */
-import { useMemo, useState } from 'react';
+import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RULE_TRIGGERS, type Rule, ruleRoutes } from '../../../src-shared/contract/rules';
 import { RULE_STAGES } from '../../../src-shared/domain/rules';
@@ -15,12 +17,19 @@ import { useToasts } from '../../stores/toasts';
 import { ActionsEditor } from './ActionsEditor';
 import { ConditionGroup } from './ConditionsEditor';
 import { DryRunPreview } from './DryRunPreview';
+import { RuleFailures } from './RuleFailures';
 import { inputOf, type RuleDraft } from './rule-draft';
 import { conditionWords } from './rule-words';
 import { useDryRun } from './use-dry-run';
 import { useRuleNames } from './use-rule-names';
 
-export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: () => void }) {
+export function RuleEditor(props: {
+  rule?: Rule;
+  initial: RuleDraft;
+  onClose: () => void;
+  scopeIds?: readonly string[];
+  intro?: ReactNode;
+}) {
   const { t } = useTranslation('rules');
   const { names, ...lists } = useRuleNames();
   const [draft, setDraft] = useState(props.initial);
@@ -30,7 +39,7 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
   const parsed = useMemo(() => inputOf(draft), [draft]);
-  const dryRun = useDryRun(parsed.input ?? null);
+  const dryRun = useDryRun(parsed.input ?? null, props.scopeIds);
   const create = useWrite(ruleRoutes.create);
   const update = useWrite(ruleRoutes.update);
   const remove = useWrite(ruleRoutes.delete);
@@ -49,9 +58,10 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
       const saved = props.rule
         ? await update.mutateAsync({ params: { id: props.rule.id }, body: input })
         : await create.mutateAsync({ body: input });
-      // The same scope as the preview (every transaction), so it changes exactly what the preview showed.
+      // The same scope as the preview (every transaction, or the import's rows), so it changes exactly what it showed.
+      const scope = props.scopeIds ? { ids: [...props.scopeIds] } : {};
       const applied =
-        applyNow && wouldChange > 0 ? (await api.call(ruleRoutes.run, { params: { id: saved.id }, body: {} })).changed : 0;
+        applyNow && wouldChange > 0 ? (await api.call(ruleRoutes.run, { params: { id: saved.id }, body: scope })).changed : 0;
       toast.show(
         applied ? t('editor.savedApplied', { name: saved.name, count: applied }) : t('editor.saved', { name: saved.name }),
       );
@@ -102,6 +112,7 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
         ) : null
       }
     >
+      {props.intro}
       <section className="form-section">
         <div className="grid-2">
           <Field label={t('editor.name')} required error={errors.name ? t(`errors.${errors.name}`) : undefined}>
@@ -174,7 +185,7 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
 
       <section className="form-section" aria-labelledby="rule-preview-title">
         <h3 id="rule-preview-title">{t('preview.heading')}</h3>
-        <DryRunPreview result={dryRun} names={names} incomplete={!parsed.input} />
+        <DryRunPreview result={dryRun} names={names} incomplete={!parsed.input} batch={props.scopeIds !== undefined} />
         {wouldChange > 0 ? (
           <label className="check">
             <input type="checkbox" checked={applyNow} onChange={(e) => setApplyNow(e.target.checked)} />
@@ -182,6 +193,8 @@ export function RuleEditor(props: { rule?: Rule; initial: RuleDraft; onClose: ()
           </label>
         ) : null}
       </section>
+
+      {props.rule ? <RuleFailures ruleId={props.rule.id} /> : null}
     </FormDrawer>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Rules (`/rules`): the team's rules in the order they run, each with its conditions and actions in words, how often
  * it matched, and a switch to turn it off; what the linter finds; rules learned from history to accept. A rule opens
- * in the editor with its dry run. Keyboard: `n` writes a new rule, ↑/↓ and Enter open one.
+ * in the editor with its dry run. Arriving from an import (`?fromBatch=`), the editor opens with a rule proposed
+ * from that import's rows (RuleFromBatch). Keyboard: `n` writes a new rule, ↑/↓ and Enter open one.
  */
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,6 +18,7 @@ import { useScreenKeys } from '../../lib/use-screen-keys';
 import { useToasts } from '../../stores/toasts';
 import { LintWarnings } from './LintWarnings';
 import { RuleEditor } from './RuleEditor';
+import { RuleFromBatch, useFromBatch } from './RuleFromBatch';
 import { RuleSuggestions } from './RuleSuggestions';
 import { draftOf, emptyDraft, type RuleDraft } from './rule-draft';
 import { actionsWords, conditionWords, type RuleNames } from './rule-words';
@@ -31,11 +33,12 @@ export function RulesScreen() {
   const rules = useRead(ruleRoutes.list);
   const { names } = useRuleNames();
   const [editing, setEditing] = useState<{ rule?: Rule; draft: RuleDraft } | null>(null);
+  const [fromBatch, dropBatch] = useFromBatch();
   const list = rules.data?.data ?? [];
   const open = (rule: Rule) => setEditing({ rule, draft: draftOf(rule as Parameters<typeof draftOf>[0], editorNumber) });
   const columns = useRuleColumns(names);
 
-  useScreenKeys({ n: () => setEditing({ draft: emptyDraft() }) }, { enabled: !editing });
+  useScreenKeys({ n: () => setEditing({ draft: emptyDraft() }) }, { enabled: !editing && !fromBatch });
 
   return (
     <div className="page rules-page">
@@ -48,6 +51,8 @@ export function RulesScreen() {
           {t('new')} <Kbd k="N" />
         </button>
       </header>
+
+      {fromBatch ? <RuleFromBatch key={fromBatch} batchId={fromBatch} onClose={dropBatch} /> : null}
 
       <LintWarnings rules={list} onOpen={open} />
 
