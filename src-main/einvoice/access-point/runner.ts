@@ -1,3 +1,4 @@
+import { type DrainLoop, startDrainLoop } from '../../runtime/drain-loop';
 import type { Db } from '../../store/db';
 import { getAccessPoint } from '../../store/einvoice/access-point';
 import { claimNextHandOff, type HandOffOutcome, type HandOffRow, recordHandOff } from '../../store/einvoice/handoffs';
@@ -93,36 +94,11 @@ export async function drainHandOffs(db: Db, options: HandOffOptions = {}): Promi
   }
 }
 
-export interface HandOffRunner {
-  /** Drains now (after a send wrote a hand-off). */
-  wake(): void;
-  /** Stops polling and waits for a hand-off in progress. */
-  stop(): Promise<void>;
-}
+export type HandOffRunner = DrainLoop;
 
 export function startHandOffRunner(
   db: Db,
   options: HandOffOptions & { intervalMs?: number; onError?: (err: unknown) => void } = {},
 ): HandOffRunner {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = drainHandOffs(db, options)
-      .catch((err) => options.onError?.(err))
-      .finally(() => {
-        running = null;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, options.intervalMs ?? 10_000);
-  timer.unref();
-  return {
-    wake: tick,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startDrainLoop(() => drainHandOffs(db, options), { intervalMs: options.intervalMs ?? 10_000, onError: options.onError });
 }

@@ -9,7 +9,7 @@ import { createApiKey } from '../../../../src-main/store/auth/api-keys';
 import { type Db, openDatabase } from '../../../../src-main/store/db';
 import { claimNextHandOff, type HandOffRow, listHandOffs } from '../../../../src-main/store/einvoice/handoffs';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
-import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
+import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_BUYER, E_INVOICE_INVOICE, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
 import { type StandIn, startStandIn } from './stand-in';
 
 /**
@@ -60,28 +60,12 @@ async function seed(api: TestApi, team: string, s: StandIn | null, customer: Rec
     });
   }
   const c = await ok(api, token, 'POST', '/v1/customers', {
-    name: 'Stadtwerke Musterstadt',
-    email: 'rechnung@stadtwerke.example',
-    countryCode: 'DE',
-    addressLine1: 'Rathausplatz 1',
-    zip: '12345',
-    city: 'Musterstadt',
-    vatNumber: 'DE987654321',
-    peppolId: '9930:DE987654321',
-    buyerReference: '04011000-12345-03',
-    eInvoiceFormat: 'xrechnung-ubl',
+    ...E_INVOICE_BUYER,
     ...customer,
   });
   const invoice = await ok(api, token, 'POST', '/v1/invoices', {
+    ...E_INVOICE_INVOICE,
     customerId: c.id,
-    currency: 'EUR',
-    issueDate: '2025-03-14',
-    dueDate: '2025-04-13',
-    template: { vatRate: 19, includeVat: true },
-    lineItems: [
-      { name: 'Consulting', quantity: 3, unit: 'h', price: 150 },
-      { name: 'Handbook', quantity: 2, unit: 'pcs', price: 24.9, vat: 7 },
-    ],
   });
   const send = (body: Record<string, unknown> = {}) => ok(api, token, 'POST', `/v1/invoices/${invoice.id}/send`, body);
   const handOffs = async () => (await ok(api, token, 'GET', `/app/invoices/${invoice.id}/einvoice-handoffs`)).data;
