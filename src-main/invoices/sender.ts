@@ -1,5 +1,6 @@
 import type Nodemailer from 'nodemailer';
 import { invoiceMailAttachments } from '../einvoice/issue';
+import { type DrainLoop, startDrainLoop } from '../runtime/drain-loop';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';
@@ -113,36 +114,14 @@ export async function drainDeliveries(db: Db, options: SenderOptions = {}): Prom
   }
 }
 
-export interface SenderHandle {
-  /** Drains now (after a write that queued an email). */
-  wake(): void;
-  /** Stops polling and waits for a send in progress. */
-  stop(): Promise<void>;
-}
+export type SenderHandle = DrainLoop;
 
 export function startDeliverySender(
   db: Db,
   options: SenderOptions & { intervalMs?: number; onError?: (err: unknown) => void } = {},
 ): SenderHandle {
-  let running: Promise<unknown> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return;
-    running = drainDeliveries(db, options)
-      .catch((err) => options.onError?.(err))
-      .finally(() => {
-        running = null;
-      });
-  };
-  tick();
-  const timer = setInterval(tick, options.intervalMs ?? 5_000);
-  timer.unref();
-  return {
-    wake: tick,
-    stop: async () => {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startDrainLoop(() => drainDeliveries(db, options), {
+    intervalMs: options.intervalMs ?? 5_000,
+    onError: options.onError,
+  });
 }

@@ -1,4 +1,5 @@
 import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
+import { type HandOffOptions, type HandOffRunner, startHandOffRunner } from '../einvoice/access-point/runner';
 import { InboxIntake, type InboxIntakeOptions } from '../inbox-ingest/runner';
 import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
 import type { Db } from '../store/db';
@@ -11,6 +12,7 @@ import { installSubscriptions } from './subscriptions';
  * through the database with a lease, so the server and a CLI command on one data dir never run the same job twice:
  * - workflows: the run engine (workflows/runner.ts), which also fires due schedules;
  * - invoices: the scheduler (overdue moves, scheduled sends, payment matching) and the email sender;
+ * - e-invoice hand-offs to the teams' Peppol access points (einvoice/access-point/runner.ts), with the invoices;
  * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts);
  * - inbox intake: each team's watched folder and IMAP mailbox (inbox-ingest/runner.ts), new items handed to documents;
  * - sync: rounds with each team's remote, periodic and soon after local edits (sync/scheduler.ts).
@@ -22,6 +24,8 @@ export interface BackgroundOptions {
   dataDir: string;
   workflows?: false | RunnerOptions;
   invoices?: false | { schedulerIntervalMs?: number; senderIntervalMs?: number };
+  /** On with the invoices unless `false`. */
+  peppol?: false | (HandOffOptions & { intervalMs?: number });
   /** `runner: false` creates the runner without its timer (tests drive it by hand). */
   documents?: false | (DocumentRunnerOptions & { runner?: boolean });
   sync?: false | SchedulerOptions;
@@ -33,6 +37,7 @@ export interface BackgroundOptions {
 export interface BackgroundWork {
   readonly workflows: WorkflowRunner | undefined;
   readonly invoices: InvoiceJobs | undefined;
+  readonly peppol: HandOffRunner | undefined;
   readonly documents: DocumentRunner | undefined;
   readonly sync: SyncScheduler | undefined;
   readonly inboxIntake: InboxIntake | undefined;
@@ -65,6 +70,16 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
     options.invoices === false
       ? undefined
       : startInvoiceJobs(db, { dataDir: options.dataDir, ...options.invoices, onError: (err) => onError(err, 'invoices') });
+  const peppol =
+    options.invoices === false || options.peppol === false
+      ? undefined
+      : startHandOffRunner(db, {
+          dataDir: options.dataDir,
+          // The email sender's cadence: an invoice goes out by both at about the same time.
+          intervalMs: options.invoices?.senderIntervalMs,
+          ...options.peppol,
+          onError: (err) => onError(err, 'invoices'),
+        });
   let documents: DocumentRunner | undefined;
   if (options.documents !== false) {
     documents = new DocumentRunner(db, options.dataDir, options.documents);
@@ -86,6 +101,7 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
   const work: BackgroundWork = {
     workflows,
     invoices,
+    peppol,
     documents,
     sync,
     inboxIntake,
@@ -96,6 +112,7 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
       await inboxIntake?.stop();
       await workflows?.stop();
       await invoices?.stop();
+      await peppol?.stop();
       await documents?.stop();
       await sync?.stop();
     },

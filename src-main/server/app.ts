@@ -13,6 +13,7 @@ import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotenc
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
+import { appEInvoiceDeliveryPlugin } from './routes/app-einvoice-delivery';
 import { appEventsPlugin } from './routes/app-events';
 import { appInboxRoutesPlugin } from './routes/app-inbox';
 import { appMetricRoutesPlugin } from './routes/app-metrics';
@@ -217,6 +218,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(appInboxRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appSmtpRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appEInvoiceDeliveryPlugin, { db: options.db, prefix: '/app' });
   await app.register(appRateRoutesPlugin, { db: options.db, prefix: '/app' });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });

@@ -219,6 +219,8 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   invoice_deliveries: 'the send queue: part of the invoice (its latest email is shown on it; each change touches the invoice)',
   invoice_files: 'cache of rendered invoice PDFs in the data dir (re-rendered when the invoice changes)',
   smtp_settings: "local mail settings of a team (the password lives in the data dir's secret file)",
+  einvoice_access_points: "a team's local Peppol access point settings (the API key lives in the data dir's secret file)",
+  einvoice_handoffs: 'the e-invoice hand-off queue: bookkeeping of a send, read on the invoice through /app (0162)',
   transaction_splits: 'part of the transaction (its split parts)',
   transaction_field_sources: 'part of the transaction (who set each field)',
   ledger_daily: 'derived roll-up of transactions, rebuilt from them',

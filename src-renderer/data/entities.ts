@@ -28,6 +28,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   // Team settings: the team and its members, and the mail server (not records of the change stream).
   teams: 'team',
   'app: smtp': 'smtp_settings',
+  // The team's Peppol access point (settings, not records of the change stream).
+  'app: access point': 'einvoice_access_point',
   rules: 'rule',
   inbox: 'inbox_item',
   'app: workflows': 'workflow_run',

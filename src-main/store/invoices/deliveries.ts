@@ -1,5 +1,6 @@
 import type { InvoiceDelivery } from '../../../src-shared/contract/invoices';
 import type { Db } from '../db';
+import { queueHandOff } from '../einvoice/handoffs';
 import { Conflict } from '../errors';
 import { newId } from '../ids';
 import { claimCondition } from '../leases';
@@ -105,6 +106,8 @@ export function queueDelivery(
     });
     // The invoice's API shape shows its latest delivery.
     w.touch('invoice', invoiceId);
+    // Beside the email, the e-invoice goes to the team's Peppol access point when the customer takes it (0162).
+    if (options.kind === 'invoice') queueHandOff(db, teamId, invoiceId);
     return { delivery: getDeliveryRow(db, teamId, id)!, created: true };
   });
 }

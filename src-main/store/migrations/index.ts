@@ -19,6 +19,7 @@ import { inboxIngestion } from './018-inbox-ingestion';
 import { eInvoices } from './019-e-invoices';
 import { invoiceSync } from './020-invoice-sync';
 import { attachmentSync } from './021-attachment-sync';
+import { einvoiceDelivery } from './022-einvoice-delivery';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -70,6 +71,8 @@ export const MIGRATIONS: readonly Migration[] = [
   invoiceSync,
   // [021 attachment sync: transaction attachments in the change feed]
   attachmentSync,
+  // [022 e-invoice delivery: a team's Peppol access point, the hand-off queue]
+  einvoiceDelivery,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

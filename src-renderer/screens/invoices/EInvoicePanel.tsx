@@ -13,6 +13,7 @@ import type { EInvoiceFormat } from '../../../src-shared/domain/einvoice/model';
 import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
 import { ErrorBanner } from '../../components/ui';
 import { useRead, useRecord } from '../../data/use-read';
+import { EInvoiceHandOff } from './EInvoiceHandOff';
 import { EInvoiceMenu } from './EInvoiceMenu';
 import { EInvoiceRules } from './EInvoiceRules';
 import type { FixTarget } from './einvoice-failures';
@@ -71,6 +72,7 @@ export function EInvoicePanel({ invoice, onFix }: { invoice: Invoice; onFix: (ta
           <EInvoiceRules failures={failures} onFix={onFix} />
         </>
       )}
+      <EInvoiceHandOff invoiceId={invoice.id} />
     </section>
   );
 }

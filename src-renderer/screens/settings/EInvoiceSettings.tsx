@@ -15,6 +15,7 @@ import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { useConnection } from '../../stores/connection';
 import { useToasts } from '../../stores/toasts';
+import { AccessPointSettings } from './AccessPointForm';
 import './einvoice-settings.css';
 
 const FIELDS = ['eInvoiceFormat', 'peppolId', 'email', 'phone'] as const;
@@ -42,6 +43,7 @@ export function EInvoiceSettings() {
       <h2 id="einvoice-settings-title">{t('einvoice.title')}</h2>
       <p className="muted">{t('einvoice.intro')}</p>
       <EInvoiceSettingsForm />
+      <AccessPointSettings />
     </section>
   );
 }

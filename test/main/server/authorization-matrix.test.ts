@@ -71,6 +71,7 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/v1/invoices/{id}/send': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/pdf': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/deliveries': (api, token) => matrixInvoice(api, token),
+  '/app/invoices/{id}/einvoice-handoffs': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/e-invoice': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/e-invoice/check': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
@@ -245,6 +246,7 @@ const BODIES: Record<string, unknown> = {
   'POST /app/workflows/{id}/promote': { version: 1 },
   'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'PUT /app/smtp': { host: 'smtp.example.com', port: 587, fromAddress: 'billing@example.com' },
+  'PUT /app/einvoice/access-point': { legalEntityId: 1, apiKey: 'matrix-key' },
   'POST /app/exchange-rates/import': { content: 'date,currency,rate\n2026-01-02,EUR,0.9' },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
@@ -387,6 +389,8 @@ const REFUSED: Record<string, number> = {
   // Team administration (a person who owns the team, or apis.all): the mail server and the server's rate table.
   'PUT /app/smtp': 403,
   'DELETE /app/smtp': 403,
+  'PUT /app/einvoice/access-point': 403,
+  'DELETE /app/einvoice/access-point': 403,
   'POST /app/exchange-rates/import': 403,
 };
 

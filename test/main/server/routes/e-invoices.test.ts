@@ -3,7 +3,7 @@ import { embeddedInvoiceXml } from '../../../../src-main/einvoice/hybrid';
 import { readEInvoiceXml } from '../../../../src-main/einvoice/read';
 import { ensureRemote } from '../../../../src-main/store/sync/remotes';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
-import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
+import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_BUYER, E_INVOICE_INVOICE, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
 
 /**
  * The e-invoice routes over real HTTP handling and a real SQLite file: the team and customer data flow into the
@@ -21,28 +21,12 @@ async function seed(api: TestApi, customer: Record<string, unknown> = {}) {
   await ok('PATCH', `/v1/teams/${team.id}`, E_INVOICE_SELLER);
   await ok('POST', '/v1/bank-accounts', E_INVOICE_BANK_ACCOUNT);
   const c = await ok('POST', '/v1/customers', {
-    name: 'Stadtwerke Musterstadt',
-    email: 'rechnung@stadtwerke.example',
-    countryCode: 'DE',
-    addressLine1: 'Rathausplatz 1',
-    zip: '12345',
-    city: 'Musterstadt',
-    vatNumber: 'DE987654321',
-    peppolId: '9930:DE987654321',
-    buyerReference: '04011000-12345-03',
-    eInvoiceFormat: 'xrechnung-ubl',
+    ...E_INVOICE_BUYER,
     ...customer,
   });
   const inv = await ok('POST', '/v1/invoices', {
+    ...E_INVOICE_INVOICE,
     customerId: c.id,
-    currency: 'EUR',
-    issueDate: '2025-03-14',
-    dueDate: '2025-04-13',
-    template: { vatRate: 19, includeVat: true },
-    lineItems: [
-      { name: 'Consulting', quantity: 3, unit: 'h', price: 150 },
-      { name: 'Handbook', quantity: 2, unit: 'pcs', price: 24.9, vat: 7 },
-    ],
   });
   return {
     token,
