@@ -144,7 +144,7 @@ export function ImportScreen() {
       <section className="card import-card" aria-label={t('fileSection')}>
         <div className="import-top">
           <label className="filter wide">
-            <span>{t('account')}</span>
+            <span>{t('oneAccountFiles')}</span>
             <select
               className="select"
               value={account}

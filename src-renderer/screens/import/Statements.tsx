@@ -28,8 +28,9 @@ export interface Clash {
 /** The key the server takes a statement's account by: the account it names, else its 1-based position. */
 export const statementKey = (s: Pick<Statement, 'accountRef' | 'index'>) => s.accountRef ?? String(s.index + 1);
 
-/** Whether the statements are shown: a file of several, or of one whose account is not known yet. */
-export const showsStatements = (p: ImportPreview) => p.statements.length > 1 || p.statements.some((s) => !s.bankAccountId);
+/** Whether the statements are shown: a file of several, or of one not simply going to the account chosen above. */
+export const showsStatements = (p: ImportPreview) =>
+  p.statements.length > 1 || p.statements.some((s) => s.matchedBy !== 'request');
 
 /** The statement of the file that already goes to `accountId`, other than the one keyed `key`. */
 export function clashOf(p: ImportPreview, key: string, accountId: string): Clash | null {
@@ -88,7 +89,10 @@ function balanceOf(s: Statement, currency: string, t: T): string | null {
       : b.status === 'mismatch'
         ? t('statements.balance.mismatch')
         : t('statements.balance.unchecked');
-  const difference = b.difference !== null ? ` ${t('balance.difference', { amount: formatAmount(b.difference, currency) })}` : '';
+  const difference =
+    b.status === 'mismatch' && b.difference !== null
+      ? ` ${t('balance.difference', { amount: formatAmount(b.difference, currency) })}`
+      : '';
   return `${t('balance.title')} ${status}${difference}`;
 }
 
