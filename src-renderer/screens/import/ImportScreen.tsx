@@ -27,6 +27,7 @@ import { type CommitOptions, PreviewPanel } from './PreviewPanel';
 import { Reconcile } from './Reconcile';
 import { ReviewQueue } from './ReviewQueue';
 import { type Clash, clashOf, commitBlocker, Statements, showsStatements } from './Statements';
+import './import.css';
 
 type Phase = { step: 'idle' } | { step: 'reading' | 'previewing' | 'committing'; progress: number | null; label: string };
 

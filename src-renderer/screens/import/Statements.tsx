@@ -11,7 +11,6 @@ import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { ImportPreview } from '../../../src-shared/contract/import';
 import { formatAmount, formatNumber } from '../../lib/format';
-import './import.css';
 
 type Statement = ImportPreview['statements'][number];
 type Account = Pick<BankAccount, 'id' | 'name' | 'currency'>;
