@@ -126,6 +126,7 @@ function partsOf(
 type StatementShape = {
   index: number;
   accountRef: string | null;
+  currency: string | null;
   bankAccountId: string | null;
   matchedBy: MatchedBy | null;
   needs: string | null;
@@ -251,6 +252,7 @@ export function previewFile(
       statements: planned.map((p) => ({
         index: p.target.index,
         accountRef: p.target.accountRef,
+        currency: probe.statements[p.target.index]?.currency ?? null,
         bankAccountId: p.target.accountId,
         matchedBy: p.target.matchedBy,
         needs: p.target.needs,

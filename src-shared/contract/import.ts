@@ -174,6 +174,10 @@ export const PreviewStatement = z
   .object({
     index: z.number().int(),
     accountRef: z.string().nullable().describe('the account the statement names (IBAN, account number, QIF account name)'),
+    currency: z
+      .string()
+      .nullable()
+      .describe("the statement's currency: the file's, else the one it was read in (the upload's account's or the team's)"),
     bankAccountId: z.string().nullable().describe('where it goes; null: no account found, choose one'),
     matchedBy: z
       .enum(['request', 'choice', 'iban', 'earlier import', 'account name'])

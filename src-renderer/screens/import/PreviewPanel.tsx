@@ -1,10 +1,11 @@
 /**
- * What an import would do, before it does it: the file's format, the counts per outcome, a file imported before, the
- * balance check, the column mapping (adjustable), every row that is not simply new with its reason, and the import
- * button, held back until a balance mismatch or a re-import is accepted.
+ * What an import would do, before it does it: the file's format, the counts per outcome, the file's statements when
+ * it holds several (the `children`), a file imported before, the balance check, the column mapping (adjustable),
+ * every row that is not simply new with its reason, and the import button, held back until a balance mismatch or a
+ * re-import is accepted, and saying what else is missing (`blockedBy`).
  */
 import type { TFunction } from 'i18next';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ImportPreview } from '../../../src-shared/contract/import';
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
@@ -34,8 +35,13 @@ function reasonOf(r: PreviewRow, t: T) {
   return r.score !== null ? t('score', { score: formatNumber(r.score, 2) }) : '';
 }
 
-function rowColumns(currency: string, t: T): Column<PreviewRow>[] {
+function rowColumns(p: ImportPreview, currencyOf: (statement: number) => string, t: T): Column<PreviewRow>[] {
+  const several = p.statements.length > 1;
+  const refOf = (r: PreviewRow) => p.statements.find((s) => s.index === r.statement)?.accountRef;
   return [
+    ...(several
+      ? [{ id: 'statement', header: t('rows.statement'), cell: (r: PreviewRow) => refOf(r) ?? formatNumber(r.statement + 1) }]
+      : []),
     { id: 'line', header: t('rows.line'), className: 'num', cell: (r) => formatNumber(r.line) },
     { id: 'date', header: t('rows.date'), className: 'date', cell: (r) => (r.date ? formatDate(r.date) : '—') },
     { id: 'name', header: t('rows.name'), cell: (r) => <div className="cell-text wide">{r.name ?? r.description ?? '—'}</div> },
@@ -44,7 +50,7 @@ function rowColumns(currency: string, t: T): Column<PreviewRow>[] {
       header: t('rows.amount'),
       numeric: true,
       className: 'money',
-      cell: (r) => (r.amount === null ? '—' : formatAmount(r.amount, currency)),
+      cell: (r) => (r.amount === null ? '—' : formatAmount(r.amount, currencyOf(r.statement))),
     },
     {
       id: 'outcome',
@@ -57,11 +63,15 @@ function rowColumns(currency: string, t: T): Column<PreviewRow>[] {
 
 export function PreviewPanel(props: {
   preview: ImportPreview;
-  currency: string;
+  /** The currency of a statement's rows (its account's). */
+  currencyOf: (statement: number) => string;
   busy: boolean;
+  /** What keeps the file from being imported besides the checks here (a statement without an account). */
+  blockedBy: string | null;
   onRemap: (m: CsvMapping) => void;
   onCommit: (o: CommitOptions) => void;
   onCancel: () => void;
+  children?: ReactNode;
 }) {
   const { t } = useTranslation('import');
   const { preview: p } = props;
@@ -70,7 +80,12 @@ export function PreviewPanel(props: {
   const [reimport, setReimport] = useState(false);
   const problemRows = p.rows.filter((r) => r.outcome !== 'new');
   const shownRows = [...problemRows, ...p.rows.filter((r) => r.outcome === 'new')].slice(0, 200);
-  const blocked = (p.balance.status === 'mismatch' && !acceptMismatch) || (p.alreadyImported !== null && !reimport);
+  const blocked =
+    props.blockedBy !== null || (p.balance.status === 'mismatch' && !acceptMismatch) || (p.alreadyImported !== null && !reimport);
+  // The file's balance check is the first statement's that does not add up, else the first unchecked, else the first.
+  const balanceCurrency = props.currencyOf(p.statements.find((s) => s.balance?.status === p.balance.status)?.index ?? 0);
+  // A statement's missing account is shown with the statement, in the person's language.
+  const warnings = [...p.notes, ...p.warnings.filter((w) => !p.statements.some((s) => s.needs === w))];
   const tiles: [string, number, string][] = [
     [t('tiles.rows'), p.counts.rows, ''],
     [t('tiles.new'), p.counts.new, 'ok'],
@@ -95,6 +110,7 @@ export function PreviewPanel(props: {
           </div>
         ))}
       </dl>
+      {props.children}
       {p.alreadyImported ? (
         <div className="banner warn" role="status">
           <div className="grow">
@@ -121,7 +137,7 @@ export function PreviewPanel(props: {
           <small>
             {p.balance.message ? <span lang="en">{p.balance.message}</span> : null}
             {p.balance.difference !== null
-              ? ` ${t('balance.difference', { amount: formatAmount(p.balance.difference, props.currency) })}`
+              ? ` ${t('balance.difference', { amount: formatAmount(p.balance.difference, balanceCurrency) })}`
               : ''}
           </small>
           {p.balance.status === 'mismatch' ? (
@@ -132,9 +148,9 @@ export function PreviewPanel(props: {
           ) : null}
         </div>
       </div>
-      {[...p.notes, ...p.warnings].length ? (
+      {warnings.length ? (
         <ul className="warnings" lang="en">
-          {[...p.notes, ...p.warnings].map((n) => (
+          {warnings.map((n) => (
             <li key={n}>{n}</li>
           ))}
         </ul>
@@ -144,9 +160,9 @@ export function PreviewPanel(props: {
         label={t('rows.label')}
         className="compact"
         wrap="preview-rows"
-        columns={rowColumns(props.currency, t)}
+        columns={rowColumns(p, props.currencyOf, t)}
         rows={shownRows}
-        rowKey={(r) => r.index}
+        rowKey={(r) => `${r.statement}:${r.index}`}
         rowProps={(r) => (r.outcome === 'rejected' ? { className: 'row-bad' } : {})}
       />
       {p.rows.length < p.counts.rows ? (
@@ -175,7 +191,7 @@ export function PreviewPanel(props: {
             })
           }
         >
-          {t('importRows', { count: p.counts.new + p.counts.link + p.counts.review })}
+          {props.blockedBy ?? t('importRows', { count: p.counts.new + p.counts.link + p.counts.review })}
         </button>
       </div>
     </section>

@@ -37,8 +37,14 @@ describe('a file of several accounts’ statements', () => {
     const { preview } = previewFile(b.db, b.team, null, read(ALL), { fileName: 'alle-konten.sta' });
     expect(preview.bankAccountId).toBeNull();
     expect(preview.statements).toEqual([
-      expect.objectContaining({ index: 0, accountRef: GIRO, bankAccountId: null, needs: expect.stringContaining(GIRO) }),
-      expect.objectContaining({ index: 1, accountRef: TAGESGELD, bankAccountId: null, counts: null }),
+      expect.objectContaining({
+        index: 0,
+        accountRef: GIRO,
+        currency: 'EUR',
+        bankAccountId: null,
+        needs: expect.stringContaining(GIRO),
+      }),
+      expect.objectContaining({ index: 1, accountRef: TAGESGELD, currency: 'EUR', bankAccountId: null, counts: null }),
     ]);
     expect(preview.counts.rows).toBe(0);
     const refused = refusal(() => commitFile(b.db, b.team, null, read(ALL), {}));
