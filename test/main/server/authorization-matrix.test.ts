@@ -245,6 +245,7 @@ const BODIES: Record<string, unknown> = {
   'POST /app/workflows/{id}/promote': { version: 1 },
   'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'PUT /app/smtp': { host: 'smtp.example.com', port: 587, fromAddress: 'billing@example.com' },
+  'POST /app/smtp/test': { to: 'ap@example.com' },
   'POST /app/exchange-rates/import': { content: 'date,currency,rate\n2026-01-02,EUR,0.9' },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
@@ -387,6 +388,7 @@ const REFUSED: Record<string, number> = {
   // Team administration (a person who owns the team, or apis.all): the mail server and the server's rate table.
   'PUT /app/smtp': 403,
   'DELETE /app/smtp': 403,
+  'POST /app/smtp/test': 403,
   'POST /app/exchange-rates/import': 403,
 };
 
