@@ -144,7 +144,7 @@ describe('invoices in the web UI', () => {
       .click();
     await expect.poll(() => page.url()).toContain('status=overdue');
     await expect
-      .poll(async () => new Set(await invoices.rows.locator('.inv-pill').allInnerTexts()))
+      .poll(async () => new Set(await invoices.rows.locator('.pill').allInnerTexts()))
       .toEqual(new Set([tk('invoices:status.overdue')]));
 
     // Accept the first suggestion: its invoice is paid.

@@ -130,9 +130,9 @@ function Entry({ entry, onOpen }: { entry: TrackerEntry; onOpen: () => void }) {
         </span>
       </div>
       <div className="week-entry-flags">
-        {entry.running ? <span className="inv-pill info">{t('entry.running')}</span> : null}
+        {entry.running ? <span className="pill info">{t('entry.running')}</span> : null}
         {entry.billed && entry.invoiceId ? (
-          <AppLink to={`/invoices/${entry.invoiceId}`} className="inv-pill ok">
+          <AppLink to={`/invoices/${entry.invoiceId}`} className="pill ok">
             {t('entry.billed')}
           </AppLink>
         ) : null}
