@@ -109,7 +109,8 @@ export function EntryForm({ entry, onClose }: { entry: TrackerEntry; onClose: ()
         }}
       >
         {locked ? (
-          <div className="banner info" role="note">
+          // biome-ignore lint/a11y/noAutofocus: the drawer opens on why nothing in it can change
+          <div className="banner info" role="note" tabIndex={-1} autoFocus>
             <span className="grow">{t('edit.billedReason')}</span>
             {entry.invoiceId ? <AppLink to={`/invoices/${entry.invoiceId}`}>{t('edit.openInvoice')}</AppLink> : null}
           </div>
@@ -121,7 +122,8 @@ export function EntryForm({ entry, onClose }: { entry: TrackerEntry; onClose: ()
           </div>
         ) : null}
         {field('projectId', t('add.project'), (p) => (
-          <select className="select" {...p}>
+          // biome-ignore lint/a11y/noAutofocus: the drawer opens on its first field
+          <select className="select" autoFocus={!locked} {...p}>
             {options.map((o) => (
               <option key={o.id} value={o.id}>
                 {o.name}
