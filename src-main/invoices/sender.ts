@@ -37,7 +37,16 @@ export interface DrainResult {
 /** nodemailer (~2 MB of heap) loads with the first email sent, not with every server that never sends one. */
 let nodemailer: typeof Nodemailer | undefined;
 
-function transportFor(settings: SmtpSettings, password: string | undefined) {
+/** The waits of a transport, in ms; a person waiting on a test message gets shorter ones (smtp-test.ts). */
+export interface TransportWaits {
+  connectionTimeout: number;
+  greetingTimeout: number;
+  socketTimeout: number;
+}
+
+const QUEUE_WAITS: TransportWaits = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
+
+export function transportFor(settings: SmtpSettings, password: string | undefined, waits: TransportWaits = QUEUE_WAITS) {
   nodemailer ??= require('nodemailer') as typeof Nodemailer;
   return nodemailer.createTransport({
     host: settings.host,
@@ -46,9 +55,7 @@ function transportFor(settings: SmtpSettings, password: string | undefined) {
     requireTLS: settings.security === 'starttls',
     ignoreTLS: settings.security === 'none',
     auth: settings.username ? { user: settings.username, pass: password ?? '' } : undefined,
-    connectionTimeout: 30_000,
-    greetingTimeout: 30_000,
-    socketTimeout: 60_000,
+    ...waits,
   });
 }
 

@@ -58,6 +58,26 @@ export const SmtpPut = z.strictObject({
 });
 export type SmtpPut = z.infer<typeof SmtpPut>;
 
+export const SmtpTest = z.strictObject({
+  to: z
+    .email('must be a valid email address')
+    .max(254)
+    .optional()
+    .describe('default: the e-mail of the person signed in (of the team’s owner for a credential of no person)'),
+});
+export type SmtpTest = z.infer<typeof SmtpTest>;
+
+export const SmtpTestSent = z
+  .object({
+    data: z.object({
+      to: z.string(),
+      messageId: z.string(),
+      response: z.string().describe('what the mail server answered on taking the message, e.g. "250 OK: queued"'),
+    }),
+  })
+  .meta({ id: 'AppSmtpTestSent' });
+export type SmtpTestSent = z.infer<typeof SmtpTestSent>;
+
 const base = { mount: '/app', tag: 'app: smtp' } as const;
 
 export const appSmtpRoutes = {
@@ -88,5 +108,16 @@ export const appSmtpRoutes = {
     description: ADMIN,
     scopes: ['invoices.write'],
     responses: { 200: SmtpView },
+  }),
+  test: defineRoute({
+    ...base,
+    method: 'POST',
+    path: '/smtp/test',
+    summary:
+      'Send a test message through the saved mail server (409 when none is saved; 502 with the mail server’s own answer when it fails)',
+    description: `${ADMIN} The message goes out at once, not through the invoice e-mail queue (docs/decisions/0118).`,
+    scopes: ['invoices.write'],
+    body: SmtpTest,
+    responses: { 200: SmtpTestSent },
   }),
 };

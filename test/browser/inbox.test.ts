@@ -103,7 +103,7 @@ describe('receipts in the web UI', () => {
     // The panel shows it, and the file in place.
     const item = receipts.locator('[data-attachment-id]');
     await item.getByText('kiosk.pdf').waitFor();
-    await panel.locator('.state-pill.ready').waitFor();
+    await panel.locator('.pill[data-review-state="ready"]').waitFor();
     await expect(receipts.getByText(tk('inbox:attach.needsReceipt')).count()).resolves.toBe(0);
     await item.getByRole('button', { name: tk('inbox:attach.show') }).click();
     await item.locator('.pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });

@@ -144,7 +144,7 @@ describe('invoices in the web UI', () => {
       .click();
     await expect.poll(() => page.url()).toContain('status=overdue');
     await expect
-      .poll(async () => new Set(await invoices.rows.locator('.inv-pill').allInnerTexts()))
+      .poll(async () => new Set(await invoices.rows.locator('.pill').allInnerTexts()))
       .toEqual(new Set([tk('invoices:status.overdue')]));
 
     // The keyboard path of every list: / to the search, ↓ to the first row, ↑ from it back to the search.

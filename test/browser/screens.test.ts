@@ -103,7 +103,7 @@ const SCREENS: Screen[] = [
         .getByRole('tab', { name: tr('Overdue') })
         .click();
       await page
-        .locator('tbody tr[data-invoice-id] .inv-pill', { hasText: tk('invoices:status.overdue') })
+        .locator('tbody tr[data-invoice-id] .pill', { hasText: tk('invoices:status.overdue') })
         .first()
         .click();
       await page.locator('.pdf-pages[data-state="done"] canvas').first().waitFor({ timeout: 30_000 });

@@ -1,15 +1,18 @@
 /**
  * Team settings in the web build, as the team's owner: the team's address and VAT number (checked against its
  * country's format before sending), a manual bank account made with its opening balance typed in the user's number
- * format, renamed, archived and deleted; the mail server for invoices set (the password never shown again); and an
- * exchange rate file imported, its bad lines said one by one.
+ * format, renamed, archived and deleted; the mail server for invoices set (the password never shown again) and a
+ * test message sent through it to a real SMTP sink, then refused on a port where nothing listens; and an exchange rate
+ * file imported, its bad lines said one by one.
  */
 import { describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { appSmtpRoutes } from '../../src-shared/contract/app-smtp';
 import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { teamRoutes } from '../../src-shared/contract/teams';
-import { formatted, startsWith, tk, tr } from './helpers/i18n';
+import { closedPort, startTestSmtp } from '../helpers/smtp';
+import { checkAxeBothThemes } from './helpers/axe';
+import { formatted, literally, startsWith, tk, tr } from './helpers/i18n';
 import { journeySuite } from './helpers/suite';
 
 const journey = journeySuite();
@@ -100,5 +103,52 @@ describe('team settings', () => {
       .waitFor();
     // 401: the session check before sign-in; 409 and 422: the refusals the journey asked for.
     expect(app.errors.filter((e) => !/status of (401|409|422)/.test(e))).toEqual([]);
+  });
+
+  it('sends a test message through the saved mail server, and says why one did not go', { timeout: 120_000 }, async () => {
+    const { ui, page, app } = journey;
+    const api = createApiClient({ baseUrl: ui.url, token: () => ui.key() });
+    const smtp = await startTestSmtp();
+    try {
+      const { email, password } = await ui.user();
+      await app.open('/team-settings');
+      await app.signIn(email, password);
+      await page.getByRole('tab', { name: tr('Mail server') }).click();
+      const mail = page.getByRole('form', { name: tr('Mail server for invoices') });
+      await mail.getByLabel(tr('Server'), { exact: true }).fill('127.0.0.1');
+      await mail.getByLabel(tr('Security'), { exact: true }).selectOption(tk('team:mail.securities.none'));
+      await mail.getByLabel(tr('Port'), { exact: true }).fill(String(smtp.port));
+      await mail.getByLabel(tr('Sender address'), { exact: true }).fill('billing@example.com');
+      await mail.getByRole('button', { name: tr('Save mail server') }).click();
+      await app.toast('Mail server saved; waiting e-mails go out through it').waitFor();
+
+      // To the person's own address unless another is given; the sink has it once the server says so.
+      const test = page.getByRole('form', { name: tk('team:mail.test.title') });
+      expect(await test.getByLabel(tr('Send to')).inputValue()).toBe(email);
+      await test.getByRole('button', { name: tk('team:mail.test.send') }).click();
+      await test
+        .getByRole('status')
+        .getByText(literally(tk('team:mail.test.sent', { to: email })))
+        .waitFor();
+      expect(smtp.received.map((m) => m.to)).toEqual([[email]]);
+      expect(smtp.received[0]!.subject).toMatch(/^Test message from /);
+
+      // Nothing listens on the port now: the reason, in plain words, with the network's own.
+      const port = await closedPort();
+      await api.call(appSmtpRoutes.put, {
+        body: { host: '127.0.0.1', port, security: 'none', fromAddress: 'billing@example.com' },
+      });
+      await test.getByLabel(tr('Send to')).fill('ap@example.com');
+      await test.getByRole('button', { name: tk('team:mail.test.send') }).click();
+      const alert = test.getByRole('alert');
+      await alert.getByText(tk('team:mail.test.failed')).waitFor();
+      expect(await alert.innerText()).toContain(`Nothing at 127.0.0.1:${port} takes connections`);
+      expect(smtp.received).toHaveLength(1);
+      await checkAxeBothThemes(page, 'mail server test message refused');
+      // 401: the session check before sign-in; 502: the refusal the journey asked for.
+      expect(app.errors.filter((e) => !/status of (401|502)/.test(e))).toEqual([]);
+    } finally {
+      await smtp.close();
+    }
   });
 });

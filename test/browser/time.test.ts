@@ -1,16 +1,18 @@
 /**
  * Time in the web build against a real server: the header's timer (start, switch project, stop), time added by hand
- * in the week view and deleted again, and a project's unbilled time turned into an invoice draft that is sent with
- * no mail server (its e-mail waiting for sync) while its entries become billed; axe in both themes.
+ * in the week view and deleted again, an entry and a project changed in their drawers, and a project's unbilled
+ * time turned into an invoice draft that is sent with no mail server (its e-mail waiting for sync) while its entries
+ * become billed and open read-only; axe in both themes.
  */
 import { describe, expect, it } from 'vitest';
+import { zonedInstant } from '../../src-renderer/lib/zoned-time';
 import { createApiClient } from '../../src-shared/api-client';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../src-shared/contract/tracker';
 import { dayIn } from '../../src-shared/domain/invoice-dates';
 import { checkAxeBothThemes } from './helpers/axe';
-import { formatted, LOCALE, pattern, startsWith, tk, tr, USER_FORMATS } from './helpers/i18n';
+import { formatted, LOCALE, literally, pattern, startsWith, tk, tr, USER_FORMATS } from './helpers/i18n';
 import { type Journey, journeySuite } from './helpers/suite';
 import { InvoicesPage } from './pages/invoices-page';
 
@@ -107,6 +109,67 @@ describe('time in the web UI', () => {
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 
+  it('changes an entry’s project, start, duration and text, and a project’s name, rate and status', {
+    timeout: 180_000,
+  }, async () => {
+    const { page, app } = journey;
+    const { api, site, brand, today } = await seed(journey);
+    await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(332.5));
+    const [morning] = (await api.call(trackerRoutes.listEntries, { query: { projectId: site.id } })).result[today] ?? [];
+    const entry = page.locator(`.week-entry[data-entry-id="${morning!.id}"]`);
+
+    // The 8:00 entry (1.5 h at 95) becomes 2 h from 10:15 on the other project (120 an hour).
+    await entry.getByRole('button', { name: startsWith('Edit') }).click();
+    const drawer = page.getByRole('dialog', { name: tr('Edit time') });
+    expect(await drawer.getByLabel(tr('Duration')).inputValue()).toBe('1:30');
+    await drawer.getByLabel(tr('Project')).selectOption({ label: 'Brand refresh' });
+    await drawer.getByLabel(tk('time:add.start')).fill('10:15');
+    await drawer.getByLabel(tr('Duration')).fill('abc');
+    await drawer.getByRole('button', { name: literally(tk('time:edit.save')) }).click();
+    await drawer.getByText(tr('A duration such as 1:30 or 45m')).waitFor(); // nothing sent
+    expect((await api.call(trackerRoutes.getEntry, { params: { id: morning!.id } })).projectId).toBe(site.id);
+    await drawer.getByLabel(tr('Duration')).fill(formatted(2, 0));
+    await drawer.getByLabel(tr('What was done')).fill('Wireframes');
+    await checkAxeBothThemes(page, 'editing a time entry');
+    await drawer.getByRole('button', { name: literally(tk('time:edit.save')) }).click();
+    await app.toast(pattern('Saved {{what}}', { what: '.+' })).waitFor();
+    await drawer.waitFor({ state: 'detached' });
+    const changed = await api.call(trackerRoutes.getEntry, { params: { id: morning!.id } });
+    expect(changed).toMatchObject({
+      projectId: brand.id,
+      start: zonedInstant(today, 10 * 60 + 15, USER_FORMATS.timezone ?? 'UTC'),
+      duration: 7200,
+      description: 'Wireframes',
+    });
+    await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(430)); // 2 h × 120 + 2 h × 95
+    expect(await entry.innerText()).toContain('10:15');
+
+    // The project: renamed, 100 an hour, completed (so it leaves the projects in progress).
+    const projects = page.getByRole('table', { name: tr('Projects') });
+    await projects
+      .locator(`tr[data-project-id="${site.id}"]`)
+      .getByRole('button', { name: startsWith('Edit') })
+      .click();
+    const form = page.getByRole('dialog', { name: tr('Edit {{name}}', { name: 'Website relaunch' }) });
+    expect(await form.getByLabel(tr('Hourly rate')).inputValue()).toBe(formatted(95, 0));
+    await form.getByRole('combobox', { name: tr('Customer') }).waitFor();
+    expect(await form.getByRole('combobox', { name: tr('Customer') }).inputValue()).toBe('Northstar Architects GmbH');
+    await form.getByLabel(tr('Name')).fill('Website relaunch 2026');
+    await form.getByLabel(tr('Hourly rate')).fill(formatted(100, 0));
+    await form.getByLabel(tk('time:form.status')).selectOption({ label: tk('time:projects.status.completed') });
+    await form.getByRole('button', { name: literally(tk('time:form.save')) }).click();
+    await app.toast(literally(tk('time:form.saved', { name: 'Website relaunch 2026' }))).waitFor();
+    await projects.locator(`tr[data-project-id="${site.id}"]`).waitFor({ state: 'detached' });
+    expect(await api.call(trackerRoutes.getProject, { params: { id: site.id } })).toMatchObject({
+      name: 'Website relaunch 2026',
+      rate: 100,
+      status: 'completed',
+      customerId: site.customerId,
+    });
+    await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(440)); // 2 h × 120 + 2 h × 100
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+
   it('bills a project’s unbilled time: a draft from the project’s row, sent, its entries then billed', {
     timeout: 180_000,
   }, async () => {
@@ -152,6 +215,18 @@ describe('time in the web UI', () => {
     await page.getByRole('link', { name: 'Website relaunch' }).click();
     await page.getByText(tr('Only {{name}}', { name: 'Website relaunch' })).waitFor();
     await expect.poll(() => page.locator('.week-entry.billed').count()).toBe(2);
+    // A billed entry opens read-only, saying why, with its invoice a step away.
+    await page
+      .locator('.week-entry.billed')
+      .first()
+      .getByRole('button', { name: startsWith('Details') })
+      .click();
+    const billed = page.getByRole('dialog', { name: tr('Billed time') });
+    await billed.getByText(tk('time:edit.billedReason')).waitFor();
+    expect(await billed.getByLabel(tr('Duration')).isDisabled()).toBe(true);
+    expect(await billed.getByRole('button', { name: literally(tk('time:edit.save')) }).count()).toBe(0);
+    await billed.getByRole('link', { name: tr('Open the invoice') }).click();
+    await page.getByRole('heading', { level: 1, name: /INV-0001/ }).waitFor();
     const range = await api.call(trackerRoutes.listEntries, { query: { projectId: site.id } });
     expect(
       Object.values(range.result)

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 
 /** A message the test SMTP server accepted: envelope and raw text. */
@@ -73,4 +74,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   smtp.port = (server.server.address() as { port: number }).port;
   return smtp;
+}
+
+/** A loopback port nothing listens on (taken, then let go): a mail server that is not there. */
+export async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }

@@ -5,7 +5,7 @@ import type { Column } from '../../components/table/columns';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { type InboxSortColumn, isBusy, receiptName } from './inbox-view';
 
-/** The tone of a status, in the app's toned pill (`inv-pill`): being read, to confirm, matched, nothing found. */
+/** The tone of a status, in the app's toned pill (`pill`, styles.css): being read, to confirm, matched, nothing found. */
 const TONE: Partial<Record<InboxItem['status'], 'info' | 'warn' | 'ok' | 'bad'>> = {
   new: 'info',
   processing: 'info',
@@ -17,7 +17,7 @@ const TONE: Partial<Record<InboxItem['status'], 'info' | 'warn' | 'ok' | 'bad'>>
 
 export function StatusPill({ status, t }: { status: InboxItem['status']; t: TFunction<'inbox'> }) {
   return (
-    <span className={`inv-pill ${TONE[status] ?? ''}`} data-status={status}>
+    <span className={`pill ${TONE[status] ?? ''}`} data-status={status}>
       {t(`status.${status}`)}
     </span>
   );

@@ -7,7 +7,7 @@ import { deliveryTone, statusTone } from './invoice-commands';
 
 export function StatusPill({ status }: { status: InvoiceStatus }) {
   const { t } = useTranslation('invoices');
-  return <span className={`inv-pill ${statusTone(status)}`}>{t(`status.${status}`)}</span>;
+  return <span className={`pill ${statusTone(status)}`}>{t(`status.${status}`)}</span>;
 }
 
 /** One line under a list row: the e-mail's state ("Waiting for sync"), when there is one. */

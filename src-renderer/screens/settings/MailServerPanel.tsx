@@ -1,7 +1,7 @@
 /**
  * Team settings → Mail server: where invoice e-mails go out (`/app/smtp`, what `finops smtp` sets). Without one,
  * e-mails wait for sync; with one, those waiting are handed to it. The password is written, never shown: a stored
- * one is kept while the field stays empty.
+ * one is kept while the field stays empty. Once one is saved, an owner sends a test message through it.
  */
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { SmtpTestMessage } from './SmtpTestMessage';
 import { useMayManageTeam } from './TeamPanel';
 
 type Security = (typeof SMTP_SECURITY)[number];
@@ -48,6 +49,7 @@ const FIELDS: ReadonlySet<string> = new Set(['host', 'port', 'security', 'userna
 export function MailServerPanel() {
   const { t } = useTranslation('team');
   const smtp = useRead(appSmtpRoutes.get);
+  const mayManage = useMayManageTeam();
   return (
     <section className="panel" aria-labelledby="mail-title">
       <h2 id="mail-title">{t('mail.title')}</h2>
@@ -57,6 +59,7 @@ export function MailServerPanel() {
       ) : (
         <div className="skeleton-block formats-skeleton" />
       )}
+      {smtp.data?.data && mayManage ? <SmtpTestMessage /> : null}
     </section>
   );
 }

@@ -1,30 +1,74 @@
 /**
- * A new tracker project in a drawer: its name, the customer it is for, whether its time is billable and at which
- * hourly rate and currency, an estimate. Esc closes, Ctrl/⌘+Enter creates. The server's 422 messages show under
- * the fields they name.
+ * A tracker project in a drawer, new or to be changed: its name, the customer it is for, whether its time is
+ * billable and at which hourly rate and currency, an estimate, and (once it exists) whether it is in progress or
+ * completed. A change sends only the fields that changed (`PATCH /tracker-projects/{id}`). Esc closes, Ctrl/⌘+Enter
+ * saves. The server's 422 messages show under the fields they name.
  */
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
-import type { Customer } from '../../../src-shared/contract/customers';
-import { type TrackerProject, trackerRoutes } from '../../../src-shared/contract/tracker';
+import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
+import {
+  TRACKER_PROJECT_STATUSES,
+  type TrackerProject,
+  type TrackerProjectCreate,
+  type TrackerProjectPatch,
+  trackerRoutes,
+} from '../../../src-shared/contract/tracker';
 import { Drawer } from '../../components/Drawer';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
+import { useRecord } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { currentMarks, parseDecimal } from '../../lib/parse-number';
 import { useToasts } from '../../stores/toasts';
 import { CustomerPicker } from '../invoices/CustomerPicker';
 
-const FIELDS: ReadonlySet<string> = new Set(['name', 'customerId', 'rate', 'currency', 'estimate', 'description']);
+const FIELDS: ReadonlySet<string> = new Set(['name', 'customerId', 'rate', 'currency', 'estimate', 'description', 'status']);
 
-export function ProjectForm(props: { onClose: () => void; onCreated: (p: TrackerProject) => void }) {
+/** A stored number as the user types it (their decimal mark, no grouping). */
+const editable = (n: number | null) => (n === null ? '' : String(n).replace('.', currentMarks().decimal));
+
+/** The fields of `next` that differ from `before` (a patch sends only those). */
+function changed(next: TrackerProjectCreate, before: TrackerProjectCreate): TrackerProjectPatch {
+  return Object.fromEntries(
+    Object.entries(next).filter(([k, v]) => (v ?? null) !== (before[k as keyof TrackerProjectCreate] ?? null)),
+  );
+}
+
+function fieldsOf(p: TrackerProject): TrackerProjectCreate {
+  return {
+    name: p.name,
+    billable: p.billable,
+    customerId: p.customerId,
+    rate: p.rate,
+    currency: p.currency,
+    estimate: p.estimate,
+    description: p.description,
+    status: p.status,
+  };
+}
+
+/** Without `project`, a new one (`onCreated` gets it); with it, that project to change. */
+export function ProjectForm(props: { project?: TrackerProject; onClose: () => void; onCreated?: (p: TrackerProject) => void }) {
   const { t } = useTranslation('time');
+  const { project } = props;
   const create = useWrite(trackerRoutes.createProject);
+  const update = useWrite(trackerRoutes.updateProject);
   const toast = useToasts((s) => s.show);
-  const [values, setValues] = useState({ name: '', rate: '', currency: '', estimate: '', description: '' });
-  const [customer, setCustomer] = useState<Customer | null>(null);
-  const [billable, setBillable] = useState(true);
+  const [values, setValues] = useState({
+    name: project?.name ?? '',
+    rate: editable(project?.rate ?? null),
+    currency: project?.currency ?? '',
+    estimate: editable(project?.estimate ?? null),
+    description: project?.description ?? '',
+  });
+  // The project's customer as a record for the picker; `undefined` until the user picks another.
+  const current = useRecord(customerRoutes.get, { id: project?.customerId ?? '' }, { enabled: Boolean(project?.customerId) });
+  const [picked, setPicked] = useState<Customer | null | undefined>(project?.customerId ? undefined : null);
+  const customer = picked === undefined ? (current.data ?? null) : picked;
+  const [billable, setBillable] = useState(project?.billable ?? true);
+  const [status, setStatus] = useState(project?.status ?? 'in_progress');
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<unknown>(null);
 
@@ -41,21 +85,29 @@ export function ProjectForm(props: { onClose: () => void; onCreated: (p: Tracker
     setErrors(local);
     if (Object.keys(local).length) return;
     setFailure(null);
+    const fields: TrackerProjectCreate = {
+      name: values.name.trim(),
+      billable,
+      customerId: picked === undefined ? (project?.customerId ?? null) : (picked?.id ?? null),
+      rate,
+      // Empty: the team's base currency for a new project; an existing one keeps its own.
+      currency: values.currency.trim() ? values.currency.trim().toUpperCase() : (project?.currency ?? null),
+      estimate,
+      description: values.description.trim() || null,
+      status,
+    };
     try {
-      const project = await create.mutateAsync({
-        body: {
-          name: values.name.trim(),
-          billable,
-          ...(customer ? { customerId: customer.id } : {}),
-          ...(rate !== null ? { rate } : {}),
-          ...(values.currency.trim() ? { currency: values.currency.trim().toUpperCase() } : {}),
-          ...(estimate !== null ? { estimate } : {}),
-          ...(values.description.trim() ? { description: values.description.trim() } : {}),
-          status: 'in_progress',
-        },
-      });
-      toast(t('form.created', { name: project.name }));
-      props.onCreated(project);
+      if (project) {
+        const body = changed(fields, fieldsOf(project));
+        if (Object.keys(body).length) {
+          const saved = await update.mutateAsync({ params: { id: project.id }, body });
+          toast(t('form.saved', { name: saved.name }));
+        }
+      } else {
+        const created = await create.mutateAsync({ body: fields });
+        toast(t('form.created', { name: created.name }));
+        props.onCreated?.(created);
+      }
       props.onClose();
     } catch (err) {
       if (err instanceof ApiClientError && err.status === 422) setErrors(fieldErrorsFrom(err, FIELDS));
@@ -84,7 +136,11 @@ export function ProjectForm(props: { onClose: () => void; onCreated: (p: Tracker
   );
 
   return (
-    <Drawer title={t('form.title')} onClose={props.onClose} onSubmit={() => void submit()}>
+    <Drawer
+      title={project ? t('form.editTitle', { name: project.name }) : t('form.title')}
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
+    >
       <form id="project-form" className="drawer-body" onSubmit={(e) => void submit(e)} noValidate>
         {failure ? <ErrorBanner error={failure} /> : null}
         {errors[FORM_KEY] ? (
@@ -95,7 +151,14 @@ export function ProjectForm(props: { onClose: () => void; onCreated: (p: Tracker
         {text('name', t('form.name'))}
         <Field label={t('form.customer')} error={errors.customerId} hint={t('form.customerHint')}>
           {({ id, describedBy, invalid }) => (
-            <CustomerPicker id={id} value={customer} onChange={setCustomer} describedBy={describedBy} invalid={invalid} />
+            <CustomerPicker
+              key={current.data ? 'loaded' : 'none'}
+              id={id}
+              value={customer}
+              onChange={setPicked}
+              describedBy={describedBy}
+              invalid={invalid}
+            />
           )}
         </Field>
         <label className="check">
@@ -108,10 +171,30 @@ export function ProjectForm(props: { onClose: () => void; onCreated: (p: Tracker
           {text('estimate', t('form.estimate'))}
         </div>
         {text('description', t('form.description'))}
+        {project ? (
+          <Field label={t('form.status')} error={errors.status}>
+            {({ id, describedBy, invalid }) => (
+              <select
+                id={id}
+                className="select"
+                value={status}
+                aria-invalid={invalid}
+                aria-describedby={describedBy}
+                onChange={(e) => setStatus(e.target.value as TrackerProject['status'])}
+              >
+                {TRACKER_PROJECT_STATUSES.map((s) => (
+                  <option key={s} value={s}>
+                    {t(`projects.status.${s}`)}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        ) : null}
       </form>
       <div className="drawer-footer">
-        <button type="submit" form="project-form" className="btn primary" disabled={create.isPending}>
-          {t('form.create')} <Kbd k="Ctrl ↵" />
+        <button type="submit" form="project-form" className="btn primary" disabled={create.isPending || update.isPending}>
+          {t(project ? 'form.save' : 'form.create')} <Kbd k="Ctrl ↵" />
         </button>
         <button type="button" className="btn" onClick={props.onClose}>
           {t('common:cancel')}

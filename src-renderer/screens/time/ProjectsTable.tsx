@@ -1,6 +1,6 @@
 /**
  * The tracker's projects: customer, rate, tracked and unbilled time with its amount; per row, start the timer on it,
- * show only its time in the week, and bill its unbilled time (the new-invoice drawer, on tracked time).
+ * show only its time in the week, bill its unbilled time (the new-invoice drawer, on tracked time), and edit it.
  */
 import type { TFunction } from 'i18next';
 import { useState } from 'react';
@@ -23,6 +23,7 @@ export interface ProjectActions {
   startTimer(p: TrackerProject): void;
   showTime(p: TrackerProject): void;
   invoice(p: TrackerProject): void;
+  edit(p: TrackerProject): void;
 }
 
 function columns(t: TFunction<'time'>, actions: ProjectActions): Column<TrackerProject, TrackerProjectSortColumn>[] {
@@ -98,6 +99,10 @@ function columns(t: TFunction<'time'>, actions: ProjectActions): Column<TrackerP
               <span className="sr-only">: {p.name}</span>
             </button>
           ) : null}
+          <button type="button" className="btn ghost small" onClick={() => actions.edit(p)}>
+            {t('projects.edit')}
+            <span className="sr-only">: {p.name}</span>
+          </button>
         </div>
       ),
     },

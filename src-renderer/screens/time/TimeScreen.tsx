@@ -1,7 +1,8 @@
 /**
  * Time: the week's entries (`/time?week=…&project=…`), recording time by hand, and the tracker's projects with what
  * is unbilled; a project's timer starts from its row (the header shows it running on every screen) and its
- * unbilled time becomes an invoice draft in one step. Keyboard: `n` for a new project.
+ * unbilled time becomes an invoice draft in one step; entries and projects open in a drawer to be changed.
+ * Keyboard: `n` for a new project.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,9 +26,10 @@ export function TimeScreen() {
   const navigate = useRouter((r) => r.navigate);
   const [creating, setCreating] = useState(false);
   const [invoicing, setInvoicing] = useState<TrackerProject | null>(null);
+  const [editing, setEditing] = useState<TrackerProject | null>(null);
   const project = useRecord(trackerRoutes.getProject, { id: view.project ?? '' }, { enabled: Boolean(view.project) });
 
-  useScreenKeys({ n: () => setCreating(true) }, { enabled: !creating && !invoicing });
+  useScreenKeys({ n: () => setCreating(true) }, { enabled: !creating && !invoicing && !editing });
 
   const actions: ProjectActions = {
     runningProjectId: timer.running?.projectId,
@@ -38,6 +40,7 @@ export function TimeScreen() {
       document.getElementById('week-title')?.scrollIntoView({ block: 'start' });
     },
     invoice: (p) => setInvoicing(p),
+    edit: (p) => setEditing(p),
   };
 
   return (
@@ -54,6 +57,7 @@ export function TimeScreen() {
       <WeekView view={view} setView={setView} projectName={view.project ? (project.data?.name ?? '…') : null} />
       <ProjectsTable actions={actions} onNew={() => setCreating(true)} />
       {creating ? <ProjectForm onClose={() => setCreating(false)} onCreated={(p) => setView({ project: p.id })} /> : null}
+      {editing ? <ProjectForm project={editing} onClose={() => setEditing(null)} /> : null}
       {invoicing ? (
         <NewInvoice
           projectId={invoicing.id}

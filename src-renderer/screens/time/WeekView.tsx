@@ -1,8 +1,10 @@
 /**
  * A week of time entries, Monday to Sunday, one column a day with its total; the week's total time and amounts by
- * currency (never added across currencies). Entries on an invoice are marked billed and link to it; others can be
- * deleted. The running entry counts up. Time is added with the form under the week.
+ * currency (never added across currencies). Entries on an invoice are marked billed and link to it, and open
+ * read-only; others open to be changed, or are deleted. The running entry counts up (the timer stops it). Time is
+ * added with the form under the week.
  */
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type TrackerEntry, trackerRoutes } from '../../../src-shared/contract/tracker';
 import { addDays } from '../../../src-shared/domain/invoice-dates';
@@ -13,6 +15,7 @@ import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate, formatDuration, formatTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { AddEntry } from './AddEntry';
+import { EntryForm } from './EntryForm';
 import { type TimeView, thisWeek } from './use-time-view';
 import { useElapsed } from './use-timer';
 import { weekDays } from './week';
@@ -28,6 +31,7 @@ export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeV
   });
   const data = range.data;
   const isThisWeek = view.week === thisWeek();
+  const [editing, setEditing] = useState<TrackerEntry | null>(null);
 
   return (
     <section className="card week" aria-labelledby="week-title" aria-busy={range.isFetching}>
@@ -87,7 +91,7 @@ export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeV
                 <td key={day}>
                   <ul className="week-entries">
                     {(data?.result[day] ?? []).map((entry) => (
-                      <Entry key={entry.id} entry={entry} />
+                      <Entry key={entry.id} entry={entry} onOpen={() => setEditing(entry)} />
                     ))}
                   </ul>
                 </td>
@@ -97,11 +101,12 @@ export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeV
         </table>
       </div>
       <AddEntry days={days} projectId={view.project} />
+      {editing ? <EntryForm entry={editing} onClose={() => setEditing(null)} /> : null}
     </section>
   );
 }
 
-function Entry({ entry }: { entry: TrackerEntry }) {
+function Entry({ entry, onOpen }: { entry: TrackerEntry; onOpen: () => void }) {
   const { t } = useTranslation('time');
   const remove = useWrite(trackerRoutes.deleteEntry);
   const toast = useToasts();
@@ -125,12 +130,18 @@ function Entry({ entry }: { entry: TrackerEntry }) {
         </span>
       </div>
       <div className="week-entry-flags">
-        {entry.running ? <span className="inv-pill info">{t('entry.running')}</span> : null}
+        {entry.running ? <span className="pill info">{t('entry.running')}</span> : null}
         {entry.billed && entry.invoiceId ? (
-          <AppLink to={`/invoices/${entry.invoiceId}`} className="inv-pill ok">
+          <AppLink to={`/invoices/${entry.invoiceId}`} className="pill ok">
             {t('entry.billed')}
           </AppLink>
         ) : null}
+        {entry.running ? null : (
+          <button type="button" className="btn ghost small" onClick={onOpen}>
+            {t(entry.billed ? 'entry.view' : 'entry.edit')}
+            <span className="sr-only">: {what}</span>
+          </button>
+        )}
         {!entry.billed && !entry.running ? (
           <button
             type="button"

@@ -3,7 +3,7 @@
  * "2h 15m") and the running timer's clock ("1:02:03").
  */
 
-import { addDays } from '../../../src-shared/domain/invoice-dates';
+import { addDays, dayIn, zoneOffsetMs } from '../../../src-shared/domain/invoice-dates';
 import { type NumberMarks, parseDecimal } from '../../lib/parse-number';
 
 /** The seven days from a Monday. */
@@ -31,9 +31,27 @@ export function parseDuration(text: string, marks?: NumberMarks): number | null 
   return null;
 }
 
+const two = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * An instant as the edit form shows it: its day and wall-clock time ("09:05", 24-hour, which `parseClock` reads
+ * back) in a time zone.
+ */
+export function wallClock(iso: string, timeZone: string): { day: string; time: string } {
+  const instant = new Date(iso);
+  const minutes = Math.floor((instant.getTime() + zoneOffsetMs(instant, timeZone)) / 60_000);
+  const ofDay = ((minutes % 1440) + 1440) % 1440;
+  return { day: dayIn(instant, timeZone), time: `${two(Math.floor(ofDay / 60))}:${two(ofDay % 60)}` };
+}
+
+/** A duration as the edit form shows it, hours and minutes ("1:30"), which `parseDuration` reads back. */
+export function durationText(seconds: number): string {
+  const minutes = Math.round(seconds / 60);
+  return `${Math.floor(minutes / 60)}:${two(minutes % 60)}`;
+}
+
 /** A running timer's clock: hours, then minutes and seconds of two digits ("0:05:09", "12:00:00"). */
 export function clock(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
-  const two = (n: number) => String(n).padStart(2, '0');
   return `${Math.floor(s / 3600)}:${two(Math.floor((s % 3600) / 60))}:${two(s % 60)}`;
 }

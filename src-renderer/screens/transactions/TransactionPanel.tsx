@@ -19,6 +19,7 @@ import { formatAmount, formatDate, formatDateTime, formatNumber } from '../../li
 import { useToasts } from '../../stores/toasts';
 import { TransactionReceipts } from '../inbox/TransactionReceipts';
 import { CounterpartyRule } from '../rules/CounterpartyRule';
+import { REVIEW_TONE } from './grid-columns';
 
 interface SplitDraft {
   key: number;
@@ -144,7 +145,9 @@ function PanelBody({
       <section className="form-section">
         <div className="tx-amount">
           <span className={`money big ${t.amount < 0 ? 'out' : 'in'}`}>{formatAmount(t.amount, t.currency)}</span>
-          <span className={`state-pill ${t.reviewState}`}>{tr(`tabs.${t.reviewState}`)}</span>
+          <span className={`pill ${REVIEW_TONE[t.reviewState]}`} data-review-state={t.reviewState}>
+            {tr(`tabs.${t.reviewState}`)}
+          </span>
         </div>
         <dl className="facts tight">
           <dt>{tr('columns.date')}</dt>

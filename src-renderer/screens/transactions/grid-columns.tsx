@@ -1,8 +1,18 @@
 /** The review grid's columns after the selection checkbox: what each shows of a review row. */
 import type { TFunction } from 'i18next';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
+import type { ReviewState } from '../../../src-shared/domain/review-state';
 import type { Column } from '../../components/table/columns';
 import { formatAmount, formatDate } from '../../lib/format';
+
+/** A review state's tone in the app's pill (styles.css `.pill`); exported is neutral. */
+export const REVIEW_TONE: Record<ReviewState, 'info' | 'warn' | 'ok' | 'muted' | ''> = {
+  to_review: 'info',
+  needs_receipt: 'warn',
+  ready: 'ok',
+  exported: '',
+  excluded: 'muted',
+};
 
 type T = TFunction<'transactions'>;
 
@@ -88,7 +98,11 @@ export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
   {
     id: 'state',
     header: t('columns.state'),
-    cell: (r) => <span className={`state-pill ${r.reviewState}`}>{t(`tabs.${r.reviewState}`)}</span>,
+    cell: (r) => (
+      <span className={`pill ${REVIEW_TONE[r.reviewState]}`} data-review-state={r.reviewState}>
+        {t(`tabs.${r.reviewState}`)}
+      </span>
+    ),
   },
   {
     id: 'flags',

@@ -45,7 +45,7 @@ export class InvoicesPage {
 
   /** The status pill at the top of an invoice's page. */
   pill(status: string): Locator {
-    return this.page.locator('h1 .inv-pill', { hasText: status });
+    return this.page.locator('h1 .pill', { hasText: status });
   }
 
   async command(english: string): Promise<void> {

@@ -247,6 +247,7 @@ const BODIES: Record<string, unknown> = {
   'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'PUT /app/smtp': { host: 'smtp.example.com', port: 587, fromAddress: 'billing@example.com' },
   'PUT /app/einvoice/access-point': { legalEntityId: 1, apiKey: 'matrix-key' },
+  'POST /app/smtp/test': { to: 'ap@example.com' },
   'POST /app/exchange-rates/import': { content: 'date,currency,rate\n2026-01-02,EUR,0.9' },
   'POST /v1/customers': { name: 'Body Customer' },
   'PATCH /v1/customers/{id}': { note: 'patched' },
@@ -391,6 +392,7 @@ const REFUSED: Record<string, number> = {
   'DELETE /app/smtp': 403,
   'PUT /app/einvoice/access-point': 403,
   'DELETE /app/einvoice/access-point': 403,
+  'POST /app/smtp/test': 403,
   'POST /app/exchange-rates/import': 403,
 };
 

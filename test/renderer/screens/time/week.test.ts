@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clock, parseDuration, weekDays } from '../../../../src-renderer/screens/time/week';
+import { clock, durationText, parseDuration, wallClock, weekDays } from '../../../../src-renderer/screens/time/week';
 
 const GERMAN = { decimal: ',', group: '.' };
 const ENGLISH = { decimal: '.', group: ',' };
@@ -34,5 +34,15 @@ describe('the time screen’s rules', () => {
     expect(clock(309)).toBe('0:05:09');
     expect(clock(43_200)).toBe('12:00:00');
     expect(clock(-5)).toBe('0:00:00');
+  });
+
+  it('shows an entry’s start on its day in the user’s zone, and its duration as hours:minutes, both read back', () => {
+    expect(wallClock('2026-03-29T00:30:00Z', 'Europe/Berlin')).toEqual({ day: '2026-03-29', time: '01:30' });
+    expect(wallClock('2026-03-29T01:30:00Z', 'Europe/Berlin')).toEqual({ day: '2026-03-29', time: '03:30' }); // after DST
+    expect(wallClock('2026-11-30T23:15:00Z', 'Europe/Berlin')).toEqual({ day: '2026-12-01', time: '00:15' });
+    expect(wallClock('2026-12-01T03:00:00Z', 'America/New_York')).toEqual({ day: '2026-11-30', time: '22:00' });
+    expect(durationText(5400)).toBe('1:30');
+    expect(durationText(60 * 605)).toBe('10:05');
+    expect(parseDuration(durationText(8100), GERMAN)).toBe(8100);
   });
 });
