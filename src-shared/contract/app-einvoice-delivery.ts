@@ -52,14 +52,16 @@ export const AccessPointPut = z.strictObject({
 });
 export type AccessPointPut = z.infer<typeof AccessPointPut>;
 
-export const HANDOFF_STATES = ['waiting', 'sending', 'handed_over', 'failed'] as const;
+export const HANDOFF_STATES = ['waiting', 'sending', 'handed_over', 'failed', 'canceled'] as const;
 
 export const InvoiceHandOff = z
   .object({
     id: z.string(),
     state: z
       .enum(HANDOFF_STATES)
-      .describe('waiting: for the access point (offline, or to retry); handed_over: the provider took it; failed: refused'),
+      .describe(
+        'waiting: for the access point (offline, or to retry); handed_over: the provider took it; failed: refused; canceled: the invoice was canceled while it waited',
+      ),
     format: z.enum(E_INVOICE_FORMATS),
     recipient: z.string().describe("the customer's Peppol participant id it is routed to"),
     submissionId: z.string().nullable().describe("the provider's id of the submission, once handed over"),

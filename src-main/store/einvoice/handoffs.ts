@@ -13,13 +13,14 @@ import { write } from '../write';
  * provider. A runner claims one row at a time in an IMMEDIATE transaction (lease columns, `claimCondition`), only of
  * a team that has an access point and of an invoice that has its number; it is `waiting` (with the last error and a
  * back-off after a network error or a 5xx), `handed_over` with the provider's submission id, or `failed` for good
- * with the provider's message (a 4xx).
+ * with the provider's message (a 4xx); one still waiting when its invoice is canceled is `canceled` with it (one already
+ * being sent finishes: the provider may have it).
  */
 
 /** The formats an access point takes: UBL, the syntax of Peppol BIS Billing 3.0. */
 export const PEPPOL_FORMATS = ['peppol-bis-3', 'xrechnung-ubl'] as const;
 
-export type HandOffState = 'waiting' | 'sending' | 'handed_over' | 'failed';
+export type HandOffState = 'waiting' | 'sending' | 'handed_over' | 'failed' | 'canceled';
 
 export interface HandOffRow {
   id: string;
@@ -77,6 +78,17 @@ export function queueHandOff(db: Db, teamId: string, invoiceId: string): HandOff
     });
     return db.prepare('SELECT * FROM einvoice_handoffs WHERE id = ?').get(id) as HandOffRow;
   });
+}
+
+/** The invoice's hand-offs still waiting, canceled with the invoice (inside its write). */
+export function cancelWaitingHandOffs(db: Db, teamId: string, invoiceId: string, now: string): number {
+  return db
+    .prepare(
+      `UPDATE einvoice_handoffs SET state = 'canceled', last_error = 'The invoice was canceled before it was handed over',
+         updated_at = ?
+       WHERE team_id = ? AND invoice_id = ? AND state = 'waiting'`,
+    )
+    .run(now, teamId, invoiceId).changes;
 }
 
 export function listHandOffs(db: Db, teamId: string, invoiceId: string): HandOffRow[] {

@@ -1,6 +1,6 @@
 import type { InvoiceDelivery } from '../../../src-shared/contract/invoices';
 import type { Db } from '../db';
-import { queueHandOff } from '../einvoice/handoffs';
+import { cancelWaitingHandOffs, queueHandOff } from '../einvoice/handoffs';
 import { Conflict } from '../errors';
 import { newId } from '../ids';
 import { claimCondition } from '../leases';
@@ -150,8 +150,12 @@ export function latestDeliveries(db: Db, teamId: string, invoiceIds: readonly st
   return out;
 }
 
-/** Emails of a canceled invoice that have not gone out are canceled with it. Call inside the invoice's write. */
+/**
+ * Emails of a canceled invoice that have not gone out are canceled with it, and so are its e-invoice hand-offs still
+ * waiting for the access point. Call inside the invoice's write.
+ */
 export function cancelPendingDeliveries(db: Db, teamId: string, invoiceId: string, now: string): number {
+  cancelWaitingHandOffs(db, teamId, invoiceId, now);
   return db
     .prepare(
       `UPDATE invoice_deliveries SET state = 'canceled', updated_at = ?, lease_owner = NULL, lease_expires_at = NULL

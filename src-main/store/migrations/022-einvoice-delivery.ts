@@ -28,7 +28,7 @@ CREATE TABLE einvoice_handoffs (
   format TEXT NOT NULL,
   recipient TEXT NOT NULL,
   idempotency_guid TEXT NOT NULL UNIQUE,
-  state TEXT NOT NULL CHECK (state IN ('waiting', 'sending', 'handed_over', 'failed')),
+  state TEXT NOT NULL CHECK (state IN ('waiting', 'sending', 'handed_over', 'failed', 'canceled')),
   attempts INTEGER NOT NULL DEFAULT 0,
   last_error TEXT,
   submission_id TEXT,

@@ -1,6 +1,7 @@
 /**
  * Where the invoice's e-invoice stands with the team's Peppol access point (docs/decisions/0162): waiting (offline,
- * or to try again, with why), handed over with the provider's submission id, or refused with the provider's words.
+ * or to try again, with why), handed over with the provider's submission id, refused with the provider's words, or canceled with the invoice
+ * before it went.
  * Nothing when the invoice was never handed to one. While one waits, the line is read again every few seconds: the
  * runner's progress is not in the change stream.
  */
@@ -34,6 +35,8 @@ export function EInvoiceHandOff({ invoiceId }: { invoiceId: string }) {
         </p>
       ) : latest.state === 'failed' ? (
         <p className="einv-failing">{t('handOff.failed', { ...to, reason: latest.lastError ?? '' })}</p>
+      ) : latest.state === 'canceled' ? (
+        <p className="muted">{t('handOff.canceled', to)}</p>
       ) : (
         <p className="muted">
           {t('handOff.waiting', to)}

@@ -26,7 +26,7 @@ export function AccessPointSettings() {
   const { t } = useTranslation('settings');
   const current = useRead(routes.getAccessPoint);
   return (
-    <div className="access-point" aria-labelledby="access-point-title">
+    <section className="access-point" aria-labelledby="access-point-title">
       <h3 id="access-point-title">{t('einvoice.accessPoint.title')}</h3>
       <p className="muted">{t('einvoice.accessPoint.intro')}</p>
       {current.error ? <ErrorBanner error={current.error} onRetry={() => void current.refetch()} /> : null}
@@ -35,7 +35,7 @@ export function AccessPointSettings() {
       ) : (
         <div className="skeleton-block formats-skeleton" />
       )}
-    </div>
+    </section>
   );
 }
 

@@ -254,6 +254,28 @@ describe('handing e-invoices to the Peppol access point', () => {
     expect(s.submissions).toHaveLength(1);
   });
 
+  it('cancels a hand-off still waiting when its invoice is canceled: the access point never gets it', async () => {
+    const s = await standIn();
+    const api = await makeTestApi();
+    const { token, invoice, send, handOffs } = await seed(api, 'Nordlicht', s);
+    await send();
+    await s.stop();
+    const t0 = new Date();
+    await drainHandOffs(api.db, { dataDir: api.dataDir, clock: () => t0 });
+    expect(only(await handOffs())).toMatchObject({ state: 'waiting' });
+
+    await ok(api, token, 'PATCH', `/v1/invoices/${invoice.id}`, { status: 'canceled' });
+    expect(only(await handOffs())).toMatchObject({ state: 'canceled', lastError: expect.stringMatching(/canceled/) });
+    await s.start();
+    const later = new Date(t0.getTime() + 3600_000);
+    expect(await drainHandOffs(api.db, { dataDir: api.dataDir, clock: () => later })).toEqual({
+      handedOver: 0,
+      waiting: 0,
+      failed: 0,
+    });
+    expect(s.submissions).toHaveLength(0);
+  });
+
   it("fails visibly with the provider's message on a 4xx, and is not retried", async () => {
     const s = await standIn();
     const api = await makeTestApi();
