@@ -117,6 +117,29 @@ export function withLease<T>(db: Db, name: string, ttlMs: number, fn: () => T, o
 export const claimCondition = '(lease_owner IS NULL OR lease_expires_at <= @now)';
 
 /**
+ * Claims the next row of an outgoing-send queue (invoice emails, e-invoice hand-offs: tables with `state`,
+ * `attempts`, `next_attempt_at`, `updated_at` and the lease columns): the first by next attempt of those `ready`
+ * (SQL over the row aliased `q`, binding `@now`) that no live holder has. It becomes `sending`, leased to `owner`
+ * until now + leaseMs, one attempt more. Undefined when none is due.
+ */
+export function claimNextSend<Row>(
+  db: Db,
+  table: 'invoice_deliveries' | 'einvoice_handoffs',
+  ready: string,
+  options: { owner: string; leaseMs: number; now?: Date },
+): Row | undefined {
+  const now = options.now ?? new Date();
+  const claim = db.prepare(
+    `UPDATE ${table} SET state = 'sending', lease_owner = @owner, lease_expires_at = @until, attempts = attempts + 1,
+       updated_at = @now
+     WHERE id = (SELECT q.id FROM ${table} q WHERE (${ready}) AND ${claimCondition} ORDER BY q.next_attempt_at, q.id LIMIT 1)
+     RETURNING *`,
+  );
+  const bind = { owner: options.owner, until: new Date(now.getTime() + options.leaseMs).toISOString(), now: now.toISOString() };
+  return db.transaction(() => claim.get(bind) as Row | undefined).immediate();
+}
+
+/**
  * `withLease` for asynchronous work: the lease is renewed in the background (every third of its time-to-live) while
  * `fn` runs, and released when it settles. Undefined (without running) when another holder has it.
  */

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db';
 import { newId } from '../ids';
-import { claimCondition } from '../leases';
+import { claimNextSend } from '../leases';
 import { write } from '../write';
 
 /**
@@ -102,30 +102,14 @@ export function listHandOffs(db: Db, teamId: string, invoiceId: string): HandOff
  * `sending` row whose runner died (lease expired). It becomes `sending`, leased to `owner` until now + leaseMs.
  */
 export function claimNextHandOff(db: Db, options: { owner: string; leaseMs: number; now?: Date }): HandOffRow | undefined {
-  const now = options.now ?? new Date();
-  return db
-    .transaction(
-      () =>
-        db
-          .prepare(
-            `UPDATE einvoice_handoffs SET state = 'sending', lease_owner = @owner, lease_expires_at = @until,
-               attempts = attempts + 1, updated_at = @now
-             WHERE id = (
-               SELECT h.id FROM einvoice_handoffs h
-               WHERE ((h.state = 'waiting' AND h.next_attempt_at <= @now) OR h.state = 'sending') AND ${claimCondition}
-                 AND EXISTS (SELECT 1 FROM einvoice_access_points a WHERE a.team_id = h.team_id)
-                 AND EXISTS (SELECT 1 FROM invoices i WHERE i.team_id = h.team_id AND i.id = h.invoice_id
-                               AND i.invoice_number <> '')
-               ORDER BY h.next_attempt_at, h.id LIMIT 1)
-             RETURNING *`,
-          )
-          .get({
-            owner: options.owner,
-            until: new Date(now.getTime() + options.leaseMs).toISOString(),
-            now: now.toISOString(),
-          }) as HandOffRow | undefined,
-    )
-    .immediate();
+  return claimNextSend<HandOffRow>(
+    db,
+    'einvoice_handoffs',
+    `((q.state = 'waiting' AND q.next_attempt_at <= @now) OR q.state = 'sending')
+     AND EXISTS (SELECT 1 FROM einvoice_access_points a WHERE a.team_id = q.team_id)
+     AND EXISTS (SELECT 1 FROM invoices i WHERE i.team_id = q.team_id AND i.id = q.invoice_id AND i.invoice_number <> '')`,
+    options,
+  );
 }
 
 export type HandOffOutcome =

@@ -3,7 +3,7 @@ import type { Db } from '../db';
 import { cancelWaitingHandOffs, queueHandOff } from '../einvoice/handoffs';
 import { Conflict } from '../errors';
 import { newId } from '../ids';
-import { claimCondition } from '../leases';
+import { claimNextSend } from '../leases';
 import { placeholders } from '../list/keyset';
 import { write } from '../write';
 
@@ -212,27 +212,12 @@ export function suspendQueuedDeliveries(db: Db, teamId: string): number {
  * sender died (lease expired). The row becomes `sending`, leased to `owner` until now + leaseMs.
  */
 export function claimNextDelivery(db: Db, options: { owner: string; leaseMs: number; now?: Date }): DeliveryRow | undefined {
-  const now = options.now ?? new Date();
-  const nowIso = now.toISOString();
-  return db
-    .transaction(
-      () =>
-        db
-          .prepare(
-            `UPDATE invoice_deliveries SET state = 'sending', lease_owner = @owner, lease_expires_at = @until,
-               attempts = attempts + 1, updated_at = @now
-             WHERE id = (
-               SELECT id FROM invoice_deliveries
-               WHERE ((state = 'queued' AND next_attempt_at <= @now) OR (state = 'sending' AND relay_key IS NULL))
-                 AND ${claimCondition}
-               ORDER BY next_attempt_at, id LIMIT 1)
-             RETURNING *`,
-          )
-          .get({ owner: options.owner, until: new Date(now.getTime() + options.leaseMs).toISOString(), now: nowIso }) as
-          | DeliveryRow
-          | undefined,
-    )
-    .immediate();
+  return claimNextSend<DeliveryRow>(
+    db,
+    'invoice_deliveries',
+    `(q.state = 'queued' AND q.next_attempt_at <= @now) OR (q.state = 'sending' AND q.relay_key IS NULL)`,
+    options,
+  );
 }
 
 /** Records that the SMTP server accepted the email. The invoice's sentAt / reminderSentAt follow. */
