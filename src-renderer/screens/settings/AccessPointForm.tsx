@@ -11,12 +11,13 @@ import {
   appEInvoiceDeliveryRoutes as routes,
   STORECOVE_BASE_URL,
 } from '../../../src-shared/contract/app-einvoice-delivery';
-import { ConfirmDialog, ErrorBanner, FormError, TextField } from '../../components/ui';
+import { ErrorBanner, FormError, TextField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { SavedSettingActions } from './SavedSettingActions';
 import { useMayManageTeam } from './TeamPanel';
 
 const FIELDS: ReadonlySet<string> = new Set(['baseUrl', 'legalEntityId', 'apiKey']);
@@ -47,7 +48,6 @@ function AccessPointForm({ current }: { current: AccessPointView['data'] }) {
     apiKey: '',
   });
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [confirmRemove, setConfirmRemove] = useState(false);
   const put = useWrite(routes.putAccessPoint);
   const remove = useWrite(routes.removeAccessPoint);
   const toast = useToasts();
@@ -111,37 +111,22 @@ function AccessPointForm({ current }: { current: AccessPointView['data'] }) {
         })}
         {text('baseUrl', { required: true, hint: t('einvoice.accessPoint.baseUrlHint') })}
       </div>
-      {mayManage ? (
-        <div className="panel-actions">
-          <button type="submit" className="btn primary" disabled={put.isPending}>
-            {t('einvoice.accessPoint.save')}
-          </button>
-          {current ? (
-            <button type="button" className="btn danger" onClick={() => setConfirmRemove(true)}>
-              {t('einvoice.accessPoint.remove')}
-            </button>
-          ) : null}
-        </div>
-      ) : (
-        <p className="faint">{t('einvoice.ownersOnly')}</p>
-      )}
-      {confirmRemove ? (
-        <ConfirmDialog
-          title={t('einvoice.accessPoint.removeTitle')}
-          body={<p>{t('einvoice.accessPoint.removeText')}</p>}
-          confirmLabel={t('einvoice.accessPoint.remove')}
-          danger
-          busy={remove.isPending}
-          onConfirm={() =>
-            remove
-              .mutateAsync({})
-              .then(() => toast.show(t('einvoice.accessPoint.removed')))
-              .catch((err) => toast.error(err, t('einvoice.accessPoint.removeFailed')))
-              .finally(() => setConfirmRemove(false))
-          }
-          onCancel={() => setConfirmRemove(false)}
-        />
-      ) : null}
+      <SavedSettingActions
+        mayManage={mayManage}
+        saved={Boolean(current)}
+        saving={put.isPending}
+        removing={remove.isPending}
+        onRemove={() => remove.mutateAsync({})}
+        words={{
+          save: t('einvoice.accessPoint.save'),
+          remove: t('einvoice.accessPoint.remove'),
+          removeTitle: t('einvoice.accessPoint.removeTitle'),
+          removeText: t('einvoice.accessPoint.removeText'),
+          removed: t('einvoice.accessPoint.removed'),
+          removeFailed: t('einvoice.accessPoint.removeFailed'),
+          ownersOnly: t('einvoice.ownersOnly'),
+        }}
+      />
     </form>
   );
 }

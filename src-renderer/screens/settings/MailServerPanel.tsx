@@ -7,12 +7,13 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { appSmtpRoutes, SMTP_SECURITY, type SmtpView } from '../../../src-shared/contract/app-smtp';
-import { ConfirmDialog, ErrorBanner, Field, FormError, TextField } from '../../components/ui';
+import { ErrorBanner, Field, FormError, TextField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { SavedSettingActions } from './SavedSettingActions';
 import { SmtpTestMessage } from './SmtpTestMessage';
 import { useMayManageTeam } from './TeamPanel';
 
@@ -68,7 +69,6 @@ function MailForm({ current }: { current: SmtpView['data'] }) {
   const { t } = useTranslation('team');
   const [values, setValues] = useState<SmtpValues>(() => valuesOf(current));
   const [errors, setErrors] = useState<FieldErrors>({});
-  const [confirmRemove, setConfirmRemove] = useState(false);
   const put = useWrite(appSmtpRoutes.put);
   const remove = useWrite(appSmtpRoutes.remove);
   const toast = useToasts();
@@ -160,37 +160,22 @@ function MailForm({ current }: { current: SmtpView['data'] }) {
         {text('fromAddress', t('mail.fromAddress'), { type: 'email', required: true })}
         {text('fromName', t('mail.fromName'), { hint: t('mail.fromNameHint') })}
       </div>
-      {mayManage ? (
-        <div className="panel-actions">
-          <button type="submit" className="btn primary" disabled={put.isPending}>
-            {t('mail.save')}
-          </button>
-          {current ? (
-            <button type="button" className="btn danger" onClick={() => setConfirmRemove(true)}>
-              {t('mail.remove')}
-            </button>
-          ) : null}
-        </div>
-      ) : (
-        <p className="faint">{t('team.ownersOnly')}</p>
-      )}
-      {confirmRemove ? (
-        <ConfirmDialog
-          title={t('mail.removeTitle')}
-          body={<p>{t('mail.removeText')}</p>}
-          confirmLabel={t('mail.remove')}
-          danger
-          busy={remove.isPending}
-          onConfirm={() =>
-            remove
-              .mutateAsync({})
-              .then(() => toast.show(t('mail.removed')))
-              .catch((err) => toast.error(err, t('mail.removeFailed')))
-              .finally(() => setConfirmRemove(false))
-          }
-          onCancel={() => setConfirmRemove(false)}
-        />
-      ) : null}
+      <SavedSettingActions
+        mayManage={mayManage}
+        saved={Boolean(current)}
+        saving={put.isPending}
+        removing={remove.isPending}
+        onRemove={() => remove.mutateAsync({})}
+        words={{
+          save: t('mail.save'),
+          remove: t('mail.remove'),
+          removeTitle: t('mail.removeTitle'),
+          removeText: t('mail.removeText'),
+          removed: t('mail.removed'),
+          removeFailed: t('mail.removeFailed'),
+          ownersOnly: t('team.ownersOnly'),
+        }}
+      />
     </form>
   );
 }
