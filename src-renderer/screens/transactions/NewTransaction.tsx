@@ -101,7 +101,7 @@ export function NewTransaction(props: {
             required
             error={errors.date}
             value={values.date}
-            onChange={(date) => setValues((v) => ({ ...v, date }))}
+            onChange={(date) => set('date')({ target: { value: date } })}
           />
           <TextField
             name="name"

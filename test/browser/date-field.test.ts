@@ -1,0 +1,101 @@
+/**
+ * Days typed the way the user's Settings say, not the browser's: with a dd.MM.yyyy date format (in either language
+ * run), "15.3.2026" typed into a manual transaction reads "15.03.2026" once left and is stored as 2026-03-15, and
+ * "31.04.2026" is refused with the field's own message, nothing sent.
+ */
+import fs from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { updateMe } from '../../src-main/store/teams/team-api';
+import { ensureTeam } from '../../src-main/store/teams/teams';
+import { findUserByEmail } from '../../src-main/store/users/users';
+import { createApiClient } from '../../src-shared/api-client';
+import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
+import { contextOptions, formatted, startsWith, tk, tr } from './helpers/i18n';
+import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { AppPage } from './pages/app-page';
+
+let webRoot: string;
+let ui: UiServer;
+let browser: Browser;
+let context: BrowserContext;
+let app: AppPage;
+let page: Page;
+let key: string;
+
+beforeAll(async () => {
+  webRoot = await buildWebUi();
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
+});
+
+beforeEach(async () => {
+  ui = await startUiServer(webRoot);
+  ui.seedDemo();
+  key = ui.key();
+  const { email, password } = await ui.user();
+  const user = findUserByEmail(ui.server.db, email);
+  if (!user) throw new Error('no test user');
+  // German date formats whatever the run's language, so the English run proves the setting (not the locale) rules
+  updateMe(
+    ui.server.db,
+    { teamId: ensureTeam(ui.server.db, 'Browser Test Co').id, userId: user.id },
+    { dateFormat: 'dd.MM.yyyy' },
+  );
+  context = await browser.newContext(contextOptions());
+  page = await context.newPage();
+  app = new AppPage(page, ui.url);
+  await app.open('/transactions');
+  await app.signIn(email, password);
+  await page.getByRole('grid', { name: tr('Transactions') }).waitFor();
+  return async () => {
+    await context.close();
+    await ui.close();
+  };
+});
+
+describe('a day typed in the user’s date format', () => {
+  it('reads 15.3.2026 as 15.03.2026 and stores 2026-03-15; refuses 31.04.2026', async () => {
+    await page.getByRole('button', { name: tk('transactions:add.button') }).click();
+    const form = page.getByRole('dialog', { name: tk('transactions:add.title') });
+    const day = form.getByLabel(tk('transactions:add.date'));
+    expect(await day.getAttribute('placeholder')).toBe(
+      tk('common:dateField.letters.day') + '.' + tk('common:dateField.letters.month') + '.' + tk('common:dateField.letters.year'),
+    );
+    await form.getByLabel(tr('What it was')).fill('Parking meter');
+    await form.getByLabel(tk('transactions:add.amount')).fill(formatted(12.5, 2));
+
+    // Not a date: said under the field once left, and the form sends nothing.
+    await day.fill('31.04.2026');
+    await day.blur();
+    const pattern = (await day.getAttribute('placeholder')) ?? '';
+    const refused = tk('common:dateField.invalid', { pattern });
+    await form.getByRole('alert').filter({ hasText: refused }).waitFor();
+    expect(await day.getAttribute('aria-invalid')).toBe('true');
+    expect(await day.inputValue()).toBe('31.04.2026');
+    await form.getByRole('button', { name: startsWith('Add transaction') }).click();
+    await form.getByRole('alert').filter({ hasText: refused }).waitFor();
+    const none = await createApiClient({ baseUrl: ui.url, token: () => key }).call(appTransactionRoutes.list, {
+      query: { q: 'Parking meter', pageSize: 10 },
+    });
+    expect(none.data).toHaveLength(0);
+
+    // Typed short, written out in full once left, stored as an ISO day.
+    await day.fill('');
+    await day.pressSequentially('15.3.2026', { delay: 20 });
+    await day.blur();
+    expect(await day.inputValue()).toBe('15.03.2026');
+    expect(await form.getByRole('alert').count()).toBe(0);
+    await form.getByRole('button', { name: startsWith('Add transaction') }).click();
+    await app.toast('{{name}} added', { name: 'Parking meter' }).waitFor();
+    const made = await createApiClient({ baseUrl: ui.url, token: () => key }).call(appTransactionRoutes.list, {
+      query: { q: 'Parking meter', pageSize: 10 },
+    });
+    expect(made.data[0]).toMatchObject({ date: '2026-03-15', amount: -12.5, manual: true });
+    expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
+  });
+});
