@@ -4,7 +4,7 @@
  * not change. What is typed is read leniently (lib/date-input), written out in full on blur, and a text that is not
  * a day, or lies outside min/max, is said so under the field and reaches the caller as '' (never half-typed).
  */
-import { type ChangeEvent, useEffect, useRef, useState } from 'react';
+import { type ChangeEvent, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { dayIn } from '../../src-shared/domain/invoice-dates';
 import { datePattern, parseDayInput } from '../lib/date-input';
@@ -127,5 +127,16 @@ export function DateField(props: Omit<DateInputProps, 'id'> & { label: string; e
         />
       )}
     </Field>
+  );
+}
+
+/** A day among the filters of a toolbar: its label above it, no form around it. */
+export function DateFilter(props: Omit<DateInputProps, 'id'> & { label: string }) {
+  const id = useId();
+  return (
+    <div className="filter">
+      <label htmlFor={id}>{props.label}</label>
+      <DateInput id={id} {...props} />
+    </div>
   );
 }

@@ -3,63 +3,45 @@
  * run), "15.3.2026" typed into a manual transaction reads "15.03.2026" once left and is stored as 2026-03-15, and
  * "31.04.2026" is refused with the field's own message, nothing sent.
  */
-import fs from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { updateMe } from '../../src-main/store/teams/team-api';
 import { ensureTeam } from '../../src-main/store/teams/teams';
 import { findUserByEmail } from '../../src-main/store/users/users';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
-import { contextOptions, formatted, startsWith, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
-import { AppPage } from './pages/app-page';
+import { formatted, startsWith, tk, tr } from './helpers/i18n';
+import { journeySuite } from './helpers/suite';
 
-let webRoot: string;
-let ui: UiServer;
-let browser: Browser;
-let context: BrowserContext;
-let app: AppPage;
-let page: Page;
-let key: string;
+const journey = journeySuite({}, (ui) => ui.seedDemo());
 
-beforeAll(async () => {
-  webRoot = await buildWebUi();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  ui = await startUiServer(webRoot);
-  ui.seedDemo();
-  key = ui.key();
+/** Signed in on the transactions as a user whose date format is dd.MM.yyyy whatever the run's language. */
+async function signedInWithGermanDays(): Promise<Page> {
+  const { ui, app, page } = journey;
   const { email, password } = await ui.user();
   const user = findUserByEmail(ui.server.db, email);
   if (!user) throw new Error('no test user');
-  // German date formats whatever the run's language, so the English run proves the setting (not the locale) rules
+  // so the English run proves that the setting, not the locale, rules
   updateMe(
     ui.server.db,
     { teamId: ensureTeam(ui.server.db, 'Browser Test Co').id, userId: user.id },
     { dateFormat: 'dd.MM.yyyy' },
   );
-  context = await browser.newContext(contextOptions());
-  page = await context.newPage();
-  app = new AppPage(page, ui.url);
   await app.open('/transactions');
   await app.signIn(email, password);
   await page.getByRole('grid', { name: tr('Transactions') }).waitFor();
-  return async () => {
-    await context.close();
-    await ui.close();
-  };
-});
+  return page;
+}
+
+const parkingMeters = () =>
+  createApiClient({ baseUrl: journey.ui.url, token: () => journey.ui.key() }).call(appTransactionRoutes.list, {
+    query: { q: 'Parking meter', pageSize: 10 },
+  });
 
 describe('a day typed in the user’s date format', () => {
   it('reads 15.3.2026 as 15.03.2026 and stores 2026-03-15; refuses 31.04.2026', async () => {
+    const page = await signedInWithGermanDays();
+    const { app } = journey;
     await page.getByRole('button', { name: tk('transactions:add.button') }).click();
     const form = page.getByRole('dialog', { name: tk('transactions:add.title') });
     const day = form.getByLabel(tk('transactions:add.date'));
@@ -79,10 +61,7 @@ describe('a day typed in the user’s date format', () => {
     expect(await day.inputValue()).toBe('31.04.2026');
     await form.getByRole('button', { name: startsWith('Add transaction') }).click();
     await form.getByRole('alert').filter({ hasText: refused }).waitFor();
-    const none = await createApiClient({ baseUrl: ui.url, token: () => key }).call(appTransactionRoutes.list, {
-      query: { q: 'Parking meter', pageSize: 10 },
-    });
-    expect(none.data).toHaveLength(0);
+    expect((await parkingMeters()).data).toHaveLength(0);
 
     // Typed short, written out in full once left, stored as an ISO day.
     await day.fill('');
@@ -92,10 +71,7 @@ describe('a day typed in the user’s date format', () => {
     expect(await form.getByRole('alert').count()).toBe(0);
     await form.getByRole('button', { name: startsWith('Add transaction') }).click();
     await app.toast('{{name}} added', { name: 'Parking meter' }).waitFor();
-    const made = await createApiClient({ baseUrl: ui.url, token: () => key }).call(appTransactionRoutes.list, {
-      query: { q: 'Parking meter', pageSize: 10 },
-    });
-    expect(made.data[0]).toMatchObject({ date: '2026-03-15', amount: -12.5, manual: true });
+    expect((await parkingMeters()).data[0]).toMatchObject({ date: '2026-03-15', amount: -12.5, manual: true });
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
 });

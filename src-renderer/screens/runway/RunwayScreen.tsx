@@ -4,13 +4,13 @@
  * backtest error named, and the stress-test builder (StressTests.tsx). Window, currency and horizon are shared by all.
  */
 import { useQuery } from '@tanstack/react-query';
-import { useId, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ForecastResult, metricRoutes } from '../../../src-shared/contract/metrics';
 import { reportRoutes } from '../../../src-shared/contract/reports';
-import { DateInput } from '../../components/DateField';
+import { DateFilter } from '../../components/DateField';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { api } from '../../lib/api';
@@ -55,7 +55,6 @@ function useForecast(kind: 'cash_flow' | 'revenue', inputs: Inputs) {
 
 export function RunwayScreen() {
   const { t } = useTranslation('runway');
-  const dateId = useId();
   const [inputs, setInputs] = useState<Inputs>(() => ({ ...defaultWindow(), currency: '', horizonMonths: 12 }));
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const runway = useRead(reportRoutes.runway, {
@@ -78,24 +77,18 @@ export function RunwayScreen() {
       </header>
 
       <form className="toolbar inputs-bar" aria-label={t('inputs.label')} onSubmit={(e) => e.preventDefault()}>
-        <div className="filter">
-          <label htmlFor={`${dateId}-from`}>{t('inputs.from')}</label>
-          <DateInput
-            id={`${dateId}-from`}
-            value={inputs.from}
-            max={inputs.to || undefined}
-            onChange={(from) => setInputs({ ...inputs, from })}
-          />
-        </div>
-        <div className="filter">
-          <label htmlFor={`${dateId}-to`}>{t('inputs.to')}</label>
-          <DateInput
-            id={`${dateId}-to`}
-            value={inputs.to}
-            min={inputs.from || undefined}
-            onChange={(to) => setInputs({ ...inputs, to })}
-          />
-        </div>
+        <DateFilter
+          label={t('inputs.from')}
+          value={inputs.from}
+          max={inputs.to || undefined}
+          onChange={(from) => setInputs({ ...inputs, from })}
+        />
+        <DateFilter
+          label={t('inputs.to')}
+          value={inputs.to}
+          min={inputs.from || undefined}
+          onChange={(to) => setInputs({ ...inputs, to })}
+        />
         <label className="filter wide">
           <span>{t('inputs.currency')}</span>
           <select className="select" value={inputs.currency} onChange={(e) => setInputs({ ...inputs, currency: e.target.value })}>

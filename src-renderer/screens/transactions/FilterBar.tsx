@@ -9,7 +9,7 @@ import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
-import { DateInput } from '../../components/DateField';
+import { DateFilter } from '../../components/DateField';
 import { SearchField } from '../../components/SearchField';
 import { currentMarks, parseDecimal } from '../../lib/parse-number';
 import { useDismiss } from '../../lib/use-dismiss';
@@ -30,7 +30,6 @@ export function FilterBar(props: {
   onToGrid: () => void;
 }) {
   const { t } = useTranslation('transactions');
-  const dateId = useId();
   const { filters, setFilter, search, setSearch } = props.view;
   return (
     // biome-ignore lint/a11y/useSemanticElements: a toolbar like the other screens' (a <div>), named as a search landmark
@@ -44,19 +43,18 @@ export function FilterBar(props: {
         onLeave={props.onToGrid}
         enterLeaves
       />
-      <div className="filter">
-        <label htmlFor={`${dateId}-from`}>{t('filters.from')}</label>
-        <DateInput
-          id={`${dateId}-from`}
-          value={filters.from}
-          max={filters.to || undefined}
-          onChange={(from) => setFilter({ from })}
-        />
-      </div>
-      <div className="filter">
-        <label htmlFor={`${dateId}-to`}>{t('filters.to')}</label>
-        <DateInput id={`${dateId}-to`} value={filters.to} min={filters.from || undefined} onChange={(to) => setFilter({ to })} />
-      </div>
+      <DateFilter
+        label={t('filters.from')}
+        value={filters.from}
+        max={filters.to || undefined}
+        onChange={(from) => setFilter({ from })}
+      />
+      <DateFilter
+        label={t('filters.to')}
+        value={filters.to}
+        min={filters.from || undefined}
+        onChange={(to) => setFilter({ to })}
+      />
       <SelectFilter
         label={t('filters.account')}
         value={filters.account}
