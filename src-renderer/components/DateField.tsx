@@ -90,6 +90,8 @@ function useDayText(props: DateInputProps) {
 export function DateInput(props: DateInputProps) {
   const day = useDayText(props);
   const shown = day.left ? day.problem : undefined;
+  const problemId = useId();
+  const describedBy = [props['aria-describedby'], shown ? problemId : undefined].filter(Boolean).join(' ') || undefined;
   return (
     <>
       <input
@@ -97,11 +99,11 @@ export function DateInput(props: DateInputProps) {
         className={`input ${props.className ?? ''}`}
         required={props.required}
         aria-invalid={Boolean(shown) || props['aria-invalid']}
-        aria-describedby={props['aria-describedby']}
+        aria-describedby={describedBy}
         {...day.input}
       />
       {shown ? (
-        <span className="error" role="alert">
+        <span className="error" id={problemId} role="alert">
           {shown}
         </span>
       ) : null}

@@ -74,4 +74,24 @@ describe('a day typed in the user’s date format', () => {
     expect((await parkingMeters()).data[0]).toMatchObject({ date: '2026-03-15', amount: -12.5, manual: true });
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
+
+  it('filters from a day typed short, and refuses an end before the start', async () => {
+    const page = await signedInWithGermanDays();
+    const bar = page.getByRole('search', { name: tk('transactions:filters.label') });
+    const from = bar.getByLabel(tk('transactions:filters.from'), { exact: true });
+    await from.fill('1.3.26');
+    await expect.poll(() => new URL(page.url()).searchParams.get('from')).toBe('2026-03-01');
+    await from.blur();
+    expect(await from.inputValue()).toBe('01.03.2026');
+
+    const to = bar.getByLabel(tk('transactions:filters.to'), { exact: true });
+    await to.fill('28022026');
+    await to.blur();
+    await bar
+      .getByRole('alert')
+      .filter({ hasText: tk('common:dateField.beforeMin', { min: '01.03.2026' }) })
+      .waitFor();
+    expect(await to.getAttribute('aria-invalid')).toBe('true');
+    expect(new URL(page.url()).searchParams.get('to')).toBeNull();
+  });
 });
