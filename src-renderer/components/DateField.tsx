@@ -45,7 +45,11 @@ function useDayText(props: DateInputProps) {
 
   const { dateFormat, timezone } = formatPreferences();
   const referenceYear = Number(dayIn(new Date(), timezone).slice(0, 4));
-  const pattern = datePattern(dateFormat, t('dateField.letters', { returnObjects: true }) as never);
+  const pattern = datePattern(dateFormat, {
+    day: t('dateField.letters.day'),
+    month: t('dateField.letters.month'),
+    year: t('dateField.letters.year'),
+  });
 
   /** The ISO day a text stands for ('' if none) and what is wrong with it. */
   function check(typed: string): { iso: string; problem?: string } {
