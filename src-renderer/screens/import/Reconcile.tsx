@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
+import { DateInput } from '../../components/DateField';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
@@ -92,14 +93,7 @@ export function Reconcile({ accounts }: { accounts: readonly BankAccount[] }) {
         </div>
         <div className="field">
           <label htmlFor={`${id}-date`}>{t('reconcile.date')}</label>
-          <input
-            id={`${id}-date`}
-            className="input"
-            type="date"
-            value={date}
-            onChange={(e) => setDate(e.target.value)}
-            aria-invalid={Boolean(errors.statementDate)}
-          />
+          <DateInput id={`${id}-date`} value={date} onChange={setDate} aria-invalid={Boolean(errors.statementDate)} />
           {errors.statementDate ? <span className="error">{errors.statementDate}</span> : null}
         </div>
         <div className="field">

@@ -7,6 +7,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
+import { DateField } from '../../components/DateField';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useWrite } from '../../data/use-write';
@@ -26,6 +27,7 @@ export function FromTrackedTime(props: {
   const [projectId, setProjectId] = useState(props.projectId ?? '');
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
+  const [unreadable, setUnreadable] = useState({ from: false, to: false });
   const [failure, setFailure] = useState<unknown>(null);
   const create = useWrite(invoiceRoutes.fromTracker);
   const toast = useToasts((s) => s.show);
@@ -33,7 +35,8 @@ export function FromTrackedTime(props: {
 
   async function submit(e?: FormEvent) {
     e?.preventDefault();
-    if (props.busy || !chosen) return;
+    // a bound whose text is not a day (shown under it) must not turn into "no bound"
+    if (props.busy || !chosen || unreadable.from || unreadable.to) return;
     props.setBusy(true);
     setFailure(null);
     try {
@@ -113,21 +116,25 @@ export function FromTrackedTime(props: {
               </dl>
             ) : null}
             <div className="grid-2">
-              <Field label={t('fromTime.from')} hint={t('fromTime.rangeHint')}>
-                {({ id, describedBy }) => (
-                  <input
-                    id={id}
-                    className="input"
-                    type="date"
-                    value={from}
-                    aria-describedby={describedBy}
-                    onChange={(e) => setFrom(e.target.value)}
-                  />
-                )}
-              </Field>
-              <Field label={t('fromTime.to')}>
-                {({ id }) => <input id={id} className="input" type="date" value={to} onChange={(e) => setTo(e.target.value)} />}
-              </Field>
+              <DateField
+                label={t('fromTime.from')}
+                hint={t('fromTime.rangeHint')}
+                value={from}
+                max={to || undefined}
+                onChange={(day, valid) => {
+                  setFrom(day);
+                  setUnreadable((u) => ({ ...u, from: !valid }));
+                }}
+              />
+              <DateField
+                label={t('fromTime.to')}
+                value={to}
+                min={from || undefined}
+                onChange={(day, valid) => {
+                  setTo(day);
+                  setUnreadable((u) => ({ ...u, to: !valid }));
+                }}
+              />
             </div>
           </>
         )}

@@ -12,6 +12,7 @@ import type { RuleFailure } from '../../../src-shared/contract/errors';
 import { paymentRoutes } from '../../../src-shared/contract/invoice-payments';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
+import { DateField } from '../../components/DateField';
 import { ConfirmDialog, Field } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -259,12 +260,7 @@ function PaidDialog(props: { number: string; busy: boolean; onPaid: (day: string
       onCancel={props.onCancel}
     >
       <p className="muted">{t('paidDialog.text')}</p>
-      <Field label={t('paidDialog.day')} required>
-        {({ id }) => (
-          // biome-ignore lint/a11y/noAutofocus: the dialog opens on its one field
-          <input id={id} className="input" type="date" value={day} autoFocus onChange={(e) => setDay(e.target.value)} />
-        )}
-      </Field>
+      <DateField label={t('paidDialog.day')} required autoFocus value={day} onChange={(next) => setDay(next)} />
     </FormDialog>
   );
 }

@@ -10,6 +10,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ForecastResult, metricRoutes } from '../../../src-shared/contract/metrics';
 import { reportRoutes } from '../../../src-shared/contract/reports';
+import { DateFilter } from '../../components/DateField';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { api } from '../../lib/api';
@@ -76,19 +77,18 @@ export function RunwayScreen() {
       </header>
 
       <form className="toolbar inputs-bar" aria-label={t('inputs.label')} onSubmit={(e) => e.preventDefault()}>
-        <label className="filter">
-          <span>{t('inputs.from')}</span>
-          <input
-            className="input"
-            type="date"
-            value={inputs.from}
-            onChange={(e) => setInputs({ ...inputs, from: e.target.value })}
-          />
-        </label>
-        <label className="filter">
-          <span>{t('inputs.to')}</span>
-          <input className="input" type="date" value={inputs.to} onChange={(e) => setInputs({ ...inputs, to: e.target.value })} />
-        </label>
+        <DateFilter
+          label={t('inputs.from')}
+          value={inputs.from}
+          max={inputs.to || undefined}
+          onChange={(from) => setInputs({ ...inputs, from })}
+        />
+        <DateFilter
+          label={t('inputs.to')}
+          value={inputs.to}
+          min={inputs.from || undefined}
+          onChange={(to) => setInputs({ ...inputs, to })}
+        />
         <label className="filter wide">
           <span>{t('inputs.currency')}</span>
           <select className="select" value={inputs.currency} onChange={(e) => setInputs({ ...inputs, currency: e.target.value })}>

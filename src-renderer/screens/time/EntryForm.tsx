@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import { type TrackerEntry, type TrackerEntryPatch, trackerRoutes } from '../../../src-shared/contract/tracker';
 import { AppLink } from '../../components/AppLink';
+import { DateField } from '../../components/DateField';
 import { Drawer } from '../../components/Drawer';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
@@ -132,9 +133,14 @@ export function EntryForm({ entry, onClose }: { entry: TrackerEntry; onClose: ()
           </select>
         ))}
         <div className="grid-2">
-          {field('day', t('add.day'), (p) => (
-            <input className="input" type="date" {...p} />
-          ))}
+          <DateField
+            name="day"
+            label={t('add.day')}
+            error={errors.day}
+            disabled={locked}
+            value={values.day}
+            onChange={(day) => setValues((v) => ({ ...v, day }))}
+          />
           {field('time', t('add.start'), (p) => (
             <input className="input" inputMode="numeric" autoComplete="off" {...p} />
           ))}

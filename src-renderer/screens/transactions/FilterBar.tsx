@@ -9,6 +9,7 @@ import { type RefObject, useEffect, useId, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
+import { DateFilter } from '../../components/DateField';
 import { SearchField } from '../../components/SearchField';
 import { currentMarks, parseDecimal } from '../../lib/parse-number';
 import { useDismiss } from '../../lib/use-dismiss';
@@ -42,14 +43,18 @@ export function FilterBar(props: {
         onLeave={props.onToGrid}
         enterLeaves
       />
-      <label className="filter">
-        <span>{t('filters.from')}</span>
-        <input className="input" type="date" value={filters.from} onChange={(e) => setFilter({ from: e.target.value })} />
-      </label>
-      <label className="filter">
-        <span>{t('filters.to')}</span>
-        <input className="input" type="date" value={filters.to} onChange={(e) => setFilter({ to: e.target.value })} />
-      </label>
+      <DateFilter
+        label={t('filters.from')}
+        value={filters.from}
+        max={filters.to || undefined}
+        onChange={(from) => setFilter({ from })}
+      />
+      <DateFilter
+        label={t('filters.to')}
+        value={filters.to}
+        min={filters.from || undefined}
+        onChange={(to) => setFilter({ to })}
+      />
       <SelectFilter
         label={t('filters.account')}
         value={filters.account}

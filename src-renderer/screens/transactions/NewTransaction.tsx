@@ -10,6 +10,7 @@ import type { BankAccount } from '../../../src-shared/contract/bank-accounts';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { transactionRoutes } from '../../../src-shared/contract/transactions';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
+import { DateField } from '../../components/DateField';
 import { Drawer } from '../../components/Drawer';
 import { Field, FormError, Kbd, TextField } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
@@ -48,6 +49,7 @@ export function NewTransaction(props: {
     if (!values.name.trim()) local.name = t('add.nameRequired');
     if (amount === null || amount === 0) local.amount = t('add.amountRequired');
     if (!values.bankAccountId) local.bankAccountId = t('add.accountRequired');
+    if (!values.date) local.date = t('common:dateField.required');
     if (Object.keys(local).length || amount === null) return setErrors(local);
     const account = props.accounts.find((a) => a.id === values.bankAccountId);
     try {
@@ -93,19 +95,14 @@ export function NewTransaction(props: {
               </select>
             )}
           </Field>
-          <Field label={t('add.date')} required error={errors.date}>
-            {({ id, describedBy, invalid }) => (
-              <input
-                id={id}
-                className="input"
-                type="date"
-                value={values.date}
-                onChange={set('date')}
-                aria-describedby={describedBy}
-                aria-invalid={invalid}
-              />
-            )}
-          </Field>
+          <DateField
+            name="date"
+            label={t('add.date')}
+            required
+            error={errors.date}
+            value={values.date}
+            onChange={(date) => set('date')({ target: { value: date } })}
+          />
           <TextField
             name="name"
             label={t('add.name')}
