@@ -75,7 +75,7 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
       ? undefined
       : startHandOffRunner(db, {
           dataDir: options.dataDir,
-          // The email sender's cadence: an invoice goes out by both at about the same time.
+          // A sender interval given for the invoices (tests) paces the hand-offs too; else the runner's own 10 s.
           intervalMs: options.invoices?.senderIntervalMs,
           ...options.peppol,
           onError: (err) => onError(err, 'invoices'),

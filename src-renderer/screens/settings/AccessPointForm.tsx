@@ -3,7 +3,7 @@
  * team's e-invoices are handed to — Storecove's API address, the legal entity it sends as, and the API key. The key
  * is written, never shown: a stored one is kept while the field stays empty. Owners change it; members see it.
  */
-import { type FormEvent, useState } from 'react';
+import type { FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import {
@@ -14,8 +14,9 @@ import {
 import { ErrorBanner, FormError, TextField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
-import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
+import { FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { formatDateTime } from '../../lib/format';
+import { useFormState } from '../../lib/use-form-state';
 import { useToasts } from '../../stores/toasts';
 import { SavedSettingActions } from './SavedSettingActions';
 import { useMayManageTeam } from './TeamPanel';
@@ -42,22 +43,15 @@ export function AccessPointSettings() {
 
 function AccessPointForm({ current }: { current: AccessPointView['data'] }) {
   const { t } = useTranslation('settings');
-  const [values, setValues] = useState<Values>({
+  const { values, errors, setErrors, set } = useFormState<Values>({
     baseUrl: current?.baseUrl ?? STORECOVE_BASE_URL,
     legalEntityId: current ? String(current.legalEntityId) : '',
     apiKey: '',
   });
-  const [errors, setErrors] = useState<FieldErrors>({});
   const put = useWrite(routes.putAccessPoint);
   const remove = useWrite(routes.removeAccessPoint);
   const toast = useToasts();
   const mayManage = useMayManageTeam();
-
-  const set = (field: keyof Values) => (e: { target: { value: string } }) => {
-    const value = e.target.value;
-    setValues((v) => ({ ...v, [field]: value }));
-    if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
-  };
 
   async function submit(e: FormEvent) {
     e.preventDefault();
