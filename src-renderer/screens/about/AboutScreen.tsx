@@ -2,6 +2,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { DesktopAppInfo, ServerStatus } from '../../../src-shared/desktop-bridge';
+import { PageHeader } from '../../components/PageHeader';
 import { t } from '../../i18n';
 import { formatDateTime } from '../../lib/format';
 import { platform } from '../../platform/current';
@@ -39,15 +40,11 @@ export function AboutScreen() {
 
   return (
     <div className="page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="about">
         <button type="button" className="btn" onClick={() => void checkHealth()}>
           {t('checkAgain')}
         </button>
-      </header>
+      </PageHeader>
       <section className="panel" aria-label={t('health')}>
         <h2>
           {t('server.title')}{' '}

@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { categoryRoutes, type TransactionCategory } from '../../../src-shared/contract/categories';
+import { PageHeader } from '../../components/PageHeader';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner, Kbd } from '../../components/ui';
@@ -93,15 +94,11 @@ export function CategoriesScreen() {
 
   return (
     <div className="page categories-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="categories">
         <button type="button" className="btn primary" onClick={() => setEditing({})}>
           {t('new')} <Kbd k="N" />
         </button>
-      </header>
+      </PageHeader>
       {list.error ? <ErrorBanner error={list.error} onRetry={() => void list.refetch()} /> : null}
       <div className="card">
         <DataTable

@@ -7,6 +7,7 @@ import type { TFunction } from 'i18next';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Customer, type CustomerSortColumn, type CustomerTab, customerRoutes } from '../../../src-shared/contract/customers';
+import { PageHeader } from '../../components/PageHeader';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
@@ -137,15 +138,11 @@ function CustomerList() {
 
   return (
     <div className="page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="customers">
         <button type="button" className="btn primary" onClick={() => setCreating(true)} disabled={!connected}>
           {t('new')} <kbd>N</kbd>
         </button>
-      </header>
+      </PageHeader>
 
       {!connected ? (
         <div className="card">

@@ -15,6 +15,7 @@ import { type ImportBatch, type ImportPreview, importRoutes } from '../../../src
 import type { CsvMapping } from '../../../src-shared/contract/import-mapping';
 import { AppLink } from '../../components/AppLink';
 import { FileDrop } from '../../components/FileDrop';
+import { PageHeader } from '../../components/PageHeader';
 import { Progress } from '../../components/Progress';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
@@ -135,12 +136,7 @@ export function ImportScreen() {
 
   return (
     <div className="page import-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="import" />
 
       <section className="card import-card" aria-label={t('fileSection')}>
         <div className="import-top">

@@ -8,6 +8,7 @@ import { type DragEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inboxRoutes } from '../../../src-shared/contract/inbox';
 import { FileDrop } from '../../components/FileDrop';
+import { PageHeader } from '../../components/PageHeader';
 import { Progress } from '../../components/Progress';
 import { Tabs } from '../../components/Tabs';
 import { DataTable } from '../../components/table/DataTable';
@@ -68,12 +69,7 @@ function InboxList() {
   const filtered = q.trim() !== '' || tab !== 'waiting';
   return (
     <div className={`page inbox-page ${dragging ? 'dragging' : ''}`} {...dropHandlers}>
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="inbox" />
 
       <section className="card inbox-upload" aria-label={t('upload.label')}>
         <FileDrop inputLabel={t('upload.input')} accept={RECEIPT_TYPES} multiple onFile={(f) => void upload.send(f)}>

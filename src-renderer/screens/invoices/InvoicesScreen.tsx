@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { invoiceRoutes } from '../../../src-shared/contract/invoices';
+import { PageHeader } from '../../components/PageHeader';
 import { Tabs } from '../../components/Tabs';
 import { DataTable } from '../../components/table/DataTable';
 import { ListEmpty } from '../../components/table/ListEmpty';
@@ -44,15 +45,11 @@ function InvoiceList() {
   const filtered = view.q.trim() !== '' || view.tab !== 'all';
   return (
     <div className="page inv-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="invoices">
         <button type="button" className="btn primary" onClick={() => setCreating(true)}>
           {t('new')} <Kbd k="N" />
         </button>
-      </header>
+      </PageHeader>
 
       <InvoiceTotals tab={view.tab} />
       <PaymentSuggestions />

@@ -7,6 +7,7 @@
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type Rule, ruleRoutes } from '../../../src-shared/contract/rules';
+import { PageHeader } from '../../components/PageHeader';
 import type { Column } from '../../components/table/columns';
 import { DataTable } from '../../components/table/DataTable';
 import { EmptyState } from '../../components/table/EmptyState';
@@ -42,15 +43,11 @@ export function RulesScreen() {
 
   return (
     <div className="page rules-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="rules">
         <button type="button" className="btn primary" onClick={() => setEditing({ draft: emptyDraft() })}>
           {t('new')} <Kbd k="N" />
         </button>
-      </header>
+      </PageHeader>
 
       {fromBatch ? <RuleFromBatch key={fromBatch} batchId={fromBatch} onClose={dropBatch} /> : null}
 

@@ -11,6 +11,7 @@ import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { type ForecastResult, metricRoutes } from '../../../src-shared/contract/metrics';
 import { reportRoutes } from '../../../src-shared/contract/reports';
 import { DateFilter } from '../../components/DateField';
+import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { api } from '../../lib/api';
@@ -69,12 +70,7 @@ export function RunwayScreen() {
 
   return (
     <div className="page runway-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="runway" />
 
       <form className="toolbar inputs-bar" aria-label={t('inputs.label')} onSubmit={(e) => e.preventDefault()}>
         <DateFilter

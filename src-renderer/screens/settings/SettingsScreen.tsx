@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { appSessionRoutes } from '../../../src-shared/contract/app-session';
 import { AppLink } from '../../components/AppLink';
+import { PageHeader } from '../../components/PageHeader';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
@@ -23,12 +24,7 @@ export function SettingsScreen() {
   const { t } = useTranslation('settings');
   return (
     <div className="page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="settings" />
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
       <FormatsPanel />
       <AppearancePanel />

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
 import { Tabs } from '../../components/Tabs';
 import { BankAccountsPanel } from './BankAccountsPanel';
 import { EInvoiceSettings } from './EInvoiceSettings';
@@ -33,12 +34,7 @@ export function TeamSettingsScreen() {
   };
   return (
     <div className="page team-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="team" />
       <Tabs label={t('sections')} tabs={SECTIONS} value={section} onChange={choose} text={(s) => t(`tabs.${s}`)} />
       {section === 'team' ? (
         <>

@@ -4,6 +4,7 @@
  * choice (docs/decisions/0145-sync-screen.md). Changing anything is for an owner of the team; others see the state.
  */
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
 import { ErrorBanner } from '../../components/ui';
 import { ConflictsSection } from './ConflictsSection';
 import { ConnectForm } from './ConnectForm';
@@ -18,12 +19,7 @@ export function SyncScreen() {
   const s = status.data;
   return (
     <div className="page sync-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
-      </header>
+      <PageHeader namespace="sync" />
       {finishing ? (
         <div className="banner info" role="status">
           <div className="grow">{t('oauth.finishing')}</div>

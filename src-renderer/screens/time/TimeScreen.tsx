@@ -8,6 +8,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TrackerProject } from '../../../src-shared/contract/tracker';
 import { trackerRoutes } from '../../../src-shared/contract/tracker';
+import { PageHeader } from '../../components/PageHeader';
 import { useRecord } from '../../data/use-read';
 import { useRouter } from '../../lib/router';
 import { useScreenKeys } from '../../lib/use-screen-keys';
@@ -45,15 +46,11 @@ export function TimeScreen() {
 
   return (
     <div className="page time-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="time">
         <button type="button" className="btn primary" onClick={() => setCreating(true)}>
           {t('projects.new')} <kbd>N</kbd>
         </button>
-      </header>
+      </PageHeader>
       <WeekView view={view} setView={setView} projectName={view.project ? (project.data?.name ?? '…') : null} />
       <ProjectsTable actions={actions} onNew={() => setCreating(true)} />
       {creating ? <ProjectForm onClose={() => setCreating(false)} onCreated={(p) => setView({ project: p.id })} /> : null}

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PageHeader } from '../../components/PageHeader';
 import { Tabs } from '../../components/Tabs';
 import { DefinitionsView } from './DefinitionsView';
 import { RunsView } from './RunsView';
@@ -43,15 +44,11 @@ export function WorkflowsScreen() {
 
   return (
     <div className="page wf-page">
-      <header className="page-header">
-        <div>
-          <h1>{t('title')}</h1>
-          <p>{t('intro')}</p>
-        </div>
+      <PageHeader namespace="workflows">
         <button type="button" className="btn primary" onClick={() => setStarting({})}>
           {t('start.button')}
         </button>
-      </header>
+      </PageHeader>
       <Tabs
         label={t('views.label')}
         tabs={VIEWS}
