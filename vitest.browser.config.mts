@@ -12,7 +12,11 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     fileParallelism: false,
-    reporters: process.env.CI_REPORT ? ['default', ['json', { outputFile: 'reports/browser.json' }]] : ['default'],
+    // The server and the page run on the test clock (test/helpers/clock.ts; the page's through Playwright's clock).
+    setupFiles: ['test/clock-setup.ts'],
+    reporters: process.env.CI_REPORT
+      ? ['default', ['json', { outputFile: `reports/${process.env.FINOPS_REPORT_NAME || 'browser'}.json` }]]
+      : ['default'],
     projects: [
       { extends: true, test: { name: 'en', include: ['test/browser/**/*.test.ts'], env: { FINOPS_UI_LANG: 'en' } } },
       { extends: true, test: { name: 'de', include: ['test/browser/**/*.test.ts'], env: { FINOPS_UI_LANG: 'de' } } },

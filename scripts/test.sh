@@ -31,4 +31,11 @@ with_keyring npx vitest run "$@"
 if [ -z "${1:-}" ] && [ -f vitest.browser.config.mts ]; then
   npm run -s build:web >/dev/null && npx vitest run -c vitest.browser.config.mts
 fi
-node scripts/test-summary.cjs reports/vitest.json reports/browser.json
+# The date-sensitive tests again on the awkward days (docs/decisions/0019-test-clock.md); FINOPS_CLOCK_MATRIX=0 skips.
+rm -f reports/clock-*.json
+if [ -z "${1:-}" ] && [ "${FINOPS_CLOCK_MATRIX:-1}" != 0 ]; then
+  bash scripts/clock-matrix.sh all
+fi
+shopt -s nullglob
+clock_reports=(reports/clock-*.json)
+node scripts/test-summary.cjs reports/vitest.json reports/browser.json "${clock_reports[@]}"

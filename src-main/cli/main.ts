@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander';
+import { installClockFromEnv } from '../clock';
 import { SERVER_VERSION } from '../server/version';
 import { configure, UsageError } from './exit-codes';
 import { COMMANDS, commandNamed, loadCommand } from './registry';
@@ -39,5 +40,11 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 if (require.main === module) {
+  try {
+    installClockFromEnv();
+  } catch (err) {
+    process.stderr.write(`error: ${(err as Error).message}\n`);
+    process.exit(2);
+  }
   main(process.argv.slice(2)).then((code) => process.exit(code));
 }

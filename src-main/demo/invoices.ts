@@ -58,6 +58,12 @@ export interface DemoInvoice {
   paidDay: EpochDay | null;
   refundDay: EpochDay | null;
   canceledDay: EpochDay | null;
+  /**
+   * The day a payment of exactly this invoice arrived from a payer whose name and reference say nothing (a payment
+   * service's collective transfer): the matcher suggests it and a person confirms it. One open invoice has one on
+   * every day the demo is seeded, so the invoices screen always has a payment to confirm.
+   */
+  unnamedPaymentDay: EpochDay | null;
   lineItems: LineItem[];
   /** Revenue category of the payment. */
   category: string;
@@ -88,7 +94,10 @@ export function generateInvoices(
   makeId: MakeId,
 ): DemoInvoice[] {
   const active = customers.filter((c) => c.activity > 0);
-  type Draft = Omit<DemoInvoice, 'id' | 'number' | 'status' | 'paidDay' | 'refundDay' | 'canceledDay' | 'sent'>;
+  type Draft = Omit<
+    DemoInvoice,
+    'id' | 'number' | 'status' | 'paidDay' | 'refundDay' | 'canceledDay' | 'sent' | 'unnamedPaymentDay'
+  >;
   const drafts: Draft[] = [];
 
   const build = (customer: DemoCustomer, issueDay: EpochDay, retainer: number | null): Draft => {
@@ -209,6 +218,7 @@ export function generateInvoices(
       paidDay,
       refundDay: null,
       canceledDay,
+      unnamedPaymentDay: null,
     };
   });
 
@@ -236,6 +246,10 @@ export function generateInvoices(
     inv.paidDay = null;
   }
 
+  // The payment to confirm: the most recent open EUR invoice, paid in the last days (never before it was issued).
+  const open = latest.find((x) => x.status === 'unpaid' && x.currency === 'EUR' && x.issueDay <= w.asOf);
+  if (open) open.unnamedPaymentDay = Math.min(w.asOf, Math.max(open.issueDay, w.asOf - 2));
+
   let n = invoices.length;
   for (const { draft, status } of pending) {
     n++;
@@ -248,6 +262,7 @@ export function generateInvoices(
       paidDay: null,
       refundDay: null,
       canceledDay: null,
+      unnamedPaymentDay: null,
     });
   }
   return invoices;

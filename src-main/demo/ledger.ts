@@ -242,7 +242,7 @@ function buildSkeleton(
 
   const paidByDay = new Map<EpochDay, DemoInvoice[]>();
   for (const inv of invoices) {
-    for (const day of [inv.paidDay, inv.refundDay]) {
+    for (const day of [inv.paidDay, inv.refundDay, inv.unnamedPaymentDay]) {
       if (day === null) continue;
       const list = paidByDay.get(day) ?? [];
       list.push(inv);
@@ -442,6 +442,18 @@ function buildSkeleton(
       for (const inv of paidByDay.get(day) ?? []) {
         const account: AccountKey = inv.currency === 'USD' ? 'usd' : 'checking';
         const refund = inv.refundDay === day;
+        if (inv.unnamedPaymentDay === day) {
+          // Nothing in it names the customer or the invoice: only its amount and day fit (the matcher's 0.7).
+          add(
+            day,
+            leg(account, inv.amountMinor, 'SEPA credit transfer', inv.category, {
+              counterparty: 'Paydirect Collections',
+              method: 'transfer',
+              description: `Collective transfer ${isoDay(day).replaceAll('-', '')}-${inv.amountMinor % 9973}`,
+            }),
+          );
+          continue;
+        }
         const common = {
           counterparty: inv.customer.name,
           method: inv.currency === 'USD' ? 'ach' : 'transfer',

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { machineNow } from '../clock';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
 
@@ -79,7 +80,12 @@ export function emptyTrash(trashed: readonly string[]): void {
  * Removes what a crash may leave: trash, temporary files, and blobs no stored_files row names. Only files older
  * than `graceMs` (an upload writes its blob just before it commits its row).
  */
-export function sweepOrphans(dataDir: string, isKnown: (sha: string) => boolean, graceMs = 3_600_000, now = Date.now()): number {
+export function sweepOrphans(
+  dataDir: string,
+  isKnown: (sha: string) => boolean,
+  graceMs = 3_600_000,
+  now = machineNow(),
+): number {
   const root = path.join(dataDir, FILES_DIR);
   if (!fs.existsSync(root)) return 0;
   let removed = 0;

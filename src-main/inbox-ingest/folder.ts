@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { machineNow } from '../clock';
 import { MAX_FILE_BYTES } from '../documents/detect';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
@@ -35,7 +36,7 @@ export class FolderScanner {
     private readonly settleMs: number,
   ) {}
 
-  async look(source: InboxSource<'folder'>, now = Date.now()): Promise<FolderLook> {
+  async look(source: InboxSource<'folder'>, now = machineNow()): Promise<FolderLook> {
     const result: FolderLook = { created: 0, duplicates: 0, skipped: 0, unsettled: 0 };
     const dir = source.config.path;
     let entries: fs.Dirent[];

@@ -14,7 +14,7 @@ import { tagRoutes } from '../../src-shared/contract/tags';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
 import { checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
 let webRoot: string;
@@ -37,7 +37,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   key = ui.key();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1440, height: 900 } }));
+  context = await clockedContext(browser, contextOptions({ viewport: { width: 1440, height: 900 } }));
   app = new AppPage(await context.newPage(), ui.url);
   return async () => {
     await context.close();

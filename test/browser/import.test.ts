@@ -15,7 +15,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { contextOptions, formatted, literally, pattern, startsWith, tk, tr, userDay } from './helpers/i18n';
 import { SAMPLE_CSV } from './helpers/screens-data';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -45,7 +45,7 @@ beforeEach(async () => {
   accountId = write(ui.server.db, teamId, (w) =>
     w.insert('bank_account', { name: 'Girokonto', type: 'depository', currency: 'EUR', manual: 1 }),
   );
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 900 } }));
+  context = await clockedContext(browser, contextOptions({ viewport: { width: 1280, height: 900 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();

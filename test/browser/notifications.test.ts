@@ -14,7 +14,7 @@ import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { notificationRoutes } from '../../src-shared/contract/notifications';
 import { contextOptions, pattern, startsWith, tr } from './helpers/i18n';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -37,7 +37,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   await seedScreensData(ui);
-  context = await browser.newContext(contextOptions());
+  context = await clockedContext(browser, contextOptions());
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();

@@ -9,7 +9,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi } from '../helpers/api';
 import { addClient, addUser, PASSWORD, pkcePair, postOAuth } from '../main/server/oauth-helpers';
-import { launchChromium } from './helpers/ui-server';
+import { clockedContext, launchChromium } from './helpers/ui-server';
 
 let browser: Browser;
 let callbackServer: http.Server;
@@ -59,7 +59,7 @@ async function setup() {
 describe('OAuth authorize page in Chromium', () => {
   it('signs in, shows the consent, approves, and the code becomes a working token', async () => {
     const s = await setup();
-    const context = await browser.newContext();
+    const context = await clockedContext(browser);
     const page = await context.newPage();
     const cspErrors: string[] = [];
     page.on('console', (m) => {
@@ -111,7 +111,7 @@ describe('OAuth authorize page in Chromium', () => {
 
   it('deny sends the browser back with error=access_denied', async () => {
     const s = await setup();
-    const context = await browser.newContext();
+    const context = await clockedContext(browser);
     const page = await context.newPage();
     await page.goto(s.authorizeUrl);
     await Promise.all([page.waitForURL(`${s.redirectUri}?**`), page.click('button[value=deny]')]);

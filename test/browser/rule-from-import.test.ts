@@ -17,6 +17,7 @@ import { checkAxe, checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, formatted, literally, tk, tr } from './helpers/i18n';
 import { SAMPLE_CSV } from './helpers/screens-data';
 import { journeySuite } from './helpers/suite';
+import { clockedContext } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 const journey = journeySuite({ viewport: { width: 1280, height: 900 } });
@@ -156,7 +157,7 @@ describe('a rule from an import', () => {
       .waitFor();
 
     // Another team's import is unknown to this one: the same empty state, nothing of the other team shown.
-    const other = await journey.context.browser()!.newContext(contextOptions({ viewport: { width: 1280, height: 900 } }));
+    const other = await clockedContext(journey.context.browser()!, contextOptions({ viewport: { width: 1280, height: 900 } }));
     try {
       const otherApp = new AppPage(await other.newPage(), journey.ui.url);
       const outsider = await journey.ui.user('Other Team Co', 'outsider@example.com');

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { metricRoutes } from '../../src-shared/contract/metrics';
 import { contextOptions, pattern, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -32,7 +32,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   ui.seedDemo();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 900 } }));
+  context = await clockedContext(browser, contextOptions({ viewport: { width: 1280, height: 900 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();

@@ -15,7 +15,7 @@ import { checkAxe } from './helpers/axe';
 import { containing, contextOptions, englishOnly, LANG, pattern, tk, tr } from './helpers/i18n';
 import { seedInboxAndRules } from './helpers/inbox-rules-data';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 const SHOTS = path.join(ROOT, 'reports', 'screenshots', ...(LANG === 'en' ? [] : [LANG]));
@@ -405,7 +405,7 @@ describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme
   it('sign-in, then each screen: axe finds nothing serious, nothing overflows, a screenshot is saved', {
     timeout: 300_000,
   }, async () => {
-    const context = await browser.newContext(contextOptions({ colorScheme: theme }));
+    const context = await clockedContext(browser, contextOptions({ colorScheme: theme }));
     const page = await context.newPage();
     const app = new AppPage(page, ui.url);
     try {

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contextOptions, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
 let webRoot: string;
@@ -29,7 +29,7 @@ afterAll(async () => {
 
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
-  context = await browser.newContext(contextOptions());
+  context = await clockedContext(browser, contextOptions());
   app = new AppPage(await context.newPage(), ui.url);
   return async () => {
     await context.close();

@@ -12,7 +12,7 @@ import { tagRoutes } from '../../src-shared/contract/tags';
 import { addClient } from '../main/server/oauth-helpers';
 import { checkAxe } from './helpers/axe';
 import { contextOptions, literally, startsWith, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -57,7 +57,10 @@ describe('the Sync screen', () => {
     const travel = await remoteApi.call(tagRoutes.create, { body: { name: 'Travel' } });
     const { email, password } = await local.user();
 
-    const context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }));
+    const context = await clockedContext(
+      browser,
+      contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }),
+    );
     const page = await context.newPage();
     const app = new AppPage(page, local.url);
     try {
@@ -153,7 +156,10 @@ describe('the Sync screen', () => {
   }, async () => {
     const here = await startUiServer(webRoot);
     const there = await startUiServer(webRoot);
-    const context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }));
+    const context = await clockedContext(
+      browser,
+      contextOptions({ viewport: { width: 1280, height: 860 }, colorScheme: 'light' }),
+    );
     try {
       const owner = await there.user('Remote Books', 'owner@remote.test');
       const { clientId } = addClient(there.server.db, 'Remote Books', {

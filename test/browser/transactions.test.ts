@@ -12,7 +12,7 @@ import { appTransactionRoutes } from '../../src-shared/contract/app-transactions
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { containing, contextOptions, formatted, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -37,7 +37,7 @@ beforeEach(async () => {
   ui = await startUiServer(webRoot);
   ui.seedDemo();
   key = ui.key();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 } }));
+  context = await clockedContext(browser, contextOptions({ viewport: { width: 1280, height: 860 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   const { email, password } = await ui.user();

@@ -10,7 +10,7 @@ import REMINDER from '../../resources/workflows/invoice-reminder.json';
 import { createApiClient } from '../../src-shared/api-client';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { containing, contextOptions, literally, pattern, tk, tr } from './helpers/i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { importApprovalWorkflow, startRun, workflowAppRoutes } from './helpers/workflows-data';
 import { AppPage } from './pages/app-page';
 
@@ -35,7 +35,7 @@ afterAll(async () => {
 beforeEach(async () => {
   ui = await startUiServer(webRoot);
   key = ui.key();
-  context = await browser.newContext(contextOptions({ viewport: { width: 1280, height: 860 } }));
+  context = await clockedContext(browser, contextOptions({ viewport: { width: 1280, height: 860 } }));
   page = await context.newPage();
   app = new AppPage(page, ui.url);
   return async () => {

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { clockOffset, NOW_ENV } from '../../clock';
 import { startServer } from '../../server/start';
 import { dataDirOption, parseNonNegativeInt, parsePort, parsePositiveInt, resolveDataDir } from '../program';
 
@@ -36,6 +37,8 @@ export function serveCommand(): Command {
         process.stdout.write(
           `Finops Desk server listening on ${server.url} (API ${server.url}/v1, docs ${server.url}/v1/docs)\n`,
         );
+        // Said once, loudly: a server on a shifted clock must not be mistaken for one on today.
+        if (clockOffset() !== 0) process.stderr.write(`clock set by ${NOW_ENV}: now is ${new Date().toISOString()}\n`);
         await new Promise<void>((resolve) => {
           const stop = (signal: string) => {
             process.stderr.write(`received ${signal}, shutting down\n`);

@@ -17,6 +17,7 @@ import { useRead } from '../../data/use-read';
 import { api } from '../../lib/api';
 import { formatAmount, formatDate, formatDateTime, formatMonth, formatNumber } from '../../lib/format';
 import { ForecastChart } from './charts';
+import { defaultWindow } from './default-window';
 import { StressTests } from './StressTests';
 
 export interface Inputs {
@@ -24,15 +25,6 @@ export interface Inputs {
   to: string;
   currency: string;
   horizonMonths: number;
-}
-
-const iso = (d: Date) => d.toISOString().slice(0, 10);
-
-/** The last 24 complete months, UTC: enough for the forecasts to learn a season and be backtested. */
-export function defaultWindow(today = new Date()): { from: string; to: string } {
-  const y = today.getUTCFullYear();
-  const m = today.getUTCMonth();
-  return { from: iso(new Date(Date.UTC(y - 2, m, 1))), to: iso(new Date(Date.UTC(y, m, 0))) };
 }
 
 /** A stored forecast with these inputs, else one computed now (POST stores it for the next visit). */

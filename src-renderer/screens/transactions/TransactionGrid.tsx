@@ -18,6 +18,7 @@ import {
   useEffect,
   useMemo,
   useRef,
+  useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
@@ -109,10 +110,22 @@ export function TransactionGrid(props: TransactionGridProps) {
     if (more.hasNextPage && !more.isLoadingMore && last >= rows.length - PREFETCH_ROWS) more.loadMore();
   }, []);
   const current = rows[props.cursor];
+  // The rows follow the grid element itself, not a ref to it: a ref is attached after the rows' layout effects run,
+  // so a grid mounted anew (another language, a screen left and come back to) would leave the virtualizer watching
+  // the old, detached element — a grid as tall as its count with no rows in it. State re-renders the rows with the
+  // element that is there.
+  const [scrollElement, setScrollElement] = useState<HTMLDivElement | null>(null);
+  const attach = useCallback(
+    (el: HTMLDivElement | null) => {
+      grid.ref.current = el;
+      setScrollElement(el);
+    },
+    [grid.ref],
+  );
 
   return (
     <div
-      ref={grid.ref}
+      ref={attach}
       className={showState ? 'tx-grid' : 'tx-grid no-state'}
       role="grid"
       tabIndex={0}
@@ -145,7 +158,7 @@ export function TransactionGrid(props: TransactionGridProps) {
         rowCount={props.rowCount}
         cursor={props.cursor}
         selected={selected}
-        gridRef={grid.ref}
+        scrollElement={scrollElement}
         actions={actions}
         columns={columns}
         scrollToRef={grid.scrollToRef}
@@ -166,7 +179,7 @@ function VirtualRows(props: {
   rowCount: number;
   cursor: number;
   selected: ReadonlySet<string>;
-  gridRef: RefObject<HTMLDivElement | null>;
+  scrollElement: HTMLDivElement | null;
   actions: RowActions;
   columns: Columns;
   scrollToRef: RefObject<(index: number) => void>;
@@ -175,7 +188,7 @@ function VirtualRows(props: {
   const { rows, onLastVisible } = props;
   const virtualizer = useVirtualizer({
     count: props.rowCount,
-    getScrollElement: () => props.gridRef.current,
+    getScrollElement: () => props.scrollElement,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
     // The column header sticks at the top of the scrolling grid: rows scrolled to must not hide under it.

@@ -11,6 +11,7 @@ import { createInstance, type Resource } from 'i18next';
 import type { BrowserContextOptions } from 'playwright-core';
 import type { UserPatch } from '../../../src-shared/contract/users';
 import { ROOT } from '../../helpers/cli';
+import { testTimeZone } from '../../helpers/clock';
 
 export const LANG = process.env.FINOPS_UI_LANG === 'de' ? 'de' : 'en';
 /** The browser's and the test users' locale in this run. */
@@ -18,8 +19,8 @@ export const LOCALE = LANG === 'de' ? 'de-DE' : 'en-GB';
 /** The formats the test users have chosen (so the first-sign-in question does not come up in every journey). */
 export const USER_FORMATS: UserPatch =
   LANG === 'de'
-    ? { locale: 'de-DE', dateFormat: 'dd.MM.yyyy', timezone: 'Europe/Berlin', timeFormat: 24 }
-    : { locale: 'en-GB', dateFormat: 'yyyy-MM-dd', timezone: 'UTC', timeFormat: 24 };
+    ? { locale: 'de-DE', dateFormat: 'dd.MM.yyyy', timezone: testTimeZone() ?? 'Europe/Berlin', timeFormat: 24 }
+    : { locale: 'en-GB', dateFormat: 'yyyy-MM-dd', timezone: testTimeZone() ?? 'UTC', timeFormat: 24 };
 
 const I18N = path.join(ROOT, 'src-renderer', 'i18n');
 
@@ -124,5 +125,6 @@ export function pattern(english: string, holes: Record<string, string>, flags?: 
 
 /** A browser context in the run's language, at 1280 × 800 unless told otherwise. */
 export function contextOptions(options: BrowserContextOptions = {}): BrowserContextOptions {
-  return { viewport: { width: 1280, height: 800 }, locale: LOCALE, ...options };
+  const timezoneId = testTimeZone();
+  return { viewport: { width: 1280, height: 800 }, locale: LOCALE, ...(timezoneId ? { timezoneId } : {}), ...options };
 }

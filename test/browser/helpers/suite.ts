@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playw
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { AppPage } from '../pages/app-page';
 import { contextOptions } from './i18n';
-import { buildWebUi, launchChromium, startUiServer, type UiServer } from './ui-server';
+import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './ui-server';
 
 export interface Journey {
   ui: UiServer;
@@ -33,7 +33,7 @@ export function journeySuite(options: BrowserContextOptions = {}, prepare?: (ui:
     if (!webRoot || !browser) throw new Error('the web UI or the browser is missing');
     current.ui = await startUiServer(webRoot);
     prepare?.(current.ui);
-    current.context = await browser.newContext(contextOptions(options));
+    current.context = await clockedContext(browser, contextOptions(options));
     current.page = await current.context.newPage();
     current.app = new AppPage(current.page, current.ui.url);
     return async () => {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { build } from 'vite';
 import { planDemo } from '../../../src-main/demo/seed';
 import { importDemoWorkflows } from '../../../src-main/demo/workflows';
@@ -17,6 +17,7 @@ import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { ROOT } from '../../helpers/cli';
+import { testDay } from '../../helpers/clock';
 import { USER_FORMATS } from './i18n';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
@@ -69,7 +70,8 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
       createApiKey(server.db, { teamId: ensureTeam(server.db, team).id, name: 'browser test', scopes }).key,
     seedDemo(team = 'Browser Test Co', transactions?: number) {
       const t = ensureTeam(server.db, team, { baseCurrency: 'EUR', countryCode: 'DE' });
-      const data = planDemo({ seed: '1', transactions });
+      // Seeded as of the test clock's day, as `finops demo --as-of` does: the same data set on every run.
+      const data = planDemo({ seed: '1', transactions, asOf: testDay() });
       data.baseCurrency = t.baseCurrency;
       writeDemo(server.db, t.id, data);
       importDemoWorkflows(server.db, t.id);
@@ -94,4 +96,14 @@ export async function startUiServer(webRoot: string): Promise<UiServer> {
 export function launchChromium(): Promise<Browser> {
   if (!fs.existsSync(CHROMIUM_PATH)) throw new Error(`${CHROMIUM_PATH} is missing: apt-get install chromium`);
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+/**
+ * A browser context on the test clock the server reads (test/helpers/clock.ts): the page's `Date` starts where the
+ * test process's is and runs on in real time (Playwright's clock).
+ */
+export async function clockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext(options);
+  await context.clock.install({ time: Date.now() });
+  return context;
 }

@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 // @module-tag slow (spawns processes; left out of `npm run test:fast`)
 import fs from 'node:fs';
 import Database from 'better-sqlite3';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pkg from '../../../package.json';
 import { COMMANDS } from '../../../src-main/cli/registry';
+import { machineNow } from '../../../src-main/clock';
 import { FINOPS_BIN, ROOT, startServe } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 
@@ -88,7 +89,7 @@ describe('the finops launcher', () => {
 
     // A build older than its sources (as after a pull or a branch switch) is replaced before anything runs.
     fs.writeFileSync(built, 'console.log("the stale build ran");\n');
-    const past = new Date(Date.now() - 3_600_000);
+    const past = new Date(machineNow() - 3_600_000); // file times are on the machine's clock
     fs.utimesSync(built, past, past);
     const second = run(bin, ['--version']);
     expect(second.stdout).toBe(`${pkg.version}\n`);

@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

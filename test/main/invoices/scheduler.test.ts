@@ -2,6 +2,8 @@
  * The invoice scheduler: overdue exactly at the end of the due date in the invoice's time zone, scheduled sends at
  * their time, the workflows' invoice_overdue trigger in the same write, the lease that keeps two processes (two
  * database connections here) from running it at once, and the catch-up at server start.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import fs from 'node:fs';
 import path from 'node:path';

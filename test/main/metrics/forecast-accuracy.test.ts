@@ -7,6 +7,8 @@
  * - the demo data set: the backtest every forecast reports (last 12 months of the window held out).
  * The figures are printed (docs/metrics.md records them) and held by assertions at what was measured, so a change that
  * makes the forecasts worse fails here.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import fs from 'node:fs';
 import path from 'node:path';

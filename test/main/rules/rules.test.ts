@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import { afterEach, describe, expect, it } from 'vitest';
 import { planDemo } from '../../../src-main/demo/seed';
 import { writeDemo } from '../../../src-main/demo/write';

@@ -1,6 +1,8 @@
 /**
  * POST /app/metrics/stress-test/preview: the builder's live preview answers the same computation as the saving
  * route without saving anything, and names each invalid driver field like it.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { describe, expect, it } from 'vitest';
 import { planDemo } from '../../../../src-main/demo/seed';

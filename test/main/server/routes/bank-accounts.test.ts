@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import { describe, expect, it } from 'vitest';
 import { checkLedger } from '../../../../src-main/store/ledger/maintenance';
 import { createTag } from '../../../../src-main/store/tags/tags';

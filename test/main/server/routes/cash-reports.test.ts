@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import { describe, expect, it } from 'vitest';
 import { importRates } from '../../../../src-main/store/exchange-rates/rates';
 import { createTransactions, type NewTransaction } from '../../../../src-main/store/transactions/create';

@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
 import { insertInvoice } from '../../store/customers/customer-fixtures';

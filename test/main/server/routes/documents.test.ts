@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { machineNow } from '../../../../src-main/clock';
 import { blobPath } from '../../../../src-main/documents/storage';
 import { backgroundOf } from '../../../../src-main/runtime/background';
 import { openDatabase } from '../../../../src-main/store/db';
@@ -243,7 +244,8 @@ describe('documents', () => {
     const stray = path.join(api.dataDir, 'files', 'ab', 'ab'.repeat(32));
     fs.mkdirSync(path.dirname(stray), { recursive: true });
     fs.writeFileSync(stray, 'left by a crash');
-    fs.utimesSync(stray, new Date(Date.now() - 2 * 3_600_000), new Date(Date.now() - 2 * 3_600_000));
+    const twoHoursAgo = new Date(machineNow() - 2 * 3_600_000); // file times are on the machine's clock
+    fs.utimesSync(stray, twoHoursAgo, twoHoursAgo);
     const removed = backgroundOf(api.db)!.documents!.collectGarbage();
     expect(removed).toBe(2);
     expect(fs.existsSync(blobPath(api.dataDir, doc.metadata.sha256))).toBe(false);

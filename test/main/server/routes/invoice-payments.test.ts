@@ -2,6 +2,8 @@
  * Payment matching with the real ledger: an incoming transaction of the invoice's amount and currency near its due
  * date is applied (strong and unambiguous) or suggested; applying pays the invoice and marks the transaction
  * fulfilled; unmatching restores both and the pair is never proposed again; /v1/payments lists the money received.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { describe, expect, it } from 'vitest';
 import { runSchedulerOnce } from '../../../../src-main/invoices/scheduler';

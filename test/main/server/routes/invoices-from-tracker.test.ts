@@ -1,6 +1,8 @@
 /**
  * An invoice draft from a tracker project's unbilled time: the entries become billed (locked against edits),
  * canceling the draft or deleting it frees them, and entries on an invoice are never billed twice.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

@@ -1,6 +1,8 @@
 /**
  * /v1/invoices over a real app and SQLite file: create (draft, numbering, totals), read, list filters and cursor,
  * the checked lifecycle over HTTP (409 naming the allowed states), delete rules, parallel creates over real HTTP.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';

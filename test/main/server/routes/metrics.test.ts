@@ -2,6 +2,8 @@
  * Metrics and reports over HTTP (fastify inject on a real SQLite file): forecasts (compute, store, read back, 404),
  * Idempotency-Key on the POSTs, stress tests (validation with field paths, saved, listed, compared), runway (finite,
  * infinite, FX, excluded categories), the hosted report shapes, and team isolation.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';

@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureDefaultCategories } from '../../../../src-main/store/categories/categories';
 import { createTransactions } from '../../../../src-main/store/transactions/create';

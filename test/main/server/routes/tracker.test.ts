@@ -2,6 +2,8 @@
  * Tracker projects, entries and the timer through the real app over a real SQLite file: totals in exact minor units,
  * bulk create all-or-nothing, the hosted grouped range list, the timer's stop-and-discard rules, team isolation, and
  * parallel timer starts over real HTTP on loopback leaving exactly one running timer.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../../../src-main/store/users/users';

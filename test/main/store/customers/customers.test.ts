@@ -1,3 +1,6 @@
+/**
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
+ */
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { changesSince } from '../../../../src-main/store/changes';

@@ -1,6 +1,8 @@
 /**
  * Each business rule has one TypeScript form (src-shared/domain) and the SQL forms the store filters with
  * (src-main/store/customers/engagement-sql.ts): this table test evaluates both on the same realistic cases and holds them equal.
+ *
+ * @module-tag calendar (runs again on the awkward days: scripts/clock-matrix.sh)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customerStatsCte, TABS_BY_STATS, TABS_CORRELATED } from '../../../../src-main/store/customers/engagement-sql';
