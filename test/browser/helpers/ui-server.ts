@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { build } from 'vite';
+import { clockOffset } from '../../../src-main/clock';
 import { planDemo } from '../../../src-main/demo/seed';
 import { importDemoWorkflows } from '../../../src-main/demo/workflows';
 import { writeDemo } from '../../../src-main/demo/write';
@@ -104,6 +105,9 @@ export function launchChromium(): Promise<Browser> {
  */
 export async function clockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext(options);
-  await context.clock.install({ time: Date.now() });
+  // Playwright's driver runs in this process and stamps its clock log with this process's (shifted) Date; a page
+  // replays that log against its own, real clock, so it would take the shift back out. Adding it once more lands the
+  // page on the test clock.
+  await context.clock.install({ time: Date.now() + clockOffset() });
   return context;
 }
