@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { canonicalHost } from '../outbound/allowance';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
 import { type IngestedEntry, recentIngestions } from '../store/inbox/ingest';
@@ -38,7 +39,10 @@ export function setWatchedFolder(db: Db, teamId: string, folder: string): InboxS
   return setInboxSource(db, teamId, 'folder', { path: resolved });
 }
 
-/** The mailbox to fetch; a password given replaces the stored one, none keeps it. */
+/**
+ * The mailbox to fetch; a password given replaces the stored one, none keeps it — unless the mailbox moved to another
+ * server: a password goes only to the server it was given for, so it is dropped then (give it again).
+ */
 export function setImapMailbox(
   db: Db,
   dataDir: string,
@@ -46,7 +50,11 @@ export function setImapMailbox(
   config: ImapConfig,
   password?: string,
 ): InboxSource<'imap'> {
+  const before = getInboxSource(db, teamId, 'imap');
   if (password !== undefined) updateInboxSecrets(dataDir, teamId, { imapPassword: password });
+  else if (before && canonicalHost(before.config.host) !== canonicalHost(config.host)) {
+    updateInboxSecrets(dataDir, teamId, { imapPassword: null });
+  }
   return setInboxSource(db, teamId, 'imap', config);
 }
 
