@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { dataDirOf } from '../documents/storage';
+import { watchedFolderProblem } from '../operator/inbox-roots';
 import { canonicalHost } from '../outbound/allowance';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
@@ -24,10 +26,12 @@ import { readInboxSecrets, updateInboxSecrets } from './secrets';
 /** The callback's URL path under the server (the same under /webhooks). */
 export const callbackPath = (address: string) => `/webhook/inbox/${address}`;
 
-/** An absolute path to a folder this process can read. */
-export function setWatchedFolder(db: Db, teamId: string, folder: string): InboxSource<'folder'> {
+/** An absolute path to a folder this process can read, under a root the operator allows (operator/inbox-roots.ts). */
+export function setWatchedFolder(db: Db, teamId: string, folder: string, dataDir = dataDirOf(db)): InboxSource<'folder'> {
   if (!path.isAbsolute(folder)) throw new InvalidReference('path', `path: give an absolute path (got ${folder})`);
   const resolved = path.resolve(folder);
+  const problem = watchedFolderProblem(resolved, dataDir);
+  if (problem) throw new InvalidReference('path', `path: ${problem}`);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(resolved);
