@@ -8,6 +8,7 @@
  * The parent channel is an interface because Electron's utility process (`process.parentPort`, messages wrapped in
  * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
  */
+import { configureOperator } from '../operator/settings';
 import { backgroundOf } from '../runtime/background';
 import { startServer } from '../server/start';
 import { DatabaseTooNew, type Db } from '../store/db';
@@ -99,6 +100,9 @@ export function runServerHost(channel: ParentChannel, exit: (code: number) => vo
     if (started) return;
     started = true;
     secrets = relayedSecretStore((request) => channel.send(request), message.secretStorage);
+    // The desktop app's user is its operator (docs/decisions/0176): a folder they pick is watched wherever it is (the
+    // data dir excepted); private addresses stay refused unless $FINOPS_ALLOW_PRIVATE_HOSTS allows them.
+    configureOperator({ inboxRoots: 'any' });
     try {
       server = await listen(message, secrets);
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);

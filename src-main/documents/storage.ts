@@ -35,9 +35,10 @@ export function blobPath(dataDir: string, sha: string): string {
 export function ensureBlob(dataDir: string, sha: string, bytes: Uint8Array): void {
   const target = blobPath(dataDir, sha);
   if (fs.existsSync(target)) return;
-  fs.mkdirSync(path.dirname(target), { recursive: true });
+  // Private whatever the umask: the shard folders 0700, the files 0600 (every team's documents are here).
+  fs.mkdirSync(path.dirname(target), { recursive: true, mode: 0o700 });
   const tmp = `${target}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  const fd = fs.openSync(tmp, 'w');
+  const fd = fs.openSync(tmp, 'w', 0o600);
   try {
     fs.writeSync(fd, bytes);
     fs.fsyncSync(fd);
@@ -60,7 +61,7 @@ export function trashBlob(dataDir: string, sha: string): string | undefined {
   const from = blobPath(dataDir, sha);
   if (!fs.existsSync(from)) return undefined;
   const dir = path.join(dataDir, FILES_DIR, TRASH);
-  fs.mkdirSync(dir, { recursive: true });
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const to = path.join(dir, `${sha}.${crypto.randomBytes(4).toString('hex')}`);
   fs.renameSync(from, to);
   return to;

@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { machineNow } from '../clock';
 import { MAX_FILE_BYTES } from '../documents/detect';
+import { dataDirOf } from '../documents/storage';
+import { watchedFolderProblem } from '../operator/inbox-roots';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
 import { ingestToInbox } from '../store/inbox/ingest';
@@ -39,6 +41,9 @@ export class FolderScanner {
   async look(source: InboxSource<'folder'>, now = machineNow()): Promise<FolderLook> {
     const result: FolderLook = { created: 0, duplicates: 0, skipped: 0, unsettled: 0 };
     const dir = source.config.path;
+    // Checked at every look: a folder set before the operator's roots, or a link changed since, reads nothing.
+    const problem = watchedFolderProblem(dir, dataDirOf(this.db));
+    if (problem) throw new Error(`the folder is not looked at: ${problem}`);
     let entries: fs.Dirent[];
     try {
       entries = fs.readdirSync(dir, { withFileTypes: true });

@@ -1,4 +1,5 @@
 import { ImapFlow, type ImapFlowOptions } from 'imapflow';
+import { socketTarget } from '../outbound/policy';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
 import { ingestToInbox, isIngested } from '../store/inbox/ingest';
@@ -24,9 +25,15 @@ export interface MailboxFetch {
 /** A message larger than this is not downloaded (a receipt is at most 20 MiB, base64 makes it ~27). */
 const MAX_MESSAGE_BYTES = 40 * 1024 * 1024;
 
-export function imapClient(config: ImapConfig, password: string, timeoutMs = 30_000): ImapFlow {
-  const options: ImapFlowOptions & { doSTARTTLS?: boolean } = {
-    host: config.host,
+/**
+ * A client of the team's mailbox, connected to an address the outbound policy checked (outbound/policy.ts: a team
+ * cannot point it at loopback or a private network the operator did not allow), the host name kept for TLS.
+ */
+export async function imapClient(config: ImapConfig, password: string, timeoutMs = 30_000): Promise<ImapFlow> {
+  const target = await socketTarget(config.host, config.port);
+  const options: ImapFlowOptions & { doSTARTTLS?: boolean; servername?: string } = {
+    host: target.host,
+    ...(target.servername ? { servername: target.servername } : {}),
     port: config.port,
     secure: config.security === 'tls',
     // starttls: the upgrade is required (a server that does not offer it is refused); none: never attempted.
@@ -49,7 +56,12 @@ export async function fetchMailbox(
   options: { timeoutMs?: number; signal?: AbortSignal } = {},
 ): Promise<MailboxFetch> {
   const result: MailboxFetch = { messages: 0, created: 0, duplicates: 0, skipped: 0 };
-  const client = imapClient(source.config, password, options.timeoutMs);
+  let client: ImapFlow;
+  try {
+    client = await imapClient(source.config, password, options.timeoutMs);
+  } catch (err) {
+    throw new Error(describeImapError(err, source.config));
+  }
   client.on('error', () => {}); // a socket error rejects the command in flight; the fetch reports it
   // A stopping server does not wait for a slow mailbox: the cursor keeps what was done.
   const abort = () => client.close();

@@ -1,6 +1,9 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { dataDirOf } from '../documents/storage';
+import { watchedFolderProblem } from '../operator/inbox-roots';
+import { canonicalHost } from '../outbound/allowance';
 import type { Db } from '../store/db';
 import { InvalidReference } from '../store/errors';
 import { type IngestedEntry, recentIngestions } from '../store/inbox/ingest';
@@ -23,10 +26,12 @@ import { readInboxSecrets, updateInboxSecrets } from './secrets';
 /** The callback's URL path under the server (the same under /webhooks). */
 export const callbackPath = (address: string) => `/webhook/inbox/${address}`;
 
-/** An absolute path to a folder this process can read. */
-export function setWatchedFolder(db: Db, teamId: string, folder: string): InboxSource<'folder'> {
+/** An absolute path to a folder this process can read, under a root the operator allows (operator/inbox-roots.ts). */
+export function setWatchedFolder(db: Db, teamId: string, folder: string, dataDir = dataDirOf(db)): InboxSource<'folder'> {
   if (!path.isAbsolute(folder)) throw new InvalidReference('path', `path: give an absolute path (got ${folder})`);
   const resolved = path.resolve(folder);
+  const problem = watchedFolderProblem(resolved, dataDir);
+  if (problem) throw new InvalidReference('path', `path: ${problem}`);
   let stat: fs.Stats;
   try {
     stat = fs.statSync(resolved);
@@ -38,7 +43,10 @@ export function setWatchedFolder(db: Db, teamId: string, folder: string): InboxS
   return setInboxSource(db, teamId, 'folder', { path: resolved });
 }
 
-/** The mailbox to fetch; a password given replaces the stored one, none keeps it. */
+/**
+ * The mailbox to fetch; a password given replaces the stored one, none keeps it — unless the mailbox moved to another
+ * server: a password goes only to the server it was given for, so it is dropped then (give it again).
+ */
 export function setImapMailbox(
   db: Db,
   dataDir: string,
@@ -46,7 +54,11 @@ export function setImapMailbox(
   config: ImapConfig,
   password?: string,
 ): InboxSource<'imap'> {
+  const before = getInboxSource(db, teamId, 'imap');
   if (password !== undefined) updateInboxSecrets(dataDir, teamId, { imapPassword: password });
+  else if (before && canonicalHost(before.config.host) !== canonicalHost(config.host)) {
+    updateInboxSecrets(dataDir, teamId, { imapPassword: null });
+  }
   return setInboxSource(db, teamId, 'imap', config);
 }
 

@@ -48,9 +48,9 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
   if (!dataDir) return { bytes, fileName };
   const rel = storedPath(teamId, invoiceId);
   const abs = path.join(dataDir, rel);
-  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.mkdirSync(path.dirname(abs), { recursive: true, mode: 0o700 });
   const tmp = `${abs}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
-  fs.writeFileSync(tmp, bytes);
+  fs.writeFileSync(tmp, bytes, { mode: 0o600 });
   fs.renameSync(tmp, abs);
   recordPdfFile(db, teamId, invoiceId, {
     invoiceSeq: row.seq,

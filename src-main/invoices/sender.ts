@@ -1,5 +1,6 @@
 import type Nodemailer from 'nodemailer';
 import { invoiceMailAttachments } from '../einvoice/issue';
+import { socketTarget } from '../outbound/policy';
 import { type DrainLoop, startDrainLoop } from '../runtime/drain-loop';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
@@ -7,7 +8,7 @@ import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySe
 import { getInvoice } from '../store/invoices/read';
 import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
-import { findTeamById } from '../store/teams/teams';
+import { findTeamById, isSingleTeam } from '../store/teams/teams';
 import { invoiceEmail } from './email';
 import { invoicePdf } from './pdf-files';
 import { readSmtpPassword } from './smtp-secrets';
@@ -46,10 +47,16 @@ export interface TransportWaits {
 
 const QUEUE_WAITS: TransportWaits = { connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 };
 
-export function transportFor(settings: SmtpSettings, password: string | undefined, waits: TransportWaits = QUEUE_WAITS) {
+/**
+ * The team's mail server as a transport, connected to an address the outbound policy checked (outbound/policy.ts),
+ * with the host name kept for TLS (SNI and the certificate's name).
+ */
+export async function transportFor(settings: SmtpSettings, password: string | undefined, waits: TransportWaits = QUEUE_WAITS) {
   nodemailer ??= require('nodemailer') as typeof Nodemailer;
+  const target = await socketTarget(settings.host, settings.port);
   return nodemailer.createTransport({
-    host: settings.host,
+    host: target.host,
+    ...(target.servername ? { servername: target.servername, tls: { servername: target.servername } } : {}),
     port: settings.port,
     secure: settings.security === 'tls',
     requireTLS: settings.security === 'starttls',
@@ -72,13 +79,16 @@ async function sendOne(db: Db, row: DeliveryRow, options: SenderOptions, owner: 
     markDeliveryFailed(db, row, owner, 'No recipient: the customer has no email address', { permanent: true, now: clock() });
     return 'failed';
   }
-  let transport: ReturnType<typeof transportFor> | undefined;
+  let transport: Awaited<ReturnType<typeof transportFor>> | undefined;
   try {
     const invoice = getInvoice(db, row.team_id, row.invoice_id);
     const name = findTeamById(db, row.team_id)?.name ?? 'Finops Desk';
     const pdf = await invoicePdf(db, options.dataDir, row.team_id, row.invoice_id);
     const content = invoiceEmail(invoice, row.kind, name, clock());
-    transport = transportFor(settings, readSmtpPassword(options.dataDir, row.team_id));
+    transport = await transportFor(
+      settings,
+      readSmtpPassword(options.dataDir, row.team_id, process.env, { ...settings, singleTeam: isSingleTeam(db) }),
+    );
     await transport.sendMail({
       from: { name: settings.fromName ?? name, address: settings.fromAddress },
       to: row.recipient,

@@ -1,3 +1,4 @@
+import { OutboundRefused } from '../outbound/policy';
 import type { SmtpSettings } from '../store/invoices/smtp';
 import { transportFor } from './sender';
 import { readSmtpPassword } from './smtp-secrets';
@@ -15,6 +16,8 @@ export interface SmtpTestMessage {
   to: string;
   teamName: string;
   dataDir: string | undefined;
+  /** Whether the data dir holds one team only ($FINOPS_SMTP_PASSWORD without $FINOPS_SMTP_HOST serves only such a one). */
+  singleTeam: boolean;
 }
 
 export interface SmtpTestSentInfo {
@@ -34,7 +37,16 @@ export class SmtpTestFailure extends Error {
 }
 
 export async function sendSmtpTest(settings: SmtpSettings, teamId: string, message: SmtpTestMessage): Promise<SmtpTestSentInfo> {
-  const transport = transportFor(settings, readSmtpPassword(message.dataDir, teamId), TEST_WAITS);
+  let transport: Awaited<ReturnType<typeof transportFor>>;
+  try {
+    transport = await transportFor(
+      settings,
+      readSmtpPassword(message.dataDir, teamId, process.env, { ...settings, singleTeam: message.singleTeam }),
+      TEST_WAITS,
+    );
+  } catch (err) {
+    throw failureOf(err, settings);
+  }
   try {
     const info = await transport.sendMail({
       from: { name: settings.fromName ?? message.teamName, address: settings.fromAddress },
@@ -69,7 +81,9 @@ export function failureOf(err: unknown, settings: Pick<SmtpSettings, 'host' | 'p
   const at = `${settings.host}:${settings.port}`;
   const raw = e.message ?? String(err);
   const detail = e.response ?? raw;
-  if (e.code === 'EDNS') return new SmtpTestFailure(`No mail server named ${settings.host} was found`, detail);
+  if (err instanceof OutboundRefused) return new SmtpTestFailure(`This server may not connect to ${at}`, raw);
+  if (e.code === 'EDNS' || e.code === 'ENOTFOUND' || e.code === 'EAI_AGAIN')
+    return new SmtpTestFailure(`No mail server named ${settings.host} was found`, detail);
   if (/ECONNREFUSED/.test(raw)) {
     return new SmtpTestFailure(`Nothing at ${at} takes connections: check the server and the port`, detail);
   }

@@ -33,8 +33,16 @@ export interface OpenOptions {
  * recorded in docs/decisions/0002-sqlite-durability.md).
  */
 export function openDatabase(dataDir: string, options: OpenOptions = {}): Db {
-  fs.mkdirSync(dataDir, { recursive: true });
-  return openDatabaseFile(path.join(dataDir, DB_FILE_NAME), options);
+  // The books are the owner's alone whatever the umask: a data dir made here is 0700, the database file 0600
+  // (SQLite gives its -wal and -shm files the database file's mode).
+  if (!fs.existsSync(dataDir)) {
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    fs.chmodSync(dataDir, 0o700);
+  }
+  const file = path.join(dataDir, DB_FILE_NAME);
+  if (!options.readonly) fs.closeSync(fs.openSync(file, 'a', 0o600));
+  if (!options.readonly && (fs.statSync(file).mode & 0o077) !== 0) fs.chmodSync(file, 0o600);
+  return openDatabaseFile(file, options);
 }
 
 export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {

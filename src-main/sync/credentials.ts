@@ -1,4 +1,6 @@
 import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import { environmentSecretUse, httpTarget } from '../operator/secret-binding';
+import { outboundFetch } from '../outbound/fetch';
 import type { SyncRemote } from '../store/sync/remotes';
 import type { Credential } from './remote-client';
 
@@ -9,6 +11,9 @@ import type { Credential } from './remote-client';
  * and token URL): its access token is refreshed when it expires or the remote answers 401, under the round's
  * lease, and the new tokens are saved to the keychain before they are used (a rotating refresh token must never be
  * lost between its use and its storage).
+ * `$FINOPS_REMOTE_TOKEN` is the operator's: it is used only for the host `$FINOPS_REMOTE_TOKEN_HOST` names, or by a
+ * data dir of a single team (operator/secret-binding.ts) — never for a remote another team chose. An OAuth grant is
+ * refreshed only at a token endpoint on the remote's own origin.
  */
 export class NoCredential extends Error {
   override name = 'NoCredential';
@@ -60,10 +65,13 @@ export function oauthCredential(
   account: string,
   grant: OAuthGrant,
   now: () => number = Date.now,
+  /** The remote's origin: a refresh token is sent to a token endpoint there only. */
+  origin?: string,
 ): Credential {
   let current = grant;
   const refresh = async (): Promise<boolean> => {
     if (!current.refreshToken) return false;
+    if (origin !== undefined && !sameOrigin(current.tokenUrl, origin)) return false;
     const { res, t } = await postTokenForm(current.tokenUrl, {
       grant_type: 'refresh_token',
       refresh_token: current.refreshToken,
@@ -99,15 +107,36 @@ export interface TokenAnswer {
   error_description?: string;
 }
 
-/** A form POST to an OAuth token endpoint (a code exchange, a refresh); a body that is not JSON reads as empty. */
-export async function postTokenForm(url: string, form: Record<string, string>): Promise<{ res: Response; t: TokenAnswer }> {
-  const res = await fetch(url, {
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A form POST to an OAuth token endpoint (a code exchange, a refresh), through the outbound policy (no redirect
+ * followed, 64 KiB read); a body that is not JSON reads as empty.
+ */
+export async function postTokenForm(
+  url: string,
+  form: Record<string, string>,
+): Promise<{ res: { ok: boolean; status: number }; t: TokenAnswer }> {
+  const res = await outboundFetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams(form),
+    maxBytes: 64 * 1024,
     signal: AbortSignal.timeout(30_000),
   });
-  return { res, t: (await res.json().catch(() => ({}))) as TokenAnswer };
+  let t: TokenAnswer = {};
+  try {
+    t = JSON.parse(await res.text()) as TokenAnswer;
+  } catch {
+    // not JSON (or too large): no token
+  }
+  return { res: { ok: res.ok, status: res.status }, t };
 }
 
 export interface CredentialSources {
@@ -121,6 +150,22 @@ export interface CredentialSources {
    * of the remote's server (`secretAccounts.syncToken`).
    */
   account?: string | null;
+  /** Whether the data dir holds one team only (`$FINOPS_REMOTE_TOKEN` without a bound host serves only such a one). */
+  singleTeam?: boolean;
+}
+
+export const REMOTE_TOKEN_ENV = { secret: 'FINOPS_REMOTE_TOKEN', binding: 'FINOPS_REMOTE_TOKEN_HOST' } as const;
+
+/** `$FINOPS_REMOTE_TOKEN` when it may be sent to this remote, else why not (undefined when none is set). */
+export function environmentToken(
+  baseUrl: string,
+  env: NodeJS.ProcessEnv,
+  singleTeam: boolean,
+): { token: string } | { ignored: string } | undefined {
+  const token = env[REMOTE_TOKEN_ENV.secret];
+  if (!token) return undefined;
+  const use = environmentSecretUse(env, REMOTE_TOKEN_ENV, httpTarget(baseUrl), singleTeam);
+  return use.use ? { token } : { ignored: use.reason };
 }
 
 /** The credential for a remote: the flag, the environment, or the keychain, in that order. */
@@ -129,19 +174,21 @@ export async function resolveCredential(
   sources: CredentialSources = {},
 ): Promise<{ credential: Credential; from: string }> {
   if (sources.token) return { credential: staticCredential(sources.token), from: '--token' };
-  const fromEnv = (sources.env ?? process.env).FINOPS_REMOTE_TOKEN;
-  if (fromEnv) return { credential: staticCredential(fromEnv), from: '$FINOPS_REMOTE_TOKEN' };
+  const fromEnv = environmentToken(baseUrl, sources.env ?? process.env, sources.singleTeam ?? false);
+  if (fromEnv && 'token' in fromEnv) return { credential: staticCredential(fromEnv.token), from: '$FINOPS_REMOTE_TOKEN' };
   const store = sources.store ?? (await openSecretStore()).store;
   const account = sources.account ?? secretAccounts.syncToken(baseUrl);
   const secret = await store.get(account);
   if (!secret) {
     throw new NoCredential(
-      `no credential for ${baseUrl}: pass --token, set $FINOPS_REMOTE_TOKEN, or store one in the keychain (finops sync connect)`,
+      `no credential for ${baseUrl}: pass --token, set $FINOPS_REMOTE_TOKEN, or store one in the keychain (finops sync connect)${
+        fromEnv && 'ignored' in fromEnv ? ` (${fromEnv.ignored})` : ''
+      }`,
     );
   }
   const parsed = parseStoredSecret(secret);
   if (parsed.kind === 'api_key') return { credential: staticCredential(parsed.token), from: 'keychain' };
-  return { credential: oauthCredential(store, account, parsed), from: 'keychain (OAuth)' };
+  return { credential: oauthCredential(store, account, parsed, Date.now, new URL(baseUrl).origin), from: 'keychain (OAuth)' };
 }
 
 /** Where a server finds its teams' remote credentials: its sync settings (tests give an environment or a store). */
@@ -155,8 +202,13 @@ export interface ServerCredentialSources {
  * credential was kept under (`credentialRef`, set by the Sync screen) in the process's secret store — the one the
  * sync scheduler reads, so a key entered once serves rounds and relayed calls alike. NoCredential when none is kept.
  */
-export async function remoteCredential(remote: SyncRemote, sources: ServerCredentialSources = {}): Promise<Credential> {
+export async function remoteCredential(
+  remote: SyncRemote,
+  sources: ServerCredentialSources = {},
+  singleTeam = false,
+): Promise<Credential> {
   const { credential } = await resolveCredential(remote.baseUrl, {
+    singleTeam,
     env: sources.credentials?.env ?? process.env,
     store: sources.secretStore ?? (await processSecretStore()).store,
     account: remote.credentialRef ?? secretAccounts.syncToken(remote.baseUrl),

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { outboundFetch } from '../outbound/fetch';
 import { type OAuthGrant, postTokenForm } from './credentials';
 
 /**
@@ -34,15 +35,30 @@ export interface Endpoints {
   token: string;
 }
 
-/** The remote's authorization and token endpoints, from its metadata or the spec's paths. */
+/**
+ * The remote's authorization and token endpoints, from its metadata or the spec's paths. The metadata is trusted only
+ * for endpoints on the remote's own origin: one naming another host would send the person's sign-in page, the code
+ * and the refresh token there. It is read through the outbound policy (no redirect, 64 KiB).
+ */
 export async function endpoints(baseUrl: string): Promise<Endpoints> {
   const origin = new URL(baseUrl).origin;
-  try {
-    const res = await fetch(`${origin}/.well-known/oauth-authorization-server`, { signal: AbortSignal.timeout(10_000) });
-    if (res.ok) {
-      const m = (await res.json()) as { authorization_endpoint?: string; token_endpoint?: string };
-      if (m.authorization_endpoint && m.token_endpoint) return { authorize: m.authorization_endpoint, token: m.token_endpoint };
+  const onOrigin = (url: unknown): url is string => {
+    try {
+      return typeof url === 'string' && new URL(url).origin === origin;
+    } catch {
+      return false;
     }
+  };
+  try {
+    const res = await outboundFetch(`${origin}/.well-known/oauth-authorization-server`, {
+      maxBytes: 64 * 1024,
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (res.ok) {
+      const m = JSON.parse(await res.text()) as { authorization_endpoint?: unknown; token_endpoint?: unknown };
+      if (onOrigin(m.authorization_endpoint) && onOrigin(m.token_endpoint))
+        return { authorize: m.authorization_endpoint, token: m.token_endpoint };
+    } else await res.cancel();
   } catch {
     // no metadata: the paths the spec names, under the API base
   }

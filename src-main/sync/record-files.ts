@@ -9,8 +9,8 @@ import { ok, RemoteUnavailable } from './remote-client';
 
 /**
  * The files of pulled documents and receipts (docs/decisions/0151-document-sync.md). A replica never lists a
- * document or an attachment without its bytes: before a page is applied, the file of each such record in it whose
- * content is not stored here is downloaded from the remote (`GET /documents/{id}/download`,
+ * document or an attachment without its bytes: before a page is applied, the file of each such record in it is
+ * downloaded (also when the same content is stored here already: having the hash proves nothing) from the remote (`GET /documents/{id}/download`,
  * `GET /transaction-attachments/{id}/download`), checked against its sha256 and written to the data dir's blob
  * store; the page's write then records it, in the same transaction as the record that holds it. A blob written here
  * and not yet recorded is an orphan for an hour at least (storage.ts `sweepOrphans`), longer than any page takes.
@@ -50,7 +50,9 @@ export async function fetchRecordFiles(
     const download = DOWNLOADS[item.entity];
     if (!download || item.op !== 'upsert' || !item.record) continue;
     const sha = item.record.sha256;
-    if (typeof sha !== 'string' || files.has(sha) || isStoredFile(ctx.db, sha)) continue;
+    // Downloaded and checked even when these bytes are stored here already (another team's, perhaps): a remote
+    // that only names a hash must not be given the file behind it.
+    if (typeof sha !== 'string' || files.has(sha)) continue;
     const path = pathFor(download, item.id);
     const res = await ctx.client.request<Uint8Array>('GET', path, { binary: true });
     if (res.status === 404) {
@@ -62,7 +64,7 @@ export async function fetchRecordFiles(
     if (sha256(res.body) !== sha) {
       throw new RemoteUnavailable(`the file of ${path} arrived damaged (its sha256 differs); the next round tries again`);
     }
-    ensureBlob(dataDir, sha, res.body);
+    if (!isStoredFile(ctx.db, sha)) ensureBlob(dataDir, sha, res.body);
     files.set(sha, { sha256: sha, size: res.body.length, mimetype: String(item.record.mimetype) });
   }
   return { files: [...files.values()], gone };

@@ -1,6 +1,7 @@
 import type { Db } from '../store/db';
 import { remoteIdOf } from '../store/sync/records';
 import { type SyncRemote, teamRemote } from '../store/sync/remotes';
+import { isSingleTeam } from '../store/teams/teams';
 import { NoCredential, remoteCredential, type ServerCredentialSources } from './credentials';
 import { CredentialsRejected, RemoteClient, RemoteUnavailable } from './remote-client';
 
@@ -41,7 +42,7 @@ export async function relayToRemote(
   try {
     const client = new RemoteClient({
       baseUrl: remote.baseUrl,
-      credential: await remoteCredential(remote, sources),
+      credential: await remoteCredential(remote, sources, isSingleTeam(db)),
       // A person waits for the answer: a few quick tries, never the round's long back-off.
       attempts: 2,
       rateLimitAttempts: 1,

@@ -1,4 +1,6 @@
 import { REPLICA_HEADER } from '../../src-shared/contract/sync';
+import { type OutboundResponse, outboundFetch, ResponseTooLarge } from '../outbound/fetch';
+import { OutboundRefused } from '../outbound/policy';
 
 /**
  * HTTP to a remote v1 instance, with the robustness a round needs (docs/decisions/0140-sync-engine.md):
@@ -10,6 +12,9 @@ import { REPLICA_HEADER } from '../../src-shared/contract/sync';
  * Requests carry an `Idempotency-Key` when the caller gives one, so a retry after a lost answer is replayed by the
  * remote instead of being applied twice. A request that is not safe to repeat (a POST without a key or a chosen id)
  * is never resent here after a lost answer: the error goes up, and the outbox reads back before it sends again.
+ * Every request goes through the outbound policy (outbound/fetch.ts): the remote's addresses are checked when
+ * connecting, redirects are followed only within the remote's origin (the credential never goes elsewhere), and
+ * answers are read up to a cap (`maxBytes`); a refusal by the policy is not retried.
  */
 
 export class RemoteUnavailable extends Error {
@@ -55,8 +60,10 @@ export interface ClientOptions {
   /** The longest Retry-After honoured by waiting (default 120 s); a longer one ends the round (resumed later). */
   maxRetryAfterMs?: number;
   timeoutMs?: number;
-  /** `manual`: a redirect is answered as it came (a relayed call hands it to its caller); default follow. */
+  /** `manual`: a redirect is answered as it came (a relayed call hands it to its caller); default follow (same origin). */
   redirect?: 'follow' | 'manual';
+  /** The most bytes of an answer read (default 32 MiB; a file download: 64 MiB). */
+  maxBytes?: number;
   signal?: AbortSignal;
   /** Tests: a seeded random source for the jitter, a sleep that can be observed. */
   random?: () => number;
@@ -85,6 +92,10 @@ export interface RemoteResponse<T = unknown> {
   body: T;
   headers: Headers;
 }
+
+const MAX_REDIRECTS = 5;
+const MAX_ANSWER_BYTES = 32 * 1024 * 1024;
+const MAX_FILE_ANSWER_BYTES = 64 * 1024 * 1024;
 
 const defaultSleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -147,19 +158,22 @@ export class RemoteClient {
       if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
       // Marks a replica's push: a Finops Desk remote runs no creation rules on it (they ran where it was made).
       headers[REPLICA_HEADER] = '1';
-      let res: Response;
+      let res: OutboundResponse;
       this.requests++;
       try {
         const signals = [AbortSignal.timeout(o.timeoutMs ?? 30_000), ...(o.signal ? [o.signal] : [])];
-        res = await fetch(this.url(path, options.query), {
+        res = await outboundFetch(this.url(path, options.query), {
           method,
           headers,
           body,
-          redirect: o.redirect ?? 'follow',
+          maxRedirects: o.redirect === 'manual' ? 0 : MAX_REDIRECTS,
+          sameOrigin: true,
+          maxBytes: o.maxBytes ?? (options.binary ? MAX_FILE_ANSWER_BYTES : MAX_ANSWER_BYTES),
           signal: AbortSignal.any(signals),
         });
       } catch (err) {
         if (o.signal?.aborted) throw o.signal.reason;
+        if (err instanceof OutboundRefused) throw new RemoteUnavailable(`${method} ${path}: ${err.message}`);
         failures++;
         const reason = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
         if (failures >= attempts || !retrySafe) throw giveUp(`${NO_ANSWER} ${failures} attempt(s) (${reason})`);
@@ -168,8 +182,15 @@ export class RemoteClient {
         await sleep(waitMs);
         continue;
       }
-      const bytes = options.binary && ok(res.status) ? new Uint8Array(await res.arrayBuffer()) : undefined;
-      const text = bytes ? '' : await res.text().catch(() => '');
+      let bytes: Uint8Array | undefined;
+      let text = '';
+      try {
+        if (options.binary && ok(res.status)) bytes = await res.bytes();
+        else text = await res.text();
+      } catch (err) {
+        if (err instanceof ResponseTooLarge) throw new RemoteUnavailable(`${method} ${path}: ${err.message}`);
+        // A body cut off by the network reads as empty, as before.
+      }
       const parsed = bytes ?? parseJson(text);
       if (res.status === 429) {
         limited++;

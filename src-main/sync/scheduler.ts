@@ -2,7 +2,8 @@ import { processSecretStore, type SecretStore } from '../desktop/secret-store';
 import { currentSeq } from '../store/changes';
 import type { Db } from '../store/db';
 import { enabledRemotes, type SyncRemote, setRemoteState } from '../store/sync/remotes';
-import { type CredentialSources, NoCredential, resolveCredential } from './credentials';
+import { isSingleTeam } from '../store/teams/teams';
+import { type CredentialSources, environmentToken, NoCredential, resolveCredential } from './credentials';
 import { RoundBusy, runRound } from './round';
 
 /**
@@ -124,11 +125,14 @@ export class SyncScheduler {
       s.wanted = false;
       s.lastRoundAt = this.now();
       try {
-        const store = this.options.credentials?.env?.FINOPS_REMOTE_TOKEN ? undefined : await this.secretStore();
+        const singleTeam = isSingleTeam(this.db);
+        const fromEnv = environmentToken(remote.baseUrl, this.options.credentials?.env ?? process.env, singleTeam);
+        const store = fromEnv && 'token' in fromEnv ? undefined : await this.secretStore();
         const { credential } = await resolveCredential(remote.baseUrl, {
           ...this.options.credentials,
           store,
           account: remote.credentialRef,
+          singleTeam,
         });
         await runRound({ db: this.db, remote, credential });
         s.failures = 0;

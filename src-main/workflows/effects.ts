@@ -2,6 +2,7 @@ import { CustomerPatch } from '../../src-shared/contract/customers';
 import { InvoicePatch } from '../../src-shared/contract/invoices';
 import { TransactionPatch } from '../../src-shared/contract/transactions';
 import type { RecordResource } from '../../src-shared/contract/workflow-definition';
+import { outboundFetch } from '../outbound/fetch';
 import { updateCustomer } from '../store/customers/write';
 import type { Db } from '../store/db';
 import { queueInvoiceReminder } from '../store/invoices/send';
@@ -30,7 +31,8 @@ export interface EffectPorts {
    * workflow settings in its data (store/workflows/settings.ts), so every process advancing a run reads the same.
    */
   httpAllowedHosts: (db: Db, teamId: string) => readonly string[];
-  fetch: typeof fetch;
+  /** HTTP through the outbound policy (outbound/fetch.ts): checked addresses, bounded bodies. */
+  fetch: typeof outboundFetch;
 }
 
 export class EffectRefused extends Error {
@@ -80,15 +82,17 @@ export function defaultEffectPorts(overrides: Partial<EffectPorts> = {}): Effect
       queueInvoiceReminder(db, teamId, invoiceId, { idempotencyKey }),
     recordUpdaters: { customer: updateCustomerField, invoice: updateInvoiceField, transaction: updateTransactionField },
     httpAllowedHosts: teamHttpHosts,
-    fetch: globalThis.fetch,
+    fetch: outboundFetch,
     ...overrides,
   };
 }
 
 /**
- * Whether an HTTP node may call `url`: http or https, and its host (or host:port) on the allow-list, compared
- * after the platform's URL parser normalised it (never by substring: `allowed.example.evil` is not
- * `allowed.example`). Credentials in the URL are refused.
+ * Whether an HTTP node may call `url`: http or https, and its host on the allow-list, compared after the platform's
+ * URL parser normalised it (never by substring: `allowed.example.evil` is not `allowed.example`). An entry's port
+ * must be the URL's port; an entry without one allows only the scheme's default port (80, 443). Credentials in the
+ * URL are refused. Where the host's addresses may be is the operator's rule, checked when connecting
+ * (outbound/policy.ts): a team's entry never reaches loopback or a private network the operator did not allow.
  */
 export function httpTargetProblem(url: string, allowed: readonly string[]): string | undefined {
   let parsed: URL;
@@ -104,10 +108,18 @@ export function httpTargetProblem(url: string, allowed: readonly string[]): stri
     return "HTTP calls are off: no host is on the team's allow-list (finops workflow http-hosts, or PUT /app/workflow-settings)";
   }
   const host = parsed.hostname.toLowerCase();
-  const hostPort = parsed.port ? `${host}:${parsed.port}` : host;
+  const defaultPort = parsed.protocol === 'https:' ? 443 : 80;
+  const port = parsed.port ? Number(parsed.port) : defaultPort;
   const ok = allowed.some((entry) => {
     const e = entry.trim().toLowerCase();
-    return e === hostPort || e === host;
+    // `host`, `host:port`, `[v6]` or `[v6]:port`, as normalizeHttpHost writes them.
+    const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(e);
+    if (!m) return false;
+    const entryHost = m[1]!;
+    const entryPort = m[2] === undefined ? defaultPort : Number(m[2]);
+    return entryHost === host && entryPort === port;
   });
-  return ok ? undefined : `${hostPort} is not on the allow-list of HTTP hosts`;
+  return ok
+    ? undefined
+    : `${parsed.host} is not on the allow-list of HTTP hosts (an entry without a port allows only port ${defaultPort})`;
 }

@@ -1,7 +1,12 @@
+import path from 'node:path';
 import { Command, Option } from 'commander';
 import { clockOffset, NOW_ENV } from '../../clock';
+import { configureOperator } from '../../operator/settings';
+import { BadAllowance, parseAllowance } from '../../outbound/allowance';
 import { startServer } from '../../server/start';
-import { dataDirOption, parseNonNegativeInt, parsePort, parsePositiveInt, resolveDataDir } from '../program';
+import { dataDirOption, parseNonNegativeInt, parsePort, parsePositiveInt, resolveDataDir, UsageError } from '../program';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 export function serveCommand(): Command {
   return new Command('serve')
@@ -17,6 +22,18 @@ export function serveCommand(): Command {
     .addOption(
       new Option('--spec-only', "serve only the spec's and the hosted service's operations (every extension answers 404)"),
     )
+    .addOption(
+      new Option(
+        '--allow-private-hosts <entries>',
+        'addresses, CIDR ranges or host names (each optionally :port), comma-separated, that outbound requests may reach although they are loopback, private or link-local (default: none; $FINOPS_ALLOW_PRIVATE_HOSTS)',
+      ).argParser(collect),
+    )
+    .addOption(
+      new Option(
+        '--inbox-root <dir>',
+        'a folder under which teams may set their watched inbox folder; repeat for more (default: none, watched folders off; $FINOPS_INBOX_ROOTS)',
+      ).argParser(collect),
+    )
     .action(
       async (opts: {
         dataDir?: string;
@@ -25,7 +42,24 @@ export function serveCommand(): Command {
         rateLimit: number;
         responseCacheMb: number;
         specOnly?: boolean;
+        allowPrivateHosts?: string[];
+        inboxRoot?: string[];
       }) => {
+        // The operator's choices for this process, before anything reaches out (docs/decisions/0176).
+        if (opts.allowPrivateHosts) {
+          const entries = opts.allowPrivateHosts
+            .flatMap((v) => v.split(','))
+            .map((v) => v.trim())
+            .filter(Boolean);
+          try {
+            parseAllowance(entries);
+          } catch (err) {
+            if (err instanceof BadAllowance) throw new UsageError(`--allow-private-hosts: ${err.message}`);
+            throw err;
+          }
+          configureOperator({ allowPrivateHosts: entries });
+        }
+        if (opts.inboxRoot) configureOperator({ inboxRoots: opts.inboxRoot.map((d) => path.resolve(d)) });
         const server = await startServer({
           dataDir: resolveDataDir(opts),
           host: opts.host,

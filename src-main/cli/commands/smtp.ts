@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { Command, Option } from 'commander';
-import { hasSmtpPassword, writeSmtpPassword } from '../../invoices/smtp-secrets';
-import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity, setSmtpSettings } from '../../store/invoices/smtp';
+import { hasSmtpPassword, saveSmtpSettings, writeSmtpPassword } from '../../invoices/smtp-secrets';
+import { clearSmtpSettings, getSmtpSettings, type SmtpSecurity } from '../../store/invoices/smtp';
 import { dataDirOption, findTeam, parsePort, resolveDataDir, teamOption, UsageError, withDatabase } from '../program';
 import { parseEmail } from './user';
 
@@ -45,16 +45,20 @@ export function smtpCommand(): Command {
         withDatabase(opts, (db) => {
           const team = findTeam(db, opts.team);
           const dataDir = resolveDataDir(opts);
-          if (password !== undefined) writeSmtpPassword(dataDir, team.id, password);
-          else if (!opts.user) writeSmtpPassword(dataDir, team.id, null);
-          const s = setSmtpSettings(db, team.id, {
-            host: opts.host,
-            port: opts.port,
-            security: opts.security,
-            username: opts.user ?? null,
-            fromAddress: opts.from,
-            fromName: opts.fromName ?? null,
-          });
+          const s = saveSmtpSettings(
+            db,
+            dataDir,
+            team.id,
+            {
+              host: opts.host,
+              port: opts.port,
+              security: opts.security,
+              username: opts.user ?? null,
+              fromAddress: opts.from,
+              fromName: opts.fromName ?? null,
+            },
+            password,
+          );
           process.stdout.write(`SMTP for ${team.name}: ${s.security} ${s.host}:${s.port} from ${s.fromAddress}\n`);
         });
       },

@@ -5,6 +5,7 @@ import type { Db } from '../../store/db';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
 import { ensureRemote, normalizeBaseUrl, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
 import { syncStatus } from '../../store/sync/status';
+import { isSingleTeam } from '../../store/teams/teams';
 import { resolveCredential } from '../../sync/credentials';
 import { oauthSignIn } from '../../sync/oauth-sign-in';
 import { resolveConflict } from '../../sync/resolve';
@@ -73,7 +74,11 @@ export function syncCommand(): Command {
         const known = teamRemote(db, team.id);
         if (!opts.remote && !known) throw new UsageError('this team has no remote yet: pass --remote URL (ending in /v1)');
         const remote = ensureRemote(db, team.id, { baseUrl: opts.remote ?? known!.baseUrl, kind: opts.kind });
-        const { credential } = await resolveCredential(remote.baseUrl, { token: opts.token, account: remote.credentialRef });
+        const { credential } = await resolveCredential(remote.baseUrl, {
+          token: opts.token,
+          account: remote.credentialRef,
+          singleTeam: isSingleTeam(db),
+        });
         const bar = progressBar('sync');
         const controller = new AbortController();
         const stop = () => controller.abort(new Error('interrupted'));

@@ -1,4 +1,7 @@
 import { checkPeppolId, peppolScheme } from '../../../src-shared/validation/peppol-schemes';
+import { type OutboundResponse, outboundFetch } from '../../outbound/fetch';
+
+const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /**
  * The client of Storecove's document submission (`POST /document_submissions` of its API v2; the published OpenAPI
@@ -74,18 +77,23 @@ function refusalMessage(status: number, body: string): { message: string; duplic
   };
 }
 
+/**
+ * Sends the submission through the outbound policy (outbound/fetch.ts): the access point's addresses are checked when
+ * connecting, a redirect is not followed (the API key goes nowhere else), and at most 1 MiB of the answer is read.
+ */
 export async function submitDocument(s: Submission): Promise<SubmitResult> {
   const url = `${s.baseUrl.replace(/\/+$/, '')}/document_submissions`;
-  let res: Response;
+  let res: OutboundResponse;
   let body: string;
   try {
-    res = await fetch(url, {
+    res = await outboundFetch(url, {
       method: 'POST',
       headers: { authorization: `Bearer ${s.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify(documentSubmission(s)),
+      maxBytes: MAX_ANSWER_BYTES,
       signal: AbortSignal.timeout(s.timeoutMs ?? 60_000),
     });
-    body = await res.text();
+    body = new TextDecoder().decode((await res.read({ truncate: true })).bytes);
   } catch (err) {
     const cause = (err as { cause?: { code?: string } }).cause?.code;
     return { kind: 'unavailable', message: `The access point was not reached: ${cause ?? (err as Error).message}` };

@@ -10,6 +10,7 @@ import type { Db } from '../../store/db';
 import { getTeam } from '../../store/teams/teams';
 import { authenticateUser, getMembership, getUser, type User } from '../../store/users/users';
 import { registerRoute } from '../route';
+import { signInThrottle } from '../session/sign-in-throttle';
 import type { OAuthErrorHandler } from './errors';
 import {
   AUTHORIZE_PARAM_NAMES,
@@ -151,6 +152,7 @@ function sendPage(reply: FastifyReply, status: number, rendered: RenderedPage): 
 
 /** `errorHandler` answers errors that escape the page (a body too large, a wrong media type, the rate limit). */
 export function registerAuthorizeRoutes(app: FastifyInstance, db: Db, errorHandler: OAuthErrorHandler): void {
+  const throttle = signInThrottle(db);
   const selfUrl = (request: FastifyRequest) => request.url.split('?')[0] ?? request.url;
 
   /** The CSRF token of this browser: the cookie's value, set now if it has none. */
@@ -250,8 +252,24 @@ export function registerAuthorizeRoutes(app: FastifyInstance, db: Db, errorHandl
         case 'login': {
           const email = typeof form.email === 'string' ? form.email : '';
           const password = typeof form.password === 'string' ? form.password : '';
-          const user = email && password ? await authenticateUser(db, email, password) : undefined;
+          // Wrong passwords are slowed down as on the web sign-in: the same counters, per account and per address.
+          const attempt =
+            email && password
+              ? await throttle.attempt(
+                  email,
+                  request.ip,
+                  () => authenticateUser(db, email, password),
+                  (u) => u !== undefined,
+                )
+              : ({ kind: 'done', value: undefined } as const);
           const ctx = view(request, reply, v);
+          if (attempt.kind === 'wait') {
+            const s = attempt.seconds;
+            reply.header('Retry-After', String(s));
+            const notice = `Too many failed sign-ins. Try again in ${s} second${s === 1 ? '' : 's'}.`;
+            return sendPage(reply, 429, loginPage({ ...ctx, email, notice }));
+          }
+          const user = attempt.value;
           if (!user) return sendPage(reply, 401, loginPage({ ...ctx, email, notice: 'The email or password is not right.' }));
           if (!getMembership(db, v.client.teamId, user.id)) {
             return sendPage(reply, 403, loginPage({ ...ctx, email, notice: notMember(user, v.teamName) }));

@@ -32,6 +32,14 @@ const toHandOff = (h: HandOffRow): InvoiceHandOff => ({
  * API key goes to the data dir's secret file, never into the database or an answer. Choosing where the team's
  * invoices are delivered is team administration, as its mail server is.
  */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
 export async function appEInvoiceDeliveryPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   const dataDir = dataDirOf(db);
@@ -55,9 +63,18 @@ export async function appEInvoiceDeliveryPlugin(app: FastifyInstance, opts: { db
   registerRoute(app, r.putAccessPoint, ({ auth, body }) => {
     const teamId = admin(auth);
     const { apiKey, ...settings } = body;
+    // A key goes only to the access point it was given for: moved elsewhere, it must be given again.
+    const before = getAccessPoint(db, teamId);
+    if (apiKey === undefined && before && originOf(before.baseUrl) !== originOf(settings.baseUrl)) {
+      writeAccessPointKey(dataDir, teamId, null);
+    }
     if (apiKey === undefined && readAccessPointKey(dataDir, teamId) === undefined) {
       throw unprocessable('The access point needs its API key', undefined, [
-        { location: 'body', path: 'apiKey', message: 'is required when no key is stored yet' },
+        {
+          location: 'body',
+          path: 'apiKey',
+          message: 'is required when no key is stored yet, or when the access point moves to another address',
+        },
       ]);
     }
     if (apiKey !== undefined) writeAccessPointKey(dataDir, teamId, apiKey);

@@ -1,17 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { appSessionRoutes, type SessionInfo } from '../../../src-shared/contract/app-session';
 import {
-  ACCOUNT_THROTTLE,
-  ADDRESS_THROTTLE,
-  accountKey,
-  addressKey,
-  clearSignInFailures,
   createSession,
   listSessions,
-  recordSignInFailure,
   revokeSession,
   SESSION_MAX_AGE_MS,
-  signInWait,
   userTeams,
   type WebSession,
 } from '../../store/auth/sessions';
@@ -22,6 +15,7 @@ import { registerRoute } from '../route';
 import type { SessionAuth } from '../session/authenticator';
 import { clearedSessionCookie, sessionCookie } from '../session/cookie';
 import { csrfTokenFor } from '../session/csrf';
+import { signInThrottle } from '../session/sign-in-throttle';
 
 /**
  * Web sign-in under /app (contract/app-session.ts, docs/decisions/0110-web-sign-in-sessions.md): sign in, the
@@ -32,10 +26,6 @@ export interface AppSessionOptions {
   sessions: SessionAuth;
   clock?: () => number;
 }
-
-/** Sign-ins of one account (or one address) being checked at the same moment: more wait (password guessing in parallel). */
-const MAX_IN_FLIGHT_PER_ACCOUNT = 1;
-const MAX_IN_FLIGHT_PER_ADDRESS = 4;
 
 const tooMany = (seconds: number) =>
   new ApiError(
@@ -67,18 +57,7 @@ function sessionInfo(db: Db, session: WebSession, token: string): SessionInfo {
 export async function appSessionRoutesPlugin(app: FastifyInstance, opts: AppSessionOptions): Promise<void> {
   const { db, sessions } = opts;
   const clock = opts.clock ?? Date.now;
-  const inFlight = new Map<string, number>();
-  const enter = (key: string, max: number) => {
-    const n = inFlight.get(key) ?? 0;
-    if (n >= max) return false;
-    inFlight.set(key, n + 1);
-    return true;
-  };
-  const leave = (key: string) => {
-    const n = (inFlight.get(key) ?? 1) - 1;
-    if (n <= 0) inFlight.delete(key);
-    else inFlight.set(key, n);
-  };
+  const throttle = signInThrottle(db, clock);
 
   /** The live session behind a session-authenticated request; 404 for bearer credentials (they have none). */
   const current = (request: FastifyRequest) => {
@@ -93,28 +72,15 @@ export async function appSessionRoutesPlugin(app: FastifyInstance, opts: AppSess
   });
 
   registerRoute(app, appSessionRoutes.signIn, async ({ body, request, reply }) => {
-    const account = accountKey(body.email);
-    const address = addressKey(request.ip);
-    const now = clock();
-    const wait = Math.max(signInWait(db, account, ACCOUNT_THROTTLE, now), signInWait(db, address, ADDRESS_THROTTLE, now));
-    if (wait > 0) throw tooMany(wait);
-    if (!enter(account, MAX_IN_FLIGHT_PER_ACCOUNT)) throw tooMany(1);
-    if (!enter(address, MAX_IN_FLIGHT_PER_ADDRESS)) {
-      leave(account);
-      throw tooMany(1);
-    }
-    let user: Awaited<ReturnType<typeof authenticateUser>>;
-    try {
-      user = await authenticateUser(db, body.email, body.password);
-    } finally {
-      leave(account);
-      leave(address);
-    }
-    if (!user) {
-      recordSignInFailure(db, [account, address], clock());
-      throw wrongCredentials();
-    }
-    clearSignInFailures(db, account);
+    const attempt = await throttle.attempt(
+      body.email,
+      request.ip,
+      () => authenticateUser(db, body.email, body.password),
+      (user) => user !== undefined,
+    );
+    if (attempt.kind === 'wait') throw tooMany(attempt.seconds);
+    const user = attempt.value;
+    if (!user) throw wrongCredentials();
     const teams = userTeams(db, user.id);
     const team = body.teamId ? teams.find((t) => t.id === body.teamId) : teams[0];
     if (!team) {

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { appSmtpRoutes, type SmtpView } from '../../../src-shared/contract/app-smtp';
 import { dataDirOf } from '../../documents/storage';
-import { hasSmtpPassword, writeSmtpPassword } from '../../invoices/smtp-secrets';
+import { hasSmtpPassword, saveSmtpSettings, writeSmtpPassword } from '../../invoices/smtp-secrets';
 import { SmtpTestFailure, sendSmtpTest } from '../../invoices/smtp-test';
 import type { Db } from '../../store/db';
-import { clearSmtpSettings, getSmtpSettings, setSmtpSettings } from '../../store/invoices/smtp';
-import { findTeamById } from '../../store/teams/teams';
+import { clearSmtpSettings, getSmtpSettings } from '../../store/invoices/smtp';
+import { findTeamById, isSingleTeam } from '../../store/teams/teams';
 import { actingUserId, getUser } from '../../store/users/users';
 import type { Credential } from '../auth/credentials';
 import { ApiError, conflict, forbidden, notFound, sendError, unprocessable } from '../errors';
@@ -43,10 +43,7 @@ export async function appSmtpRoutesPlugin(app: FastifyInstance, opts: { db: Db }
   registerRoute(app, appSmtpRoutes.put, ({ auth, body }) => {
     const teamId = admin(auth);
     const { password, ...settings } = body;
-    // As `finops smtp set`: a new password replaces the stored one; no user name means no password at all.
-    if (password !== undefined && settings.username !== null) writeSmtpPassword(dataDir, teamId, password);
-    else if (settings.username === null) writeSmtpPassword(dataDir, teamId, null);
-    setSmtpSettings(db, teamId, settings);
+    saveSmtpSettings(db, dataDir, teamId, settings, password);
     return view(teamId);
   });
   registerRoute(app, appSmtpRoutes.remove, ({ auth }) => {
@@ -69,7 +66,7 @@ export async function appSmtpRoutesPlugin(app: FastifyInstance, opts: { db: Db }
     }
     try {
       const teamName = findTeamById(db, teamId)?.name ?? 'Finops Desk';
-      const sent = await sendSmtpTest(settings, teamId, { to, teamName, dataDir });
+      const sent = await sendSmtpTest(settings, teamId, { to, teamName, dataDir, singleTeam: isSingleTeam(db) });
       return { data: { to, ...sent } };
     } catch (err) {
       if (!(err instanceof SmtpTestFailure)) throw err;

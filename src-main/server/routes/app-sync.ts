@@ -15,9 +15,10 @@ import {
   teamRemote,
 } from '../../store/sync/remotes';
 import { syncStatus } from '../../store/sync/status';
+import { isSingleTeam } from '../../store/teams/teams';
 import { getMembership } from '../../store/users/users';
 import { testConnection } from '../../sync/connection-test';
-import { NoCredential, type OAuthGrant, remoteCredential, staticCredential } from '../../sync/credentials';
+import { environmentToken, NoCredential, type OAuthGrant, remoteCredential, staticCredential } from '../../sync/credentials';
 import { LoopbackSignIns } from '../../sync/oauth-loopback-sign-in';
 import { authorizationSecrets, authorizeUrl, endpoints, exchangeCode, SignInFailed } from '../../sync/oauth-sign-in';
 import { ForeignSignIn, type PendingSignIn, PendingSignIns, UnknownSignIn } from '../../sync/oauth-web-sign-in';
@@ -58,7 +59,8 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
   /** Where a round would take the credential from, without reading more than whether there is one. */
   async function credentialOf(remote: SyncRemote | undefined): Promise<SyncStatusBody['credential']> {
     if (!remote) return { present: false, from: null };
-    if (env().FINOPS_REMOTE_TOKEN) return { present: true, from: 'environment' };
+    const fromEnv = environmentToken(remote.baseUrl, env(), isSingleTeam(db));
+    if (fromEnv && 'token' in fromEnv) return { present: true, from: 'environment' };
     const store = await secrets();
     return (await store.get(accountOf(remote))) ? { present: true, from: store.kind } : { present: false, from: null };
   }
@@ -153,7 +155,10 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
     const scheduler = backgroundOf(db)?.sync;
     if (scheduler) scheduler.syncNow(auth.teamId);
     else {
-      rounds.start(remote, await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }));
+      rounds.start(
+        remote,
+        await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }, isSingleTeam(db)),
+      );
     }
     return statusOf(auth);
   });
@@ -308,7 +313,11 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
 
   async function keptToken(remote: SyncRemote): Promise<string | undefined> {
     try {
-      const credential = await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() });
+      const credential = await remoteCredential(
+        remote,
+        { credentials: { env: env() }, secretStore: await secrets() },
+        isSingleTeam(db),
+      );
       return await credential.token();
     } catch (err) {
       if (err instanceof NoCredential) return undefined;

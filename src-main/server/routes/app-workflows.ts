@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { appWorkflowRoutes } from '../../../src-shared/contract/app-workflows';
+import { refusedAddressEntry } from '../../outbound/entries';
 import type { Db } from '../../store/db';
 import { decideApproval } from '../../store/workflows/runs/approvals';
 import { cancelRun } from '../../store/workflows/runs/cancel';
@@ -10,8 +11,9 @@ import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail }
 import { describeProblems } from '../../workflows/validate';
 import { wakeRunners } from '../../workflows/wakeup';
 import type { Credential } from '../auth/credentials';
-import { conflict, unprocessable } from '../errors';
+import { conflict, forbidden, unprocessable } from '../errors';
 import { registerRoute } from '../route';
+import { mayManage } from './app-sync';
 import { startAck, startOrRefuse } from './workflows';
 
 /**
@@ -27,7 +29,27 @@ function decider(auth: Credential): string {
 export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
   registerRoute(app, appWorkflowRoutes.settings, ({ auth }) => getWorkflowSettings(db, auth.teamId));
-  registerRoute(app, appWorkflowRoutes.putSettings, ({ auth, body }) => setWorkflowSettings(db, auth.teamId, body));
+  registerRoute(app, appWorkflowRoutes.putSettings, ({ auth, body }) => {
+    // Where the team's runs may call out to is team administration (docs/decisions/0176): an owner (or a key with
+    // apis.all); what those hosts' addresses may be stays the operator's (outbound/policy.ts, checked per call).
+    if (!mayManage(db, auth)) {
+      throw forbidden(
+        'Only an owner of the team may change where its workflows may call',
+        auth.userId
+          ? 'Ask an owner of the team.'
+          : 'A credential without a person needs the apis.all scope for team administration.',
+      );
+    }
+    body.httpHosts.forEach((entry, i) => {
+      const refused = refusedAddressEntry(entry);
+      if (refused) {
+        throw unprocessable(`httpHosts[${i}]: ${refused}`, undefined, [
+          { location: 'body', path: `httpHosts.${i}`, message: refused },
+        ]);
+      }
+    });
+    return setWorkflowSettings(db, auth.teamId, body);
+  });
   registerRoute(app, appWorkflowRoutes.list, ({ auth, query }) => listWorkflows(db, auth.teamId, query));
   registerRoute(app, appWorkflowRoutes.import, ({ auth, body }) => {
     try {

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type { Db } from '../db';
 import { newId } from '../ids';
 import type { Role } from '../users/users';
@@ -214,7 +215,18 @@ export const ADDRESS_THROTTLE: ThrottlePolicy = { free: 20, maxDelaySeconds: 900
 export const FAILURE_MEMORY_MS = 3600_000;
 
 export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
-export const addressKey = (ip: string) => `ip:${ip}`;
+/**
+ * A client address as counted: an IPv4 address as it is, an IPv6 address by its /64 (one subscriber gets a whole
+ * /64 and can change the rest at will), an IPv4-mapped IPv6 address as the IPv4 address.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return `ip:${ip}`;
+  let parsed = ipaddr.parse(ip);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv4') return `ip:${parsed.toString()}`;
+  const parts = (parsed as ipaddr.IPv6).parts.slice(0, 4).map((p) => p.toString(16));
+  return `ip:${parts.join(':')}::/64`;
+}
 
 /** Seconds to wait after `failures` failures: 0 while free, then doubling from 1 s, capped. */
 export function throttleDelaySeconds(failures: number, policy: ThrottlePolicy): number {

@@ -18,22 +18,43 @@ export interface FeedChange {
   record: Projection | null;
 }
 
-const IN_SYNC = `(${SYNC_ORDER.map((e) => `'${e}'`).join(', ')})`;
+/**
+ * What a credential may read of the feed (docs/decisions/0177): the synced entities its scopes read, and of the
+ * notifications only the team's and its own user's — never another member's.
+ */
+export interface FeedReader {
+  entities: readonly SyncEntity[];
+  /** The user whose notifications it reads besides the team's (null: the team's only). */
+  userId: string | null;
+}
+
+/** Another member's notification (by the change's id): left out of the feed. */
+const OTHERS_NOTIFICATION = `(c.entity = 'notification' AND c.entity_id IN (
+  SELECT n.id FROM notifications n WHERE n.team_id = c.team_id AND n.user_id IS NOT NULL AND n.user_id IS NOT @user))`;
 
 export function syncFeed(
   db: Db,
   teamId: string,
   since: number,
   limit: number,
+  reader: FeedReader = { entities: SYNC_ORDER, userId: null },
 ): { data: FeedChange[]; cursor: number; hasMore: boolean; currentSeq: number } {
+  const entities = reader.entities.filter((e) => SYNC_ORDER.includes(e));
   // One snapshot for the changes and the records they name.
   return db.transaction(() => {
     const rows = db
       .prepare(
-        `SELECT seq, entity, entity_id AS id, op FROM changes
-         WHERE team_id = ? AND seq > ? AND entity IN ${IN_SYNC} ORDER BY seq LIMIT ?`,
+        `SELECT c.seq, c.entity, c.entity_id AS id, c.op FROM changes c
+         WHERE c.team_id = @team AND c.seq > @since AND c.entity IN (SELECT value FROM json_each(@entities))
+           AND NOT ${OTHERS_NOTIFICATION}
+         ORDER BY c.seq LIMIT @limit`,
       )
-      .all(teamId, since, limit + 1) as { seq: number; entity: string; id: string; op: 'upsert' | 'delete' }[];
+      .all({ team: teamId, since, limit: limit + 1, entities: JSON.stringify(entities), user: reader.userId }) as {
+      seq: number;
+      entity: string;
+      id: string;
+      op: 'upsert' | 'delete';
+    }[];
     const hasMore = rows.length > limit;
     const page = hasMore ? rows.slice(0, limit) : rows;
     const byEntity = new Map<SyncEntity, string[]>();
@@ -68,8 +89,19 @@ export function syncRecordsById(
   teamId: string,
   entity: SyncEntity,
   ids: readonly string[],
+  userId: string | null = null,
 ): { id: string; seq: number; record: Projection }[] {
-  const projections = readProjections(db, teamId, entity, ids);
+  const visible =
+    entity === 'notification'
+      ? (db
+          .prepare(
+            `SELECT id FROM notifications WHERE team_id = ? AND id IN (SELECT value FROM json_each(?))
+               AND (user_id IS NULL OR user_id IS ?)`,
+          )
+          .pluck()
+          .all(teamId, JSON.stringify(ids), userId) as string[])
+      : ids;
+  const projections = readProjections(db, teamId, entity, visible);
   return [...projections].map(([id, record]) => ({
     id,
     seq:

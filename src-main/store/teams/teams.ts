@@ -95,6 +95,11 @@ export function firstTeamOrCreate(db: Db, name: string): Team {
     .immediate();
 }
 
+/** Whether the data dir holds exactly one team (server-wide secrets from the environment serve only such a one). */
+export function isSingleTeam(db: Db): boolean {
+  return (db.prepare('SELECT count(*) FROM (SELECT 1 FROM teams LIMIT 2)').pluck().get() as number) === 1;
+}
+
 export function listTeams(db: Db): Team[] {
   return db.prepare(`${SELECT} ORDER BY name`).all() as Team[];
 }

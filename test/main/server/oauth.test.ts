@@ -288,6 +288,22 @@ describe('the authorize page', () => {
     await expect(driveAuthorize(s.base, params, { email: 'nobody@acme.test' })).rejects.toThrow(/login answered 401/);
   });
 
+  it('slows down wrong passwords as the web sign-in does: from the 6th on the account, 429 with Retry-After', async () => {
+    const s = await setup({ isPublic: true });
+    const params = authParams(s.clientId, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });
+    const statuses: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      const outcome = await driveAuthorize(s.base, params, { email: 'ana@acme.test', password: `wrong password ${i}!` }).catch(
+        (err: Error) => err.message,
+      );
+      statuses.push(String(outcome).match(/login answered (\d+)/)?.[1] ?? String(outcome));
+    }
+    expect(statuses.slice(0, 5)).toEqual(['401', '401', '401', '401', '401']);
+    expect(statuses.slice(6)).toEqual(['429', '429', '429', '429']);
+    // The right password waits too while the account is throttled (guessing cannot tell a hit from a wait).
+    await expect(driveAuthorize(s.base, params, { email: 'ana@acme.test' })).rejects.toThrow(/login answered 429/);
+  });
+
   it('refuses a form post without the CSRF cookie/token pair or from another origin', async () => {
     const s = await setup({ isPublic: true });
     const params = authParams(s.clientId, { code_challenge: pkcePair().challenge, code_challenge_method: 'S256' });

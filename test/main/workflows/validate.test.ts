@@ -221,9 +221,18 @@ describe('templates and conditions', () => {
 });
 
 describe('HTTP allow-list', () => {
-  const allowed = ['hooks.example.com', '127.0.0.1:8080'];
+  const allowed = ['hooks.example.com', '127.0.0.1:8080', '[::1]:9000', 'plain.example.com:80'];
   it.each([
     ['https://hooks.example.com/x', undefined],
+    ['https://hooks.example.com:443/x', undefined],
+    ['http://hooks.example.com/x', undefined],
+    // An entry without a port allows only the scheme's default port.
+    ['https://hooks.example.com:8443/x', /not on the allow-list/],
+    ['http://hooks.example.com:22/', /only port 80/],
+    ['http://plain.example.com/', undefined],
+    ['https://plain.example.com/', /not on the allow-list/],
+    ['http://[::1]:9000/', undefined],
+    ['http://[::1]:9001/', /not on the allow-list/],
     ['https://HOOKS.example.com./x', /not on the allow-list/],
     ['http://127.0.0.1:8080/ok', undefined],
     ['http://127.0.0.1:8081/ok', /not on the allow-list/],

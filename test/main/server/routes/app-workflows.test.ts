@@ -4,6 +4,7 @@
  * the app that a run moved. Team isolation of every route is in the authorization matrix.
  */
 import { describe, expect, it } from 'vitest';
+import { configureOperator, resetOperator } from '../../../../src-main/operator/settings';
 import { createSession } from '../../../../src-main/store/auth/sessions';
 import { createUser } from '../../../../src-main/store/users/users';
 import { WorkflowRunner } from '../../../../src-main/workflows/runner';
@@ -248,5 +249,65 @@ describe('/app/workflow-settings', () => {
     expect((await api.call('GET', '/app/workflow-settings', { token: other })).json().httpHosts).toEqual([]);
     const readOnly = api.key('Acme', ['workflows.read']);
     expect((await api.call('PUT', '/app/workflow-settings', { token: readOnly, body: { httpHosts: [] } })).statusCode).toBe(403);
+  });
+});
+
+describe('/app/workflow-settings: who decides where runs may call', () => {
+  it('only an owner (or an apis.all key) changes the allow-list; a member or a workflows.write key cannot', async () => {
+    const { api } = await setup();
+    const teamId = api.team('Acme').id;
+    const owner = createUser(api.db, teamId, { email: 'olga@acme.test', passwordHash: 'x', role: 'owner' }).user;
+    const member = createUser(api.db, teamId, { email: 'mo@acme.test', passwordHash: 'x', role: 'member' }).user;
+    const asUser = async (userId: string) => {
+      const cookie = `finops_session=${createSession(api.db, { teamId, userId }).token}`;
+      const csrf = (await api.call('GET', '/app/session', { headers: { cookie } })).json().csrfToken as string;
+      return { cookie, 'x-csrf-token': csrf };
+    };
+    const body = { httpHosts: ['hooks.example.com'] };
+    const byMember = await api.call('PUT', '/app/workflow-settings', { headers: await asUser(member.id), body });
+    expect(byMember.statusCode).toBe(403);
+    const integration = api.key('Acme', ['workflows.read', 'workflows.write']);
+    expect((await api.call('PUT', '/app/workflow-settings', { token: integration, body })).statusCode).toBe(403);
+    expect((await api.call('GET', '/app/workflow-settings', { token: integration })).json().httpHosts).toEqual([]);
+    const byOwner = await api.call('PUT', '/app/workflow-settings', { headers: await asUser(owner.id), body });
+    expect(byOwner.statusCode, byOwner.body).toBe(200);
+    expect((await api.call('PUT', '/app/workflow-settings', { token: api.key('Acme'), body })).statusCode).toBe(200);
+  });
+
+  it('an internal address is refused when set, and a name resolving to one fails the call: its answer reaches no notification', async () => {
+    configureOperator({ allowPrivateHosts: [] });
+    try {
+      const { api, token } = await setup();
+      const base = await api.listen();
+      const port = new URL(base).port;
+      for (const entry of [`127.0.0.1:${port}`, '169.254.169.254', `[::1]:${port}`, '10.0.0.1']) {
+        const refused = await api.call('PUT', '/app/workflow-settings', { token, body: { httpHosts: [entry] } });
+        expect(refused.statusCode, entry).toBe(422);
+        expect(refused.json().message).toMatch(/operator does not let requests reach/);
+      }
+      // A name is accepted (its addresses are judged per call) — and then refused where it resolves to loopback.
+      const ok = await api.call('PUT', '/app/workflow-settings', { token, body: { httpHosts: [`localhost:${port}`] } });
+      expect(ok.statusCode).toBe(200);
+      const leak = {
+        name: 'Leak',
+        active: true,
+        triggers: [{ type: 'manual' }],
+        nodes: [
+          { id: 'read', kind: 'http_request', method: 'GET', url: `http://localhost:${port}/v1/health`, as: 'health' },
+          { id: 'tell', kind: 'notify', message: 'health: {{vars.health}}' },
+        ],
+        edges: [{ from: 'read', to: 'tell' }],
+      };
+      const wf = (await api.call('POST', '/app/workflows', { token, body: { definition: leak, promote: true } })).json().id;
+      const run = (await api.call('POST', `/app/workflows/${wf}/runs`, { token, body: {} })).json();
+      await drive(api);
+      const detail = (await api.call('GET', `/app/workflow-runs/${run.executionId}`, { token })).json();
+      expect(detail.status).toBe('failed');
+      expect(JSON.stringify(detail)).toMatch(/loopback address: refused/);
+      const notes = (await api.call('GET', '/v1/notifications', { token })).json();
+      expect(JSON.stringify(notes)).not.toMatch(/health/);
+    } finally {
+      resetOperator();
+    }
   });
 });
