@@ -102,7 +102,7 @@ export interface RestoreOptions {
 }
 
 /** Whether a server has this data dir open now (its presence lease, renewed while it runs). */
-function serversOn(dataDir: string): string[] {
+export function serversOn(dataDir: string): string[] {
   const file = path.join(dataDir, DB_FILE_NAME);
   if (!fs.existsSync(file)) return [];
   let db: Database.Database;

@@ -10,7 +10,7 @@ import { installSubscriptions } from './subscriptions';
  */
 export function openDataDir(dataDir: string, options: OpenOptions = {}): Db {
   installSubscriptions();
-  return openDatabase(dataDir, { onEvent: printOpenEvent, ...options });
+  return openDatabase(dataDir, { ...options, onEvent: options.onEvent ?? printOpenEvent });
 }
 
 export function describeOpenEvent(event: OpenEvent): string | undefined {

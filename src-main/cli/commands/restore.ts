@@ -3,7 +3,7 @@ import path from 'node:path';
 import { Command } from 'commander';
 import { createBackup } from '../../backup/archive';
 import { backupFolder } from '../../backup/folder';
-import { archiveName, dataDirIsEmpty, RestoreRefused, restoreDataDir } from '../../backup/restore';
+import { archiveName, dataDirIsEmpty, RestoreRefused, restoreDataDir, serversOn } from '../../backup/restore';
 import { openDataDir } from '../../runtime/data-dir';
 import { backupSettings, recordBackupRun } from '../../store/backups/settings';
 import { DB_FILE_NAME } from '../../store/db';
@@ -24,6 +24,12 @@ export function restoreCommand(): Command {
       let safety: string | undefined;
       if (!dataDirIsEmpty(dataDir) && !opts.force) {
         throw new RestoreRefused(`${dataDir} is not empty; restore into an empty folder, or pass --force to replace its data`);
+      }
+      const servers = serversOn(dataDir);
+      if (servers.length) {
+        throw new RestoreRefused(
+          `a server is running on ${dataDir} (${servers.join(', ')}); stop it first, or restore from its Settings screen`,
+        );
       }
       if (opts.force && fs.existsSync(path.join(dataDir, DB_FILE_NAME))) {
         const db = openDataDir(dataDir);
