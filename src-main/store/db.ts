@@ -106,13 +106,7 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
     cacheStatements(db);
     db.pragma('busy_timeout = 5000');
     // Nothing is written before the checks: a database from a newer version or a damaged one stays as it was.
-    let current: number;
-    try {
-      current = schemaVersion(db);
-    } catch (err) {
-      if (isCorruption(err)) throw new DatabaseCorrupt(file, (err as Error).message);
-      throw err;
-    }
+    const current = schemaVersion(db);
     const latest = LATEST_VERSION;
     if (current > latest) throw new DatabaseTooNew(current, latest);
     const target = options.targetVersion ?? latest;
@@ -135,6 +129,8 @@ export function openDatabaseFile(file: string, options: OpenOptions = {}): Db {
       options.onEvent?.({ type: 'migrated', from: current, to: target, ms: Date.now() - started });
   } catch (err) {
     db.close();
+    // Damage met anywhere while opening (the schema, a page the checks read) is the same finding.
+    if (isCorruption(err)) throw new DatabaseCorrupt(file, (err as Error).message);
     throw err;
   }
   return db;
