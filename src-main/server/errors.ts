@@ -135,7 +135,9 @@ const DISK_CODES = new Set(['SQLITE_FULL', 'SQLITE_READONLY', 'ENOSPC', 'EDQUOT'
 
 export function isDiskFailure(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (DISK_CODES.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY_'));
+  return (
+    typeof code === 'string' && (DISK_CODES.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY_'))
+  );
 }
 
 function diskUnavailable(err: unknown): ApiError {

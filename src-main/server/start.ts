@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { BackupSchedulerOptions } from '../backup/scheduler';
 import type { InboxIntakeOptions } from '../inbox-ingest/runner';
 import { openDataDir } from '../runtime/data-dir';
 import { announceServer, withdrawServer } from '../store/backups/presence';
@@ -33,6 +34,8 @@ export interface StartOptions {
   sync?: false | SchedulerOptions;
   /** Each team's watched folder and IMAP mailbox (false: none); inbox-ingest/runner.ts. */
   inboxIntake?: false | InboxIntakeOptions;
+  /** Scheduled backups of the data dir (false: none); backup/scheduler.ts. */
+  backups?: false | BackupSchedulerOptions;
   /** What opening the data dir reports (backup before a migration, each migration); default: lines on stderr. */
   onOpenEvent?: (event: OpenEvent) => void;
 }
@@ -79,6 +82,7 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       invoiceJobs: options.invoiceJobs ?? {},
       sync: options.sync ?? {},
       inboxIntake: options.inboxIntake ?? {},
+      backups: options.backups ?? {},
     });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {

@@ -53,9 +53,7 @@ export const BackupSettingsPut = z.strictObject({
 });
 
 export const RestoreBody = z.strictObject({
-  name: z
-    .string()
-    .regex(/^finops-[0-9TZ-]+-[a-z]+-[0-9a-f]{4}\.tar\.gz$/, 'must be the name of an archive in the backup folder'),
+  name: z.string().regex(/^finops-[0-9TZ-]+-[a-z]+-[0-9a-f]{4}\.tar\.gz$/, 'must be the name of an archive in the backup folder'),
   confirm: z.literal('restore', { message: 'type "restore" to confirm: the data is replaced by the backup’s' }),
 });
 

@@ -20,7 +20,10 @@ export function tableChecksums(file: string, { skip = [] as readonly string[] } 
     for (const t of tables) {
       if (skip.includes(t.name)) continue;
       const withoutRowid = /WITHOUT ROWID/i.test(t.sql);
-      const rows = db.prepare(`SELECT * FROM "${t.name}" ${withoutRowid ? 'ORDER BY 1, 2' : 'ORDER BY rowid'}`).raw().all();
+      const rows = db
+        .prepare(`SELECT * FROM "${t.name}" ${withoutRowid ? 'ORDER BY 1, 2' : 'ORDER BY rowid'}`)
+        .raw()
+        .all();
       const hash = crypto.createHash('sha256');
       for (const r of rows) hash.update(JSON.stringify(r, (_k, v) => (Buffer.isBuffer(v) ? v.toString('base64') : v)));
       out[t.name] = `${rows.length}:${hash.digest('hex').slice(0, 16)}`;

@@ -141,3 +141,35 @@ export function failAbandonedRuns(db: Db, before: string): number {
     )
     .run(before, before).changes;
 }
+
+export interface TeamCounters {
+  changeSeq: number;
+  authSeq: number;
+}
+
+export function teamCounters(db: Db): Map<string, TeamCounters> {
+  const rows = db.prepare('SELECT id, change_seq AS changeSeq, auth_seq AS authSeq FROM teams').all() as ({
+    id: string;
+  } & TeamCounters)[];
+  return new Map(rows.map((r) => [r.id, { changeSeq: r.changeSeq, authSeq: r.authSeq }]));
+}
+
+/**
+ * After a restore into a running server: every team's change and credential counters move past what they were
+ * before it, so no cached response or credential of the replaced data stays current (their counters no longer
+ * match), and a replica that pulled this feed up to the old sequence sees the restored records' next changes.
+ */
+export function advanceCountersPast(db: Db, before: ReadonlyMap<string, TeamCounters>): void {
+  const update = db.prepare('UPDATE teams SET change_seq = max(change_seq, ?) + 1, auth_seq = max(auth_seq, ?) + 1 WHERE id = ?');
+  db.transaction(() => {
+    for (const id of db.prepare('SELECT id FROM teams').pluck().all() as string[]) {
+      const b = before.get(id);
+      update.run(b?.changeSeq ?? 0, b?.authSeq ?? 0, id);
+    }
+  }).immediate();
+}
+
+/** How many teams the data dir holds (the app's backup routes serve a data dir of one team only). */
+export function teamCount(db: Db): number {
+  return db.prepare('SELECT count(*) FROM teams').pluck().get() as number;
+}

@@ -32,7 +32,8 @@ export async function onlineCopy(db: Db, target: string, onProgress?: (done: num
 export async function copyDatabaseFile(source: string, target: string): Promise<void> {
   const from = new Database(source, { readonly: true, fileMustExist: true });
   try {
-    await from.backup(target);
+    // One step after the first: nothing else may use the target meanwhile (the caller holds requests off).
+    await from.backup(target, { progress: () => 1_000_000_000 });
   } finally {
     from.close();
   }

@@ -107,7 +107,11 @@ describe('finops backup and restore', () => {
     const { dir, key } = setUp();
     const server = await startServe(['--data-dir', dir, '--rate-limit', '1000000']);
     servers.push(server);
-    const account = await call(server.url, key, 'POST', '/v1/bank-accounts', { name: 'Main', currency: 'EUR', type: 'depository' });
+    const account = await call(server.url, key, 'POST', '/v1/bank-accounts', {
+      name: 'Main',
+      currency: 'EUR',
+      type: 'depository',
+    });
     expect(account.status, JSON.stringify(account.body)).toBeLessThan(300);
     const writes = load(server.url, key, account.body.id as string);
     await new Promise((r) => setTimeout(r, 3000));
@@ -145,7 +149,11 @@ describe('finops backup and restore', () => {
     expect(ledger.status, ledger.stdout + ledger.stderr).toBe(0);
 
     // Every write acknowledged before the backup began is in it.
-    const present = new Set([...ids(restoredDb, 'customers'), ...ids(restoredDb, 'transactions'), ...ids(restoredDb, 'documents')]);
+    const present = new Set([
+      ...ids(restoredDb, 'customers'),
+      ...ids(restoredDb, 'transactions'),
+      ...ids(restoredDb, 'documents'),
+    ]);
     const early = writes.acked.filter((a) => a.at < began);
     expect(early.length).toBe(before);
     expect(early.filter((a) => !present.has(a.id))).toEqual([]);
@@ -156,7 +164,10 @@ describe('finops backup and restore', () => {
     const server = await startServe(['--data-dir', dir]);
     servers.push(server);
     for (let i = 0; i < 5; i++) {
-      expect((await call(server.url, key, 'POST', '/v1/documents', { fileName: `d${i}.pdf`, content: tinyPdf(i).toString('base64') })).status).toBe(201);
+      expect(
+        (await call(server.url, key, 'POST', '/v1/documents', { fileName: `d${i}.pdf`, content: tinyPdf(i).toString('base64') }))
+          .status,
+      ).toBe(201);
       expect((await call(server.url, key, 'POST', '/v1/customers', { name: `Quiet ${i}` })).status).toBe(201);
     }
     fs.mkdirSync(path.join(dir, 'secrets'), { recursive: true });

@@ -8,7 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { DatabaseCorrupt, DatabaseTooNew, DB_FILE_NAME, type OpenEvent, openDatabase, schemaVersion } from '../../../src-main/store/db';
+import {
+  DatabaseCorrupt,
+  DatabaseTooNew,
+  DB_FILE_NAME,
+  type OpenEvent,
+  openDatabase,
+  schemaVersion,
+} from '../../../src-main/store/db';
 import { LATEST_VERSION } from '../../../src-main/store/migrations/index';
 import { runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
@@ -29,7 +36,9 @@ describe('opening a data dir', () => {
   it('backs the database up before migrating it and says where', () => {
     const dir = tmpDir();
     const old = openDatabase(dir, { targetVersion: LATEST_VERSION - 2 });
-    old.prepare("INSERT INTO teams (id, name, base_currency, created_at, updated_at) VALUES ('t1', 'Old', 'EUR', 'x', 'x')").run();
+    old
+      .prepare("INSERT INTO teams (id, name, base_currency, created_at, updated_at) VALUES ('t1', 'Old', 'EUR', 'x', 'x')")
+      .run();
     old.close();
     const events: OpenEvent[] = [];
     const db = openDatabase(dir, { onEvent: (e) => events.push(e) });
@@ -55,7 +64,11 @@ describe('opening a data dir', () => {
     openDatabase(dir, { targetVersion: LATEST_VERSION - 1 }).close();
     const r = runCli(['token', 'create', '--data-dir', dir, '--team', 'Acme']);
     expect(r.status, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(new RegExp(`backed up the database to ${dir}/backups/before-migration-v${LATEST_VERSION - 1}-to-v${LATEST_VERSION}-.*\\.sqlite before migrating it`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `backed up the database to ${dir}/backups/before-migration-v${LATEST_VERSION - 1}-to-v${LATEST_VERSION}-.*\\.sqlite before migrating it`,
+      ),
+    );
   });
 
   it('refuses a database of a newer version and leaves its file untouched', () => {
