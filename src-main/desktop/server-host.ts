@@ -9,11 +9,12 @@
  * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
  */
 import { backgroundOf } from '../runtime/background';
+import { describeOpenEvent } from '../runtime/data-dir';
 import { startServer } from '../server/start';
-import { DatabaseTooNew, type Db } from '../store/db';
+import { DatabaseCorrupt, DatabaseTooNew, type Db, type OpenEvent } from '../store/db';
 import { enabledRemotes } from '../store/sync/remotes';
 import { ensureDesktopKey } from './desktop-key';
-import { type HostEvent, isHostRequest, type StartRequest } from './protocol';
+import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from './protocol';
 import { relayedSecretStore, type SecretRelay } from './secret-relay';
 
 export interface ParentChannel {
@@ -47,7 +48,7 @@ function isAddressInUse(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
 }
 
-async function listen(request: StartRequest, secrets: SecretRelay) {
+async function listen(request: StartRequest, secrets: SecretRelay, onOpenEvent: (event: OpenEvent) => void) {
   const options = {
     dataDir: request.dataDir,
     host: '127.0.0.1',
@@ -55,6 +56,7 @@ async function listen(request: StartRequest, secrets: SecretRelay) {
     logLevel: 'warn' as const,
     ownHostOnly: true,
     sync: { secretStore: secrets.store },
+    onOpenEvent,
   };
   try {
     return await startServer({ ...options, port: request.port });
@@ -79,6 +81,15 @@ function syncTeamsOf(db: Db, baseUrl: string): void {
   }
 }
 
+function progressOf(event: OpenEvent): ProgressEvent {
+  const message = describeOpenEvent(event) ?? 'checking the database';
+  if (event.type === 'backup') return { type: 'progress', phase: 'backup', message, path: event.path };
+  if (event.type === 'migration') {
+    return { type: 'progress', phase: 'migration', message, step: event.index + 1, steps: event.total };
+  }
+  return { type: 'progress', phase: event.type, message };
+}
+
 export function runServerHost(channel: ParentChannel, exit: (code: number) => void = (code) => process.exit(code)): void {
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   let started = false;
@@ -100,14 +111,14 @@ export function runServerHost(channel: ParentChannel, exit: (code: number) => vo
     started = true;
     secrets = relayedSecretStore((request) => channel.send(request), message.secretStorage);
     try {
-      server = await listen(message, secrets);
+      server = await listen(message, secrets, (event) => channel.send(progressOf(event)));
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);
       channel.send({ type: 'ready', url: server.url, apiKey: key, keyCreated: created, teamId });
     } catch (err) {
       channel.send({
         type: 'failed',
         message: err instanceof Error ? err.message : String(err),
-        retryable: !(err instanceof DatabaseTooNew),
+        retryable: !(err instanceof DatabaseTooNew || err instanceof DatabaseCorrupt),
       });
     }
   });
