@@ -40,8 +40,9 @@ export class BackupScheduler {
   start(): this {
     settleAbandonedRuns(this.db, this.now());
     this.timer = setInterval(() => void this.tick(), this.options.checkIntervalMs ?? 60_000);
+    // The first check comes one interval after the start, not at once: a start (a restart loop, a test's server)
+    // is not a reason for an archive, and the start itself stays as quick as before.
     this.timer.unref();
-    void this.tick();
     return this;
   }
 
