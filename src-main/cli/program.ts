@@ -44,6 +44,16 @@ export function withDatabase<T>(opts: { dataDir?: string }, run: (db: Db) => T):
   }
 }
 
+/** `withDatabase` for a command that awaits: the database closes once its promise settles. */
+export async function withDatabaseAsync<T>(opts: { dataDir?: string }, run: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDataDir(resolveDataDir(opts));
+  try {
+    return await run(db);
+  } finally {
+    db.close();
+  }
+}
+
 export function teamOption(required = true): Option {
   const o = new Option('--team <team>', 'team name or id');
   if (required) o.makeOptionMandatory();

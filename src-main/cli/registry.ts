@@ -50,6 +50,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./commands/invoices')).invoicesCommand(),
   },
   {
+    name: 'backup',
+    description: 'back up a data dir into one archive (consistent while a server writes); list backups; the schedule',
+    load: async () => (await import('./commands/backup')).backupCommand(),
+  },
+  {
+    name: 'restore',
+    description: 'put a backup back into a data dir (verified first; an occupied data dir only with --force)',
+    load: async () => (await import('./commands/restore')).restoreCommand(),
+  },
+  {
     name: 'import',
     description: 'import a bank file (CSV, OFX/QFX, camt.052/053/054, MT940) into an account; subcommands manage batches',
     load: async () => (await import('./commands/import')).importCommand(),

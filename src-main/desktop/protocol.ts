@@ -58,6 +58,23 @@ export interface FailedEvent {
   retryable: boolean;
 }
 
+/**
+ * What opening the data dir is doing before the server can listen (store/db.ts OpenEvent): checking the database,
+ * the backup made before a migration (and where), each migration step. A start that reports progress is not
+ * killed by the ready timeout: a migration of a large database may take minutes (the window shows this instead).
+ */
+export interface ProgressEvent {
+  type: 'progress';
+  phase: 'checking' | 'backup' | 'migration' | 'migrated';
+  /** One line for the person waiting, e.g. "migrating: step 1 of 2 (23 backups)". */
+  message: string;
+  /** The backup's path (phase backup). */
+  path?: string;
+  /** Migration steps done and in all (phase migration). */
+  step?: number;
+  steps?: number;
+}
+
 export interface SecretRequest {
   type: 'secret';
   id: number;
@@ -66,7 +83,7 @@ export interface SecretRequest {
   secret?: string;
 }
 
-export type HostEvent = ReadyEvent | FailedEvent | SecretRequest;
+export type HostEvent = ReadyEvent | FailedEvent | SecretRequest | ProgressEvent;
 
 const typeOf = (value: unknown): unknown => (value as { type?: unknown } | null)?.type;
 
@@ -77,5 +94,5 @@ export function isHostRequest(value: unknown): value is HostRequest {
 
 export function isHostEvent(value: unknown): value is HostEvent {
   const t = typeOf(value);
-  return t === 'ready' || t === 'failed' || t === 'secret';
+  return t === 'ready' || t === 'failed' || t === 'secret' || t === 'progress';
 }

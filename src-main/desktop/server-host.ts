@@ -10,11 +10,12 @@
  */
 import { configureOperator } from '../operator/settings';
 import { backgroundOf } from '../runtime/background';
+import { describeOpenEvent } from '../runtime/data-dir';
 import { startServer } from '../server/start';
-import { DatabaseTooNew, type Db } from '../store/db';
+import { DatabaseCorrupt, DatabaseTooNew, type Db, type OpenEvent } from '../store/db';
 import { enabledRemotes } from '../store/sync/remotes';
 import { ensureDesktopKey } from './desktop-key';
-import { type HostEvent, isHostRequest, type StartRequest } from './protocol';
+import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from './protocol';
 import { relayedSecretStore, type SecretRelay } from './secret-relay';
 
 export interface ParentChannel {
@@ -48,7 +49,7 @@ function isAddressInUse(err: unknown): boolean {
   return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
 }
 
-async function listen(request: StartRequest, secrets: SecretRelay) {
+async function listen(request: StartRequest, secrets: SecretRelay, onOpenEvent: (event: OpenEvent) => void) {
   const options = {
     dataDir: request.dataDir,
     host: '127.0.0.1',
@@ -56,6 +57,7 @@ async function listen(request: StartRequest, secrets: SecretRelay) {
     logLevel: 'warn' as const,
     ownHostOnly: true,
     sync: { secretStore: secrets.store },
+    onOpenEvent,
   };
   try {
     return await startServer({ ...options, port: request.port });
@@ -78,6 +80,15 @@ function syncTeamsOf(db: Db, baseUrl: string): void {
   for (const remote of enabledRemotes(db)) {
     if (new URL(remote.baseUrl).origin === origin) scheduler?.syncNow(remote.teamId);
   }
+}
+
+function progressOf(event: OpenEvent): ProgressEvent {
+  const message = describeOpenEvent(event) ?? 'checking the database';
+  if (event.type === 'backup') return { type: 'progress', phase: 'backup', message, path: event.path };
+  if (event.type === 'migration') {
+    return { type: 'progress', phase: 'migration', message, step: event.index + 1, steps: event.total };
+  }
+  return { type: 'progress', phase: event.type, message };
 }
 
 export function runServerHost(channel: ParentChannel, exit: (code: number) => void = (code) => process.exit(code)): void {
@@ -104,14 +115,14 @@ export function runServerHost(channel: ParentChannel, exit: (code: number) => vo
     // data dir excepted); private addresses stay refused unless $FINOPS_ALLOW_PRIVATE_HOSTS allows them.
     configureOperator({ inboxRoots: 'any' });
     try {
-      server = await listen(message, secrets);
+      server = await listen(message, secrets, (event) => channel.send(progressOf(event)));
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);
       channel.send({ type: 'ready', url: server.url, apiKey: key, keyCreated: created, teamId });
     } catch (err) {
       channel.send({
         type: 'failed',
         message: err instanceof Error ? err.message : String(err),
-        retryable: !(err instanceof DatabaseTooNew),
+        retryable: !(err instanceof DatabaseTooNew || err instanceof DatabaseCorrupt),
       });
     }
   });

@@ -12,7 +12,7 @@
  * - The host asks for sync credentials; they are answered from `secrets` (the shell's store; secret-relay.ts).
  */
 import type { ServerStatus } from '../../src-shared/desktop-bridge';
-import { type HostRequest, isHostEvent, type ReadyEvent } from './protocol';
+import { type HostRequest, isHostEvent, type ProgressEvent, type ReadyEvent } from './protocol';
 import { RestartPolicy } from './restart-policy';
 import { answerSecretRequest } from './secret-relay';
 import type { SecretStore } from './secret-store';
@@ -64,6 +64,7 @@ export class ServerSupervisor {
   private waiters: Waiter[] = [];
   private statusListeners = new Set<(status: ServerStatus) => void>();
   private readyListeners = new Set<(ready: ReadyEvent) => void>();
+  private progressListeners = new Set<(progress: ProgressEvent) => void>();
   private readonly policy: RestartPolicy;
   private readonly now: () => number;
   status: ServerStatus = { state: 'stopped' };
@@ -86,6 +87,15 @@ export class ServerSupervisor {
   onReady(listener: (ready: ReadyEvent) => void): () => void {
     this.readyListeners.add(listener);
     return () => this.readyListeners.delete(listener);
+  }
+
+  /**
+   * What the starting host reports before it is ready (the database check, the backup before a migration and
+   * where it went, each migration step): for the window's "migrating" state.
+   */
+  onProgress(listener: (progress: ProgressEvent) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
   }
 
   /** The running server's address and key; waits through restarts; rejects if the supervisor gives up. */
@@ -143,6 +153,14 @@ export class ServerSupervisor {
         void answerSecretRequest(this.options.secrets ?? null, message).then((reply) => {
           if (generation === this.generation) child.send(reply);
         });
+        return;
+      }
+      if (message.type === 'progress') {
+        // Opening the data dir is under way (a check, the backup before a migration, a migration): no time limit
+        // now, the window shows what it is doing.
+        if (this.readyTimer) clearTimeout(this.readyTimer);
+        this.readyTimer = null;
+        for (const l of this.progressListeners) l(message);
         return;
       }
       if (message.type === 'ready') {

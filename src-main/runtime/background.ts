@@ -1,3 +1,4 @@
+import { BackupScheduler, type BackupSchedulerOptions } from '../backup/scheduler';
 import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
 import { type HandOffOptions, type HandOffRunner, startHandOffRunner } from '../einvoice/access-point/runner';
 import { InboxIntake, type InboxIntakeOptions } from '../inbox-ingest/runner';
@@ -31,7 +32,9 @@ export interface BackgroundOptions {
   sync?: false | SchedulerOptions;
   /** Off unless given (a server turns it on; tests of other areas need no folder watchers or mail polls). */
   inboxIntake?: false | InboxIntakeOptions;
-  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents' | 'sync' | 'inbox', id?: string) => void;
+  /** Scheduled backups of the data dir (backup/scheduler.ts); off unless given (a server turns it on). */
+  backups?: false | BackupSchedulerOptions;
+  onError?: (err: unknown, area: 'workflows' | 'invoices' | 'documents' | 'sync' | 'inbox' | 'backups', id?: string) => void;
 }
 
 export interface BackgroundWork {
@@ -41,6 +44,7 @@ export interface BackgroundWork {
   readonly documents: DocumentRunner | undefined;
   readonly sync: SyncScheduler | undefined;
   readonly inboxIntake: InboxIntake | undefined;
+  readonly backups: BackupScheduler | undefined;
   /** Stops every runner; a step in flight completes and the rest is taken up by the next start. */
   stop(): Promise<void>;
 }
@@ -97,6 +101,10 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
           onIngested: () => documents?.kick(),
           onError: (err, teamId) => onError(err, 'inbox', teamId),
         }).start();
+  const backups =
+    options.backups === false || options.backups === undefined
+      ? undefined
+      : new BackupScheduler(db, options.dataDir, { ...options.backups, onError: (err) => onError(err, 'backups') }).start();
   let stopped = false;
   const work: BackgroundWork = {
     workflows,
@@ -105,6 +113,7 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
     documents,
     sync,
     inboxIntake,
+    backups,
     async stop() {
       if (stopped) return;
       stopped = true;
@@ -115,10 +124,27 @@ export function startBackgroundWork(db: Db, options: BackgroundOptions): Backgro
       await peppol?.stop();
       await documents?.stop();
       await sync?.stop();
+      await backups?.stop();
     },
   };
   running.set(db, work);
+  started.set(db, options);
   return work;
+}
+
+const started = new WeakMap<Db, BackgroundOptions>();
+
+/**
+ * Stops this database's background work and hands back a function that starts it again with the same options
+ * (a restore into a running server: nothing may write while the data is replaced).
+ */
+export async function pauseBackgroundWork(db: Db): Promise<() => void> {
+  const work = running.get(db);
+  const options = started.get(db);
+  await work?.stop();
+  return () => {
+    if (work && options) startBackgroundWork(db, options);
+  };
 }
 
 /**

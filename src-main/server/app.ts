@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { dataDirOf } from '../documents/storage';
-import { type BackgroundOptions, startBackgroundWork } from '../runtime/background';
+import { type BackgroundOptions, backgroundOf, startBackgroundWork } from '../runtime/background';
 import type { Db } from '../store/db';
 import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
@@ -13,6 +13,7 @@ import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotenc
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
 import { genRequestId } from './request-id';
+import { appBackupRoutesPlugin, installRestoreGate } from './routes/app-backups';
 import { appEInvoiceDeliveryPlugin } from './routes/app-einvoice-delivery';
 import { appEventsPlugin } from './routes/app-events';
 import { appInboxRoutesPlugin } from './routes/app-inbox';
@@ -84,6 +85,8 @@ export interface AppOptions {
   sync?: BackgroundOptions['sync'];
   /** Each team's watched folder and IMAP mailbox (off unless given; `finops serve` and the desktop host give it). */
   inboxIntake?: BackgroundOptions['inboxIntake'];
+  /** Scheduled backups of the data dir (off unless given; `finops serve` and the desktop host give it). */
+  backups?: BackgroundOptions['backups'];
   /**
    * Serve only the spec's and the hosted service's operations (`finops serve --spec-only`): every extension answers
    * 404, so a client — or the sync engine's generic path — meets exactly what the hosted service offers.
@@ -136,6 +139,8 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   installErrorHandling(app);
+  // While a backup is restored into this database, every other request waits outside (503, Retry-After).
+  installRestoreGate(app, options.db);
   if (options.ownHostOnly) installOwnHostCheck(app);
   await installBodyParsing(app);
   installBackgroundWork(app, options);
@@ -220,6 +225,11 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(appSmtpRoutesPlugin, { db: options.db, prefix: '/app' });
   await app.register(appEInvoiceDeliveryPlugin, { db: options.db, prefix: '/app' });
   await app.register(appRateRoutesPlugin, { db: options.db, prefix: '/app' });
+  await app.register(appBackupRoutesPlugin, {
+    db: options.db,
+    dataDir: options.dataDir ?? dataDirOf(options.db),
+    prefix: '/app',
+  });
   // Signed inbound webhooks of workflows: outside /v1 and its bearer scheme.
   await app.register(workflowHooksPlugin, { db: options.db, prefix: '/hooks' });
   // Provider callbacks (the spec names both prefixes): inbound e-mail for the inbox, signed with the team's secret.
@@ -238,11 +248,14 @@ function installBackgroundWork(app: FastifyInstance, options: AppOptions): void 
       documents: options.documents,
       sync: options.sync ?? false,
       inboxIntake: options.inboxIntake ?? false,
+      backups: options.backups ?? false,
       onError: (err, area, id) => app.log.error({ err, area, id }, 'background work failed'),
     });
     stop = () => work.stop();
   });
   app.addHook('onClose', async () => {
     await stop?.();
+    // A restore paused and started the work again: that newer one stops too.
+    await backgroundOf(options.db)?.stop();
   });
 }

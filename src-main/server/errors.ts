@@ -113,6 +113,7 @@ export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
     // Raised only when responses are validated (tests): the issues say what the handler got wrong.
     return new ApiError(500, 'Internal Server Error', 'The server failed to build its response', e.message);
   }
+  if (isDiskFailure(err)) return diskUnavailable(err);
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, empty body, wrong content type, body too large.
@@ -122,6 +123,35 @@ export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
     return new ApiError(status, label, message, e.code);
   }
   return new ApiError(500, 'Internal Server Error', 'An unexpected error occurred; quote the requestId when reporting it');
+}
+
+/**
+ * A write the disk refused: full (SQLITE_FULL, ENOSPC, a quota), failing (SQLITE_IOERR_*), or read-only. SQLite
+ * has rolled the transaction back, so the last committed state stands and nothing of the request was saved: the
+ * server is unavailable for writes, not broken, and the client may retry once space is freed
+ * (docs/decisions/0186-start-up-safety.md).
+ */
+const DISK_CODES = new Set(['SQLITE_FULL', 'SQLITE_READONLY', 'ENOSPC', 'EDQUOT', 'EROFS', 'EIO']);
+
+export function isDiskFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (DISK_CODES.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY_'))
+  );
+}
+
+function diskUnavailable(err: unknown): ApiError {
+  const code = (err as { code: string }).code;
+  const full = code === 'SQLITE_FULL' || code === 'ENOSPC' || code === 'EDQUOT';
+  return new ApiError(
+    503,
+    'Service Unavailable',
+    full
+      ? 'The server’s disk is full: nothing of this request was saved'
+      : 'The server cannot write to its disk: nothing of this request was saved',
+    `${code}: the last saved state is intact; try again once the server's operator has freed space or fixed the disk`,
+    60,
+  );
 }
 
 export function errorBody(err: ApiError, requestId: string): ErrorPayload {

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { BackupSchedulerOptions } from '../backup/scheduler';
 import type { InboxIntakeOptions } from '../inbox-ingest/runner';
 import { openDataDir } from '../runtime/data-dir';
-import type { Db } from '../store/db';
+import { announceServer, withdrawServer } from '../store/backups/presence';
+import type { Db, OpenEvent } from '../store/db';
 import type { SchedulerOptions } from '../sync/scheduler';
 import type { RunnerOptions } from '../workflows/runner';
 import { buildApp } from './app';
@@ -32,7 +34,13 @@ export interface StartOptions {
   sync?: false | SchedulerOptions;
   /** Each team's watched folder and IMAP mailbox (false: none); inbox-ingest/runner.ts. */
   inboxIntake?: false | InboxIntakeOptions;
+  /** Scheduled backups of the data dir (false: none); backup/scheduler.ts. */
+  backups?: false | BackupSchedulerOptions;
+  /** What opening the data dir reports (backup before a migration, each migration); default: lines on stderr. */
+  onOpenEvent?: (event: OpenEvent) => void;
 }
+
+const PRESENCE_MS = 10_000;
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -54,7 +62,7 @@ export function defaultWebRoot(): string | undefined {
  * and closes the database, so a SIGTERM loses nothing that was answered as committed.
  */
 export async function startServer(options: StartOptions): Promise<RunningServer> {
-  const db = openDataDir(options.dataDir);
+  const db = openDataDir(options.dataDir, { check: true, onEvent: options.onOpenEvent });
   // A long-lived connection: let SQLite gather the statistics its planner needs (bounded work; SQLite's advice).
   db.pragma('optimize=0x10002');
   let app: FastifyInstance;
@@ -74,12 +82,23 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
       invoiceJobs: options.invoiceJobs ?? {},
       sync: options.sync ?? {},
       inboxIntake: options.inboxIntake ?? {},
+      backups: options.backups ?? {},
     });
     await app.listen({ host: options.host ?? '127.0.0.1', port: options.port ?? 0 });
   } catch (err) {
     db.close();
     throw err;
   }
+  // This server's presence on the data dir (`finops restore` refuses to replace a database a server has open).
+  announceServer(db, PRESENCE_MS * 3);
+  const presence = setInterval(() => {
+    try {
+      announceServer(db, PRESENCE_MS * 3);
+    } catch {
+      // A disk that refuses writes for a while: the next renewal tries again.
+    }
+  }, PRESENCE_MS);
+  presence.unref();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : options.port;
   const host = options.host ?? '127.0.0.1';
@@ -92,8 +111,14 @@ export async function startServer(options: StartOptions): Promise<RunningServer>
     async close() {
       if (closed) return;
       closed = true;
+      clearInterval(presence);
       // Stops the background work too (a step in flight completes; the rest is taken up by the next start).
       await app.close();
+      try {
+        withdrawServer(db);
+      } catch {
+        // Its lease lapses on its own.
+      }
       db.pragma('optimize');
       db.pragma('wal_checkpoint(TRUNCATE)');
       db.close();

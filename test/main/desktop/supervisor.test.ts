@@ -12,11 +12,13 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { desktopTeam } from '../../../src-main/desktop/desktop-key';
 import { nodeLauncher } from '../../../src-main/desktop/node-launcher';
+import type { ProgressEvent } from '../../../src-main/desktop/protocol';
 import { RestartPolicy } from '../../../src-main/desktop/restart-policy';
 import { secretAccounts, sessionSecretStore } from '../../../src-main/desktop/secret-store';
 import { ServerSupervisor, SupervisorGaveUp } from '../../../src-main/desktop/supervisor';
 import { openDataDir } from '../../../src-main/runtime/data-dir';
-import { DB_FILE_NAME } from '../../../src-main/store/db';
+import { DB_FILE_NAME, openDatabase } from '../../../src-main/store/db';
+import { LATEST_VERSION } from '../../../src-main/store/migrations/index';
 import { ensureRemote } from '../../../src-main/store/sync/remotes';
 import type { ServerStatus } from '../../../src-shared/desktop-bridge';
 import { tmpDir } from '../../helpers/tmp';
@@ -127,6 +129,30 @@ describe('ServerSupervisor with the real server host', () => {
     await expect(s.start()).rejects.toThrow(/exited \(code 3\).*4 times within 60 s/);
     expect(s.launches).toBe(4);
     expect(statuses.filter((x) => x === 'restarting')).toHaveLength(3);
+  });
+
+  it('reports the check, the backup before a migration and each migration step while it starts', async () => {
+    const dataDir = tmpDir('finops-sup-');
+    openDatabase(dataDir, { targetVersion: LATEST_VERSION - 1 }).close();
+    const { s } = supervise(dataDir, { readyTimeoutMs: 20_000 });
+    const progress: ProgressEvent[] = [];
+    s.onProgress((p) => progress.push(p));
+    await s.start();
+    expect(progress.map((p) => p.phase)).toEqual(['checking', 'backup', 'migration', 'migrated']);
+    expect(progress[1]?.path).toMatch(
+      new RegExp(`^${dataDir}/backups/before-migration-v${LATEST_VERSION - 1}-to-v${LATEST_VERSION}-`),
+    );
+    expect(fs.existsSync(progress[1]?.path as string)).toBe(true);
+    expect(progress[2]).toMatchObject({ step: 1, steps: 1 });
+  });
+
+  it('gives up at once on a damaged database, saying so, and leaves the file as it was', async () => {
+    const dataDir = tmpDir('finops-sup-');
+    fs.writeFileSync(path.join(dataDir, DB_FILE_NAME), Buffer.alloc(4096, 7));
+    const { s } = supervise(dataDir);
+    await expect(s.start()).rejects.toThrow(/is damaged .*cannot be fixed by restarting/);
+    expect(s.launches).toBe(1);
+    expect(fs.readFileSync(path.join(dataDir, DB_FILE_NAME)).equals(Buffer.alloc(4096, 7))).toBe(true);
   });
 
   it('restart() from a stopped state starts a fresh host', async () => {
