@@ -137,13 +137,17 @@ function ublAddress(a: unknown): Address {
 }
 
 function ublParty(p: unknown): Party {
-  const vat = list(p, 'PartyTaxScheme').find((s) => (text(s, 'TaxScheme', 'ID') ?? 'VAT').toUpperCase() === 'VAT');
+  const schemes = list(p, 'PartyTaxScheme');
+  const isVat = (s: unknown) => (text(s, 'TaxScheme', 'ID') ?? 'VAT').toUpperCase() === 'VAT';
+  const vat = schemes.find(isVat);
+  const tax = schemes.find((s) => !isVat(s));
   const endpoint = text(p, 'EndpointID');
   const contact = child(p, 'Contact');
   return {
     name: need(text(p, 'PartyLegalEntity', 'RegistrationName') ?? text(p, 'PartyName', 'Name'), 'party name'),
     vatId: vat ? text(vat, 'CompanyID') : null,
     legalId: text(p, 'PartyLegalEntity', 'CompanyID'),
+    taxRegistrationId: tax ? text(tax, 'CompanyID') : null,
     electronicAddress: endpoint ? { scheme: attr(p, 'schemeID', 'EndpointID') ?? '', value: endpoint } : null,
     address: ublAddress(child(p, 'PostalAddress')),
     contact: contact
@@ -209,6 +213,9 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
         : null,
     buyerReference: text(doc, 'BuyerReference'),
     precedingInvoice: preceding ? { number: text(preceding, 'ID') ?? '', issueDate: isoDay(text(preceding, 'IssueDate')) } : null,
+    delivery: child(doc, 'Delivery', 'DeliveryLocation', 'Address')
+      ? { address: ublAddress(child(doc, 'Delivery', 'DeliveryLocation', 'Address')) }
+      : null,
     supply: {
       date: isoDay(text(doc, 'Delivery', 'ActualDeliveryDate')),
       periodStart: isoDay(text(doc, 'InvoicePeriod', 'StartDate')),
@@ -246,29 +253,34 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
 
 // UN/CEFACT CII D16B (EN 16931-3-3).
 
+function ciiAddress(a: unknown): Address {
+  return a
+    ? {
+        line1: text(a, 'LineOne'),
+        line2: text(a, 'LineTwo'),
+        city: text(a, 'CityName'),
+        postCode: text(a, 'PostcodeCode'),
+        subdivision: text(a, 'CountrySubDivisionName'),
+        countryCode: text(a, 'CountryID'),
+      }
+    : EMPTY_ADDRESS;
+}
+
 function ciiParty(p: unknown): Party {
   const regs = list(p, 'SpecifiedTaxRegistration');
   const vat = regs.find((r) => attr(r, 'schemeID', 'ID') === 'VA');
+  const tax = regs.find((r) => attr(r, 'schemeID', 'ID') === 'FC');
   const uri = child(p, 'URIUniversalCommunication');
   const contact = child(p, 'DefinedTradeContact');
-  const a = child(p, 'PostalTradeAddress');
   return {
     name: need(text(p, 'Name'), 'party name'),
     vatId: vat ? text(vat, 'ID') : null,
     legalId: text(p, 'SpecifiedLegalOrganization', 'ID'),
+    taxRegistrationId: tax ? text(tax, 'ID') : null,
     electronicAddress: text(uri, 'URIID')
       ? { scheme: attr(uri, 'schemeID', 'URIID') ?? '', value: text(uri, 'URIID') ?? '' }
       : null,
-    address: a
-      ? {
-          line1: text(a, 'LineOne'),
-          line2: text(a, 'LineTwo'),
-          city: text(a, 'CityName'),
-          postCode: text(a, 'PostcodeCode'),
-          subdivision: text(a, 'CountrySubDivisionName'),
-          countryCode: text(a, 'CountryID'),
-        }
-      : EMPTY_ADDRESS,
+    address: ciiAddress(child(p, 'PostalTradeAddress')),
     contact: contact
       ? {
           name: text(contact, 'PersonName'),
@@ -314,6 +326,9 @@ function readCii(root: Node): EInvoice {
           number: text(preceding, 'IssuerAssignedID') ?? '',
           issueDate: isoDay(text(preceding, 'FormattedIssueDateTime', 'DateTimeString')),
         }
+      : null,
+    delivery: child(tx, 'ApplicableHeaderTradeDelivery', 'ShipToTradeParty', 'PostalTradeAddress')
+      ? { address: ciiAddress(child(tx, 'ApplicableHeaderTradeDelivery', 'ShipToTradeParty', 'PostalTradeAddress')) }
       : null,
     supply: {
       date: isoDay(

@@ -60,15 +60,39 @@ function party(p: Party, seller: boolean): Json {
       'cbc:CountrySubentity': a.subdivision,
       'cac:Country': { 'cbc:IdentificationCode': a.countryCode ?? '' },
     }),
-    'cac:PartyTaxScheme': p.vatId
-      ? seller
-        ? [{ 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }]
-        : { 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }
-      : undefined,
+    'cac:PartyTaxScheme': seller
+      ? sellerTaxSchemes(p)
+      : p.vatId
+        ? { 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }
+        : undefined,
     'cac:PartyLegalEntity': compact({ 'cbc:RegistrationName': p.name, 'cbc:CompanyID': p.legalId }),
     'cac:Contact': p.contact
       ? compact({ 'cbc:Name': p.contact.name, 'cbc:Telephone': p.contact.phone, 'cbc:ElectronicMail': p.contact.email })
       : undefined,
+  });
+}
+
+/**
+ * The seller's BT-31 (VAT id, tax scheme VAT) and BT-32 (another tax registration, tax scheme FC: "fiscal code").
+ * The library turns the first scheme into CII's schemeID (VAT → VA, any other → FC) and copies the others as given,
+ * so BT-32 is written as FC in both syntaxes.
+ */
+function sellerTaxSchemes(p: Party): Json[] | undefined {
+  const schemes: Json[] = [];
+  if (p.vatId) schemes.push({ 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  if (p.taxRegistrationId) schemes.push({ 'cbc:CompanyID': p.taxRegistrationId, 'cac:TaxScheme': { 'cbc:ID': 'FC' } });
+  return schemes.length ? schemes : undefined;
+}
+
+/** BG-15 as UBL's delivery location address (the library maps it to CII's ShipToTradeParty). */
+function deliveryAddress(a: EInvoice['seller']['address']): Json {
+  return compact({
+    'cbc:StreetName': a.line1,
+    'cbc:AdditionalStreetName': a.line2,
+    'cbc:CityName': a.city,
+    'cbc:PostalZone': a.postCode,
+    'cbc:CountrySubentity': a.subdivision,
+    'cac:Country': { 'cbc:IdentificationCode': a.countryCode ?? '' },
   });
 }
 
@@ -118,14 +142,11 @@ export function toLibraryInvoice(inv: EInvoice, format: EInvoiceFormat): LibInvo
     'cac:BillingReference': inv.precedingInvoice ? [billingReference(inv.precedingInvoice)] : undefined,
     'cac:AccountingSupplierParty': { 'cac:Party': party(inv.seller, true) },
     'cac:AccountingCustomerParty': { 'cac:Party': party(inv.buyer, false) },
-    // CII requires the delivery group: a service period's last day stands in as the delivery date there. An
-    // intra-community supply names the member state the goods go to (BR-IC-12: BT-80); the invoice knows no other
-    // deliver-to address than the buyer's, so the buyer's country it is.
+    // CII requires the delivery group: a service period's last day stands in as the delivery date there. The
+    // deliver-to address (BG-15) is the model's, which names one for an intra-community supply (from-invoice.ts).
     'cac:Delivery': compact({
       'cbc:ActualDeliveryDate': inv.supply.date ?? inv.supply.periodEnd ?? inv.issueDate,
-      'cac:DeliveryLocation': inv.vatBreakdown.some((b) => b.category === 'K')
-        ? { 'cac:Address': { 'cac:Country': { 'cbc:IdentificationCode': inv.buyer.address.countryCode } } }
-        : undefined,
+      'cac:DeliveryLocation': inv.delivery ? { 'cac:Address': deliveryAddress(inv.delivery.address) } : undefined,
     }),
     'cac:PaymentMeans': inv.payment
       ? [
@@ -253,20 +274,26 @@ export interface WrittenEInvoice {
   xml: string;
 }
 
+/** The XML of the e-invoice in `format`: the document itself, or the XML a hybrid format's PDF carries. */
+export async function writeEInvoiceXml(inv: EInvoice, format: EInvoiceFormat, options: { lang: string }): Promise<string> {
+  const data = toLibraryInvoice(inv, format);
+  const libraryFormat = FORMAT_INFO[format].container === 'xml' ? LIBRARY_FORMAT[format] : (CII_OF_HYBRID[format] ?? 'CII');
+  return String(await generate(inv, data, libraryFormat, options.lang));
+}
+
 /** The e-invoice in `format`; a hybrid format needs the invoice's PDF, which it turns into PDF/A-3 with the XML. */
 export async function writeEInvoice(
   inv: EInvoice,
   format: EInvoiceFormat,
   options: { lang: string; pdf?: Buffer },
 ): Promise<WrittenEInvoice> {
-  const data = toLibraryInvoice(inv, format);
   const info = FORMAT_INFO[format];
   if (info.container === 'xml') {
-    const xml = String(await generate(inv, data, LIBRARY_FORMAT[format], options.lang));
+    const xml = await writeEInvoiceXml(inv, format, options);
     return { bytes: Buffer.from(xml, 'utf8'), mimeType: 'application/xml', xml };
   }
   if (!options.pdf) throw new EInvoiceWriteError(`${format} needs the invoice PDF`);
-  const xml = String(await generate(inv, data, CII_OF_HYBRID[format] ?? 'CII', options.lang));
-  const pdf = await generate(inv, data, LIBRARY_FORMAT[format], options.lang, options.pdf);
+  const xml = await writeEInvoiceXml(inv, format, options);
+  const pdf = await generate(inv, toLibraryInvoice(inv, format), LIBRARY_FORMAT[format], options.lang, options.pdf);
   return { bytes: Buffer.from(pdf as Uint8Array), mimeType: 'application/pdf', xml };
 }

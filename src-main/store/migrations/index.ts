@@ -20,6 +20,7 @@ import { eInvoices } from './019-e-invoices';
 import { invoiceSync } from './020-invoice-sync';
 import { attachmentSync } from './021-attachment-sync';
 import { einvoiceDelivery } from './022-einvoice-delivery';
+import { sellerTaxIds } from './028-seller-tax-ids';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -73,6 +74,9 @@ export const MIGRATIONS: readonly Migration[] = [
   attachmentSync,
   // [022 e-invoice delivery: a team's Peppol access point, the hand-off queue]
   einvoiceDelivery,
+  // [023–027: other branches of this stop; 028 was given to the seller tax ids]
+  // [028 seller tax ids: BT-32 tax number and BT-30 legal registration id of a team]
+  sellerTaxIds,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -55,6 +55,8 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
         city: 'city',
         state: 'state',
         vatNumber: 'vat_number',
+        taxNumber: 'tax_number',
+        legalRegistrationId: 'legal_registration_id',
         peppolId: 'peppol_id',
         email: 'email',
         phone: 'phone',

@@ -80,8 +80,13 @@ export interface Party {
   name: string;
   /** BT-31 / BT-48. */
   vatId: string | null;
-  /** BT-30 / BT-47: a legal registration id, when known. */
+  /** BT-30 / BT-47: a legal registration id (a commercial register entry, an enterprise number), when known. */
   legalId: string | null;
+  /**
+   * BT-32 (the seller only): a tax registration id other than the VAT id, e.g. a German Steuernummer, which a small
+   * business without a VAT id (§ 19 UStG) states instead.
+   */
+  taxRegistrationId: string | null;
   /** BT-34 / BT-49. */
   electronicAddress: ElectronicAddress | null;
   /** BG-5 / BG-8. */
@@ -191,6 +196,8 @@ export interface EInvoice {
   buyerReference: string | null;
   /** BG-3: the invoice a credit note corrects (BT-25, BT-26). */
   precedingInvoice: { number: string; issueDate: string | null } | null;
+  /** BG-13 / BG-15: where the goods go, when the invoice names a deliver-to address (an intra-community supply). */
+  delivery: { address: Address } | null;
   /** BT-72 (a day), or BG-14 (BT-73, BT-74: a period). */
   supply: { date: string | null; periodStart: string | null; periodEnd: string | null };
   /** BT-22. */
