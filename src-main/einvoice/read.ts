@@ -11,6 +11,7 @@ import type {
 import { EMPTY_ADDRESS, isVatCategory } from '../../src-shared/domain/einvoice/model';
 import { parseDecimal, pow10 } from '../../src-shared/domain/exact';
 import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice } from '../../src-shared/domain/unit-price';
 import { currencyExponent, isCurrencyCode } from '../../src-shared/money';
 
 /**
@@ -104,6 +105,32 @@ export function minorOf(value: string | null, currency: string): number | null {
   return Number(n);
 }
 
+/**
+ * An item net price (BT-146) as a unit price (src-shared/domain/unit-price.ts): exact up to two decimals beyond the
+ * currency's, rounded half away from zero past that (a sender may state more).
+ */
+export function unitPriceOf(value: string | null, currency: string): UnitPrice {
+  if (value === null) return { priceMinor: 0 };
+  let d: ReturnType<typeof parseDecimal>;
+  try {
+    d = parseDecimal(value);
+  } catch {
+    throw new EInvoiceReadError(`"${value}" is not a price`);
+  }
+  const exp = currencyExponent(currency);
+  const scale = Math.min(Math.max(d.scale - exp, 0), UNIT_PRICE_EXTRA_DECIMALS);
+  const places = exp + scale;
+  const n = d.scale <= places ? d.num * pow10(places - d.scale) : divRoundHalfAway(d.num, pow10(d.scale - places));
+  // The smallest scale that holds it: 12.5000 is 1250 minor units.
+  let units = n;
+  let s = scale;
+  while (s > 0 && units % 10n === 0n) {
+    units /= 10n;
+    s--;
+  }
+  return s === 0 ? { priceMinor: Number(units) } : { priceMinor: Number(units), priceScale: s };
+}
+
 const num = (value: string | null): number | null => (value === null || Number.isNaN(Number(value)) ? null : Number(value));
 
 /** CII dates are "20250115" (format 102); UBL's are already ISO. */
@@ -182,7 +209,7 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
       name: text(l, 'Item', 'Name') ?? '',
       quantity: num(text(l, qtyKey)) ?? 0,
       unitCode: attr(l, 'unitCode', qtyKey) ?? '',
-      priceMinor: m(text(l, 'Price', 'PriceAmount')),
+      ...unitPriceOf(text(l, 'Price', 'PriceAmount'), currency),
       netMinor: m(text(l, 'LineExtensionAmount')),
       category: category(text(l, 'Item', 'ClassifiedTaxCategory', 'ID')),
       rate: num(text(l, 'Item', 'ClassifiedTaxCategory', 'Percent')) ?? 0,
@@ -361,7 +388,7 @@ function readCii(root: Node): EInvoice {
         name: text(l, 'SpecifiedTradeProduct', 'Name') ?? '',
         quantity: num(text(l, 'SpecifiedLineTradeDelivery', 'BilledQuantity')) ?? 0,
         unitCode: attr(l, 'unitCode', 'SpecifiedLineTradeDelivery', 'BilledQuantity') ?? '',
-        priceMinor: m(text(l, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount')),
+        ...unitPriceOf(text(l, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount'), currency),
         netMinor: m(text(l, 'SpecifiedLineTradeSettlement', 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount')),
         category: category(text(tax, 'CategoryCode')),
         rate: num(text(tax, 'RateApplicablePercent')) ?? 0,

@@ -1,6 +1,8 @@
 import type { Invoice as LibInvoice } from '@e-invoice-eu/core';
 import type { EInvoice, EInvoiceFormat, Party, VatCategory } from '../../src-shared/domain/einvoice/model';
 import { FORMAT_INFO } from '../../src-shared/domain/einvoice/model';
+import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
 /**
@@ -189,7 +191,8 @@ export function toLibraryInvoice(inv: EInvoice, format: EInvoiceFormat): LibInvo
       'cbc:InvoicedQuantity@unitCode': l.unitCode,
       ...amount('cbc:LineExtensionAmount', l.netMinor),
       'cac:Item': { 'cbc:Name': l.name, 'cac:ClassifiedTaxCategory': taxCategory(l.category, l.rate) },
-      'cac:Price': amount('cbc:PriceAmount', l.priceMinor),
+      // The library takes amounts with two decimals only; a finer price is put in by withExactPrices.
+      'cac:Price': amount('cbc:PriceAmount', roundedPriceMinor(l)),
     })),
   });
   return { 'ubl:Invoice': root } as unknown as LibInvoice;
@@ -222,6 +225,41 @@ export function withPrecedingInvoice(xml: string, inv: EInvoice): string {
   return xml.replace(/(<\/ram:SpecifiedTradeSettlementHeaderMonetarySummation>)/, `$1${ref}`);
 }
 
+/** A unit price rounded to the minor unit, half away from zero (what the library is given; see withExactPrices). */
+function roundedPriceMinor(l: EInvoice['lines'][number]): number {
+  const scale = l.priceScale ?? 0;
+  return scale === 0 ? l.priceMinor : Number(divRoundHalfAway(BigInt(l.priceMinor), 10n ** BigInt(scale)));
+}
+
+/**
+ * The item net price (BT-146) of each line whose price has decimals beyond the currency's (unit-price.ts), written
+ * exactly: @e-invoice-eu/core's input schema takes every amount with at most two decimals, though EN 16931 gives
+ * BT-146 none, so the library writes the rounded price and it is replaced here, line by line (UBL cac:Price, CII
+ * NetPriceProductTradePrice). The round trip reads each back exactly and the official rules check the documents.
+ */
+export function withExactPrices(xml: string, inv: EInvoice): string {
+  const exact = new Map(inv.lines.filter((l) => (l.priceScale ?? 0) > 0).map((l) => [l.id, unitPriceText(l, inv.currency)]));
+  if (exact.size === 0) return xml;
+  const ublLine = /<cac:(InvoiceLine|CreditNoteLine)>[\s\S]*?<\/cac:\1>/g;
+  const ciiLine = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g;
+  return xml
+    .replace(ublLine, (block) => {
+      const price = exact.get(/<cbc:ID>([^<]*)<\/cbc:ID>/.exec(block)?.[1] ?? '');
+      return price === undefined
+        ? block
+        : block.replace(/(<cac:Price>\s*<cbc:PriceAmount\b[^>]*>)[^<]*(<\/cbc:PriceAmount>)/, `$1${price}$2`);
+    })
+    .replace(ciiLine, (block) => {
+      const price = exact.get(/<ram:LineID>([^<]*)<\/ram:LineID>/.exec(block)?.[1] ?? '');
+      return price === undefined
+        ? block
+        : block.replace(
+            /(<ram:NetPriceProductTradePrice>\s*<ram:ChargeAmount\b[^>]*>)[^<]*(<\/ram:ChargeAmount>)/,
+            `$1${price}$2`,
+          );
+    });
+}
+
 type Formatter = { attachFacturX?: (pdfDoc: unknown, options: unknown, xml: string) => Promise<void> };
 
 /**
@@ -252,7 +290,7 @@ async function generate(
   pdf?: Buffer,
 ): Promise<string | Uint8Array> {
   const collected: string[] = [];
-  const patch = (xml: string) => withPrecedingInvoice(xml, inv);
+  const patch = (xml: string) => withExactPrices(withPrecedingInvoice(xml, inv), inv);
   try {
     const out = await invoiceService(collected, patch).generate(data, {
       format: libraryFormat,
@@ -260,7 +298,8 @@ async function generate(
       noWarnings: true,
       ...(pdf ? { pdf: { buffer: new Uint8Array(pdf), filename: 'invoice.pdf', mimetype: 'application/pdf' } } : {}),
     });
-    return typeof out === 'string' && out.includes('CrossIndustryInvoice') ? patch(out) : out;
+    if (typeof out !== 'string') return out;
+    return out.includes('CrossIndustryInvoice') ? patch(out) : withExactPrices(out, inv);
   } catch (err) {
     const detail = collected.join('\n').slice(0, 2000);
     throw new EInvoiceWriteError(`${(err as Error).message}${detail ? `: ${detail}` : ''}`);

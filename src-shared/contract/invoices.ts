@@ -110,7 +110,11 @@ export const LineItemInput = z.strictObject({
   name: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
   quantity: z.number().min(0).max(1_000_000_000).default(1).describe('at most 4 decimals'),
   unit: text(50),
-  price: z.number().describe('unit price in major units of the invoice currency (negative for a credit line)'),
+  price: z
+    .number()
+    .describe(
+      'unit price in major units of the invoice currency (negative for a credit line), with up to two decimals more than the currency has (EN 16931 BT-146: 1.6349 EUR); the line amount is rounded to the currency',
+    ),
   vat: Rate.nullable().optional().describe("this line's VAT rate in percent; omitted or null: the invoice's vatRate"),
   taxRate: Rate.nullable().optional().describe("this line's tax rate in percent; omitted or null: the invoice's taxRate"),
   tax: Rate.nullable().optional().describe("the hosted service's older name of taxRate"),

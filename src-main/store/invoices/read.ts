@@ -4,6 +4,7 @@ import { isPastDue } from '../../../src-shared/domain/invoice-dates';
 import { nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
 import { dueMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import { unitPriceMajor } from '../../../src-shared/domain/unit-price';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
@@ -53,12 +54,17 @@ export interface InvoiceRow {
   seq: number;
 }
 
-/** A line item as stored (JSON in invoices.line_items): money in minor units of the invoice currency. */
+/**
+ * A line item as stored (JSON in invoices.line_items): the unit price as src-shared/domain/unit-price.ts holds it
+ * (minor units of the invoice currency, or finer with `priceScale`).
+ */
 export interface StoredLine {
   name: string;
   quantity: number;
   unit?: string | null;
   priceMinor: number;
+  /** Decimals of the unit price beyond the currency's minor unit (1 or 2); absent: none. */
+  priceScale?: number;
   vatRate?: number | null;
   taxRate?: number | null;
 }
@@ -205,7 +211,7 @@ function toInvoice(
       const own = l.taxRate ?? null;
       let amount = 0;
       try {
-        amount = major(lineAmountMinor(l.quantity, l.priceMinor));
+        amount = major(lineAmountMinor(l.quantity, l.priceMinor, 'lineItems', l.priceScale ?? 0));
       } catch {
         amount = 0;
       }
@@ -213,7 +219,7 @@ function toInvoice(
         name: l.name,
         quantity: l.quantity,
         unit: l.unit ?? null,
-        price: major(l.priceMinor),
+        price: unitPriceMajor(l, r.currency),
         vat: l.vatRate ?? null,
         taxRate: own,
         tax: own,

@@ -21,7 +21,9 @@ export interface SourceLine {
   name: string;
   quantity: number;
   unit: string | null;
+  /** The unit price (src-shared/domain/unit-price.ts): minor units, or finer with priceScale. */
   priceMinor: number;
+  priceScale?: number;
   /** Own VAT rate, null: the invoice's. */
   vatRate: number | null;
 }
@@ -159,7 +161,7 @@ export function mapInvoice(
     });
   }
   const amounts = computeAmounts(
-    source.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, vatRate: l.vatRate })),
+    source.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, priceScale: l.priceScale, vatRate: l.vatRate })),
     { vatRate: source.vatRate, taxRate: 0, includeVat: source.includeVat, includeTax: false, discountMinor: 0 },
   );
   const zeroCategory: VatCategory =
@@ -175,6 +177,7 @@ export function mapInvoice(
       quantity: credit && l.quantity !== 0 ? -l.quantity : l.quantity,
       unitCode: unitCode(l.unit),
       priceMinor: Math.abs(l.priceMinor),
+      ...(l.priceScale ? { priceScale: l.priceScale } : {}),
       netMinor: computed?.amountMinor ?? 0,
       category: rate > 0 ? 'S' : source.vatCategory === 'S' ? 'S' : zeroCategory,
       rate,

@@ -105,8 +105,13 @@ export interface Line {
   quantity: number;
   /** BT-130: UN/ECE recommendation 20 (or 21) code. */
   unitCode: string;
-  /** BT-146: the item net price, minor units. */
+  /**
+   * BT-146: the item net price, in units of 10^-(exponent + priceScale) of the currency (unit-price.ts): it may carry
+   * up to two decimals more than the currency; every amount stays in minor units.
+   */
   priceMinor: number;
+  /** Decimals of BT-146 beyond the currency's (1 or 2); absent: none. */
+  priceScale?: number;
   /** BT-131: quantity × price, minor units. */
   netMinor: number;
   /** BT-151. */

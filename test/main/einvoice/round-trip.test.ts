@@ -45,7 +45,7 @@ function essentials(inv: EInvoice) {
     },
     buyer: { name: inv.buyer.name, vatId: inv.buyer.vatId, address: inv.buyer.address, endpoint: inv.buyer.electronicAddress },
     iban: inv.payment?.iban ?? null,
-    lines: inv.lines.map((l) => [l.id, l.name, l.quantity, l.unitCode, l.priceMinor, l.netMinor, l.category, l.rate]),
+    lines: inv.lines.map((l) => [l.id, l.name, l.quantity, l.unitCode, l.priceMinor, l.priceScale ?? 0, l.netMinor, l.category, l.rate]),
     allowances: inv.allowancesCharges.map((a) => [a.charge, a.amountMinor, a.category, a.rate]),
     vat: inv.vatBreakdown.map((b) => [b.category, b.rate, b.taxableMinor, b.taxMinor, b.exemptionReasonCode]),
     totals: inv.totals,

@@ -101,11 +101,16 @@ describe('e-invoices the server makes, checked by the official rules', () => {
       issueDate: '2025-03-14',
       supplyDate: '2025-03-10',
       template: { includeVat: false, vatCategory: 'K' },
-      lineItems: [{ name: 'Server hardware', quantity: 2, unit: 'pcs', price: 1899 }],
+      lineItems: [
+        { name: 'Server hardware', quantity: 2, unit: 'pcs', price: 1899 },
+        // A unit price with four decimals (BT-146) rides along: the document states it exactly.
+        { name: 'Patch cable', quantity: 12.5, unit: 'm', price: 1.6349 },
+      ],
     });
     await expectOfficialPass(api, token, invoice.id, E_INVOICE_FORMATS);
     const read = readEInvoiceXml(await eInvoiceXml(api, token, invoice.id, 'xrechnung-cii')).invoice;
     expect(read.delivery?.address).toMatchObject({ city: 'Paris', postCode: '75002', countryCode: 'FR' });
+    expect(read.lines[1]).toMatchObject({ priceMinor: 16_349, priceScale: 2, netMinor: 2044 });
   });
 
   it('refuses identifiers with wrong check digits where they are entered: customers and the team (422)', async () => {

@@ -113,6 +113,19 @@ export const CASES: EInvoiceCase[] = [
       } satisfies MapOptions),
   },
   {
+    name: 'unit prices with 3 and 4 decimals (BT-146), amounts in cents',
+    build: () =>
+      mapInvoice(
+        invoiceOf([
+          { ...line('Diesel', 120.5, 16_349, 'l'), priceScale: 2 },
+          { ...line('Fasteners', 1000, 8_25, 'pcs'), priceScale: 2 },
+          { ...line('Cable', 12.5, 1_635, 'm', 7), priceScale: 1 },
+        ]),
+        SELLER,
+        BUYERS.de,
+      ),
+  },
+  {
     name: 'a small business without a VAT id (§ 19 UStG): tax number and register entry',
     build: () =>
       mapInvoice(

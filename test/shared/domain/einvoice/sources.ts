@@ -154,7 +154,7 @@ export function invoiceOf(lines: Line[], over: Partial<InvoiceSource> = {}): Inv
     ...over,
   };
   const a = computeAmounts(
-    base.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, vatRate: l.vatRate })),
+    base.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, priceScale: l.priceScale, vatRate: l.vatRate })),
     base,
   );
   return { ...base, subtotalMinor: a.subtotalMinor, vatMinor: a.vatMinor, taxMinor: a.taxMinor, amountMinor: a.amountMinor };
