@@ -1,5 +1,5 @@
 import type PDFKitDocument from 'pdfkit';
-import { type UnitPrice, UNIT_PRICE_EXTRA_DECIMALS, unitPriceText } from '../../src-shared/domain/unit-price';
+import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice, unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
 /**

@@ -13,9 +13,9 @@ import {
   moneyFormatter,
   numberFormatter,
   numberPages,
-  unitPriceFormatter,
   renderPdf,
   type TableColumn,
+  unitPriceFormatter,
 } from './document';
 
 /**
