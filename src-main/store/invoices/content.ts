@@ -1,4 +1,5 @@
 import type { InvoiceTemplate, LineItemInput } from '../../../src-shared/contract/invoices';
+import { editorText } from '../../../src-shared/domain/editor-text';
 import { AmountError, computeAmounts } from '../../../src-shared/domain/invoice-amounts';
 import { toUnitPrice, type UnitPrice, unitPriceMajor } from '../../../src-shared/domain/unit-price';
 import { MoneyError, toMinor } from '../../../src-shared/money';
@@ -37,11 +38,12 @@ export function toStoredLines(items: readonly LineItemInput[], currency: string)
     }
     const taxRate = li.taxRate !== undefined ? li.taxRate : li.tax;
     const line: StoredLine = {
-      name: li.name,
+      name: typeof li.name === 'string' ? li.name : editorText(li.name),
       quantity: li.quantity,
       unit: li.unit ?? null,
       ...unitPriceOf(li.price, currency, `lineItems.${i}.price`),
     };
+    if (typeof li.name !== 'string') line.nameContent = li.name;
     if (li.vat !== undefined && li.vat !== null) line.vatRate = li.vat;
     if (taxRate !== undefined && taxRate !== null) line.taxRate = taxRate;
     return line;

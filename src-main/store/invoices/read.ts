@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceTemplate } from '../../../src-shared/contract/invoices';
+import type { EditorDoc, Invoice, InvoiceTemplate } from '../../../src-shared/contract/invoices';
 import { lineAmountMinor } from '../../../src-shared/domain/invoice-amounts';
 import { isPastDue } from '../../../src-shared/domain/invoice-dates';
 import { nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
@@ -10,6 +10,7 @@ import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { placeholders } from '../list/keyset';
 import { latestDeliveries, toDelivery } from './deliveries';
+import { readBlocks } from './editor-fields';
 import { appliedPayments, type PaymentRow, totalsOf } from './payment-links';
 import { baseTemplate, resolveTemplate } from './settings';
 
@@ -49,6 +50,8 @@ export interface InvoiceRow {
   reminder_sent_at: string | null;
   tracker_project_id: string | null;
   internal_note: string | null;
+  /** The hosted editor's rich-text blocks as sent (./editor-fields.ts, migration 028); null: none. */
+  rich_text: string | null;
   created_at: string;
   updated_at: string;
   seq: number;
@@ -65,6 +68,8 @@ export interface StoredLine {
   priceMinor: number;
   /** Decimals of the unit price beyond the currency's minor unit (1 or 2); absent: none. */
   priceScale?: number;
+  /** The hosted editor's document the name was given as (`name` is its plain text). */
+  nameContent?: EditorDoc;
   vatRate?: number | null;
   taxRate?: number | null;
 }
@@ -182,6 +187,7 @@ function toInvoice(
     confidence: p.confidence,
   });
   const payment = applied.filter((p) => p.kind === 'payment').at(-1);
+  const blocks = readBlocks(r.rich_text);
   return {
     id: r.id,
     invoiceNumber: r.invoice_number || null,
@@ -224,11 +230,17 @@ function toInvoice(
         taxRate: own,
         tax: own,
         amount,
+        nameContent: l.nameContent ?? null,
       };
     }),
     template: invoiceTemplate(r),
     note: r.note,
     internalNote: r.internal_note,
+    fromDetails: blocks.fromDetails ?? null,
+    paymentDetails: blocks.paymentDetails ?? null,
+    noteDetails: blocks.noteDetails ?? null,
+    topBlock: blocks.topBlock ?? null,
+    bottomBlock: blocks.bottomBlock ?? null,
     trackerProjectId: r.tracker_project_id,
     delivery: delivery ? toDelivery(delivery) : null,
     payment: payment ? ref(payment) : null,
