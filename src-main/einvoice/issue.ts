@@ -7,6 +7,7 @@ import {
   type IssuedVatCategory,
 } from '../../src-shared/domain/einvoice/model';
 import { checkEInvoice, type RuleFailure } from '../../src-shared/domain/einvoice/rules';
+import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
 import { invoicePdf, pdfFileName } from '../invoices/pdf-files';
 import type { Db } from '../store/db';
@@ -63,7 +64,7 @@ function sourceOf(invoice: Invoice, invoiceNumber: string): InvoiceSource {
       name: l.name,
       quantity: l.quantity,
       unit: l.unit,
-      priceMinor: toMinor(l.price, cur),
+      ...toUnitPrice(l.price, cur),
       vatRate: l.vat,
     })),
     vatRate: t.vatRate,

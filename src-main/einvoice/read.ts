@@ -11,6 +11,7 @@ import type {
 import { EMPTY_ADDRESS, isVatCategory } from '../../src-shared/domain/einvoice/model';
 import { parseDecimal, pow10 } from '../../src-shared/domain/exact';
 import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice } from '../../src-shared/domain/unit-price';
 import { currencyExponent, isCurrencyCode } from '../../src-shared/money';
 
 /**
@@ -104,6 +105,32 @@ export function minorOf(value: string | null, currency: string): number | null {
   return Number(n);
 }
 
+/**
+ * An item net price (BT-146) as a unit price (src-shared/domain/unit-price.ts): exact up to two decimals beyond the
+ * currency's, rounded half away from zero past that (a sender may state more).
+ */
+export function unitPriceOf(value: string | null, currency: string): UnitPrice {
+  if (value === null) return { priceMinor: 0 };
+  let d: ReturnType<typeof parseDecimal>;
+  try {
+    d = parseDecimal(value);
+  } catch {
+    throw new EInvoiceReadError(`"${value}" is not a price`);
+  }
+  const exp = currencyExponent(currency);
+  const scale = Math.min(Math.max(d.scale - exp, 0), UNIT_PRICE_EXTRA_DECIMALS);
+  const places = exp + scale;
+  const n = d.scale <= places ? d.num * pow10(places - d.scale) : divRoundHalfAway(d.num, pow10(d.scale - places));
+  // The smallest scale that holds it: 12.5000 is 1250 minor units.
+  let units = n;
+  let s = scale;
+  while (s > 0 && units % 10n === 0n) {
+    units /= 10n;
+    s--;
+  }
+  return s === 0 ? { priceMinor: Number(units) } : { priceMinor: Number(units), priceScale: s };
+}
+
 const num = (value: string | null): number | null => (value === null || Number.isNaN(Number(value)) ? null : Number(value));
 
 /** CII dates are "20250115" (format 102); UBL's are already ISO. */
@@ -137,13 +164,17 @@ function ublAddress(a: unknown): Address {
 }
 
 function ublParty(p: unknown): Party {
-  const vat = list(p, 'PartyTaxScheme').find((s) => (text(s, 'TaxScheme', 'ID') ?? 'VAT').toUpperCase() === 'VAT');
+  const schemes = list(p, 'PartyTaxScheme');
+  const isVat = (s: unknown) => (text(s, 'TaxScheme', 'ID') ?? 'VAT').toUpperCase() === 'VAT';
+  const vat = schemes.find(isVat);
+  const tax = schemes.find((s) => !isVat(s));
   const endpoint = text(p, 'EndpointID');
   const contact = child(p, 'Contact');
   return {
     name: need(text(p, 'PartyLegalEntity', 'RegistrationName') ?? text(p, 'PartyName', 'Name'), 'party name'),
     vatId: vat ? text(vat, 'CompanyID') : null,
     legalId: text(p, 'PartyLegalEntity', 'CompanyID'),
+    taxRegistrationId: tax ? text(tax, 'CompanyID') : null,
     electronicAddress: endpoint ? { scheme: attr(p, 'schemeID', 'EndpointID') ?? '', value: endpoint } : null,
     address: ublAddress(child(p, 'PostalAddress')),
     contact: contact
@@ -178,7 +209,7 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
       name: text(l, 'Item', 'Name') ?? '',
       quantity: num(text(l, qtyKey)) ?? 0,
       unitCode: attr(l, 'unitCode', qtyKey) ?? '',
-      priceMinor: m(text(l, 'Price', 'PriceAmount')),
+      ...unitPriceOf(text(l, 'Price', 'PriceAmount'), currency),
       netMinor: m(text(l, 'LineExtensionAmount')),
       category: category(text(l, 'Item', 'ClassifiedTaxCategory', 'ID')),
       rate: num(text(l, 'Item', 'ClassifiedTaxCategory', 'Percent')) ?? 0,
@@ -209,6 +240,9 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
         : null,
     buyerReference: text(doc, 'BuyerReference'),
     precedingInvoice: preceding ? { number: text(preceding, 'ID') ?? '', issueDate: isoDay(text(preceding, 'IssueDate')) } : null,
+    delivery: child(doc, 'Delivery', 'DeliveryLocation', 'Address')
+      ? { address: ublAddress(child(doc, 'Delivery', 'DeliveryLocation', 'Address')) }
+      : null,
     supply: {
       date: isoDay(text(doc, 'Delivery', 'ActualDeliveryDate')),
       periodStart: isoDay(text(doc, 'InvoicePeriod', 'StartDate')),
@@ -246,29 +280,34 @@ function readUbl(doc: Node, credit: boolean): EInvoice {
 
 // UN/CEFACT CII D16B (EN 16931-3-3).
 
+function ciiAddress(a: unknown): Address {
+  return a
+    ? {
+        line1: text(a, 'LineOne'),
+        line2: text(a, 'LineTwo'),
+        city: text(a, 'CityName'),
+        postCode: text(a, 'PostcodeCode'),
+        subdivision: text(a, 'CountrySubDivisionName'),
+        countryCode: text(a, 'CountryID'),
+      }
+    : EMPTY_ADDRESS;
+}
+
 function ciiParty(p: unknown): Party {
   const regs = list(p, 'SpecifiedTaxRegistration');
   const vat = regs.find((r) => attr(r, 'schemeID', 'ID') === 'VA');
+  const tax = regs.find((r) => attr(r, 'schemeID', 'ID') === 'FC');
   const uri = child(p, 'URIUniversalCommunication');
   const contact = child(p, 'DefinedTradeContact');
-  const a = child(p, 'PostalTradeAddress');
   return {
     name: need(text(p, 'Name'), 'party name'),
     vatId: vat ? text(vat, 'ID') : null,
     legalId: text(p, 'SpecifiedLegalOrganization', 'ID'),
+    taxRegistrationId: tax ? text(tax, 'ID') : null,
     electronicAddress: text(uri, 'URIID')
       ? { scheme: attr(uri, 'schemeID', 'URIID') ?? '', value: text(uri, 'URIID') ?? '' }
       : null,
-    address: a
-      ? {
-          line1: text(a, 'LineOne'),
-          line2: text(a, 'LineTwo'),
-          city: text(a, 'CityName'),
-          postCode: text(a, 'PostcodeCode'),
-          subdivision: text(a, 'CountrySubDivisionName'),
-          countryCode: text(a, 'CountryID'),
-        }
-      : EMPTY_ADDRESS,
+    address: ciiAddress(child(p, 'PostalTradeAddress')),
     contact: contact
       ? {
           name: text(contact, 'PersonName'),
@@ -315,6 +354,9 @@ function readCii(root: Node): EInvoice {
           issueDate: isoDay(text(preceding, 'FormattedIssueDateTime', 'DateTimeString')),
         }
       : null,
+    delivery: child(tx, 'ApplicableHeaderTradeDelivery', 'ShipToTradeParty', 'PostalTradeAddress')
+      ? { address: ciiAddress(child(tx, 'ApplicableHeaderTradeDelivery', 'ShipToTradeParty', 'PostalTradeAddress')) }
+      : null,
     supply: {
       date: isoDay(
         text(tx, 'ApplicableHeaderTradeDelivery', 'ActualDeliverySupplyChainEvent', 'OccurrenceDateTime', 'DateTimeString'),
@@ -346,7 +388,7 @@ function readCii(root: Node): EInvoice {
         name: text(l, 'SpecifiedTradeProduct', 'Name') ?? '',
         quantity: num(text(l, 'SpecifiedLineTradeDelivery', 'BilledQuantity')) ?? 0,
         unitCode: attr(l, 'unitCode', 'SpecifiedLineTradeDelivery', 'BilledQuantity') ?? '',
-        priceMinor: m(text(l, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount')),
+        ...unitPriceOf(text(l, 'SpecifiedLineTradeAgreement', 'NetPriceProductTradePrice', 'ChargeAmount'), currency),
         netMinor: m(text(l, 'SpecifiedLineTradeSettlement', 'SpecifiedTradeSettlementLineMonetarySummation', 'LineTotalAmount')),
         category: category(text(tax, 'CategoryCode')),
         rate: num(text(tax, 'RateApplicablePercent')) ?? 0,

@@ -1,5 +1,6 @@
 import type { ReceivedEInvoice } from '../../src-shared/contract/documents';
 import type { Address } from '../../src-shared/domain/einvoice/model';
+import { unitPriceText } from '../../src-shared/domain/unit-price';
 import { readEInvoiceXml } from './read';
 import { decimalText } from './write';
 
@@ -64,7 +65,7 @@ export function eInvoiceExtraction(xml: string) {
       name: l.name,
       quantity: l.quantity,
       unitCode: l.unitCode,
-      price: money(l.priceMinor),
+      price: unitPriceText(l, cur),
       net: money(l.netMinor),
       category: l.category,
       rate: l.rate,

@@ -1,6 +1,8 @@
 import type { Invoice as LibInvoice } from '@e-invoice-eu/core';
 import type { EInvoice, EInvoiceFormat, Party, VatCategory } from '../../src-shared/domain/einvoice/model';
 import { FORMAT_INFO } from '../../src-shared/domain/einvoice/model';
+import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
 /**
@@ -60,15 +62,39 @@ function party(p: Party, seller: boolean): Json {
       'cbc:CountrySubentity': a.subdivision,
       'cac:Country': { 'cbc:IdentificationCode': a.countryCode ?? '' },
     }),
-    'cac:PartyTaxScheme': p.vatId
-      ? seller
-        ? [{ 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }]
-        : { 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }
-      : undefined,
+    'cac:PartyTaxScheme': seller
+      ? sellerTaxSchemes(p)
+      : p.vatId
+        ? { 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } }
+        : undefined,
     'cac:PartyLegalEntity': compact({ 'cbc:RegistrationName': p.name, 'cbc:CompanyID': p.legalId }),
     'cac:Contact': p.contact
       ? compact({ 'cbc:Name': p.contact.name, 'cbc:Telephone': p.contact.phone, 'cbc:ElectronicMail': p.contact.email })
       : undefined,
+  });
+}
+
+/**
+ * The seller's BT-31 (VAT id, tax scheme VAT) and BT-32 (another tax registration, tax scheme FC: "fiscal code").
+ * The library turns the first scheme into CII's schemeID (VAT → VA, any other → FC) and copies the others as given,
+ * so BT-32 is written as FC in both syntaxes.
+ */
+function sellerTaxSchemes(p: Party): Json[] | undefined {
+  const schemes: Json[] = [];
+  if (p.vatId) schemes.push({ 'cbc:CompanyID': p.vatId, 'cac:TaxScheme': { 'cbc:ID': 'VAT' } });
+  if (p.taxRegistrationId) schemes.push({ 'cbc:CompanyID': p.taxRegistrationId, 'cac:TaxScheme': { 'cbc:ID': 'FC' } });
+  return schemes.length ? schemes : undefined;
+}
+
+/** BG-15 as UBL's delivery location address (the library maps it to CII's ShipToTradeParty). */
+function deliveryAddress(a: EInvoice['seller']['address']): Json {
+  return compact({
+    'cbc:StreetName': a.line1,
+    'cbc:AdditionalStreetName': a.line2,
+    'cbc:CityName': a.city,
+    'cbc:PostalZone': a.postCode,
+    'cbc:CountrySubentity': a.subdivision,
+    'cac:Country': { 'cbc:IdentificationCode': a.countryCode ?? '' },
   });
 }
 
@@ -118,14 +144,11 @@ export function toLibraryInvoice(inv: EInvoice, format: EInvoiceFormat): LibInvo
     'cac:BillingReference': inv.precedingInvoice ? [billingReference(inv.precedingInvoice)] : undefined,
     'cac:AccountingSupplierParty': { 'cac:Party': party(inv.seller, true) },
     'cac:AccountingCustomerParty': { 'cac:Party': party(inv.buyer, false) },
-    // CII requires the delivery group: a service period's last day stands in as the delivery date there. An
-    // intra-community supply names the member state the goods go to (BR-IC-12: BT-80); the invoice knows no other
-    // deliver-to address than the buyer's, so the buyer's country it is.
+    // CII requires the delivery group: a service period's last day stands in as the delivery date there. The
+    // deliver-to address (BG-15) is the model's, which names one for an intra-community supply (from-invoice.ts).
     'cac:Delivery': compact({
       'cbc:ActualDeliveryDate': inv.supply.date ?? inv.supply.periodEnd ?? inv.issueDate,
-      'cac:DeliveryLocation': inv.vatBreakdown.some((b) => b.category === 'K')
-        ? { 'cac:Address': { 'cac:Country': { 'cbc:IdentificationCode': inv.buyer.address.countryCode } } }
-        : undefined,
+      'cac:DeliveryLocation': inv.delivery ? { 'cac:Address': deliveryAddress(inv.delivery.address) } : undefined,
     }),
     'cac:PaymentMeans': inv.payment
       ? [
@@ -168,7 +191,8 @@ export function toLibraryInvoice(inv: EInvoice, format: EInvoiceFormat): LibInvo
       'cbc:InvoicedQuantity@unitCode': l.unitCode,
       ...amount('cbc:LineExtensionAmount', l.netMinor),
       'cac:Item': { 'cbc:Name': l.name, 'cac:ClassifiedTaxCategory': taxCategory(l.category, l.rate) },
-      'cac:Price': amount('cbc:PriceAmount', l.priceMinor),
+      // The library takes amounts with two decimals only; a finer price is put in by withExactPrices.
+      'cac:Price': amount('cbc:PriceAmount', roundedPriceMinor(l)),
     })),
   });
   return { 'ubl:Invoice': root } as unknown as LibInvoice;
@@ -201,6 +225,41 @@ export function withPrecedingInvoice(xml: string, inv: EInvoice): string {
   return xml.replace(/(<\/ram:SpecifiedTradeSettlementHeaderMonetarySummation>)/, `$1${ref}`);
 }
 
+/** A unit price rounded to the minor unit, half away from zero (what the library is given; see withExactPrices). */
+function roundedPriceMinor(l: EInvoice['lines'][number]): number {
+  const scale = l.priceScale ?? 0;
+  return scale === 0 ? l.priceMinor : Number(divRoundHalfAway(BigInt(l.priceMinor), 10n ** BigInt(scale)));
+}
+
+/**
+ * The item net price (BT-146) of each line whose price has decimals beyond the currency's (unit-price.ts), written
+ * exactly: @e-invoice-eu/core's input schema takes every amount with at most two decimals, though EN 16931 gives
+ * BT-146 none, so the library writes the rounded price and it is replaced here, line by line (UBL cac:Price, CII
+ * NetPriceProductTradePrice). The round trip reads each back exactly and the official rules check the documents.
+ */
+export function withExactPrices(xml: string, inv: EInvoice): string {
+  const exact = new Map(inv.lines.filter((l) => (l.priceScale ?? 0) > 0).map((l) => [l.id, unitPriceText(l, inv.currency)]));
+  if (exact.size === 0) return xml;
+  const ublLine = /<cac:(InvoiceLine|CreditNoteLine)>[\s\S]*?<\/cac:\1>/g;
+  const ciiLine = /<ram:IncludedSupplyChainTradeLineItem>[\s\S]*?<\/ram:IncludedSupplyChainTradeLineItem>/g;
+  return xml
+    .replace(ublLine, (block) => {
+      const price = exact.get(/<cbc:ID>([^<]*)<\/cbc:ID>/.exec(block)?.[1] ?? '');
+      return price === undefined
+        ? block
+        : block.replace(/(<cac:Price>\s*<cbc:PriceAmount\b[^>]*>)[^<]*(<\/cbc:PriceAmount>)/, `$1${price}$2`);
+    })
+    .replace(ciiLine, (block) => {
+      const price = exact.get(/<ram:LineID>([^<]*)<\/ram:LineID>/.exec(block)?.[1] ?? '');
+      return price === undefined
+        ? block
+        : block.replace(
+            /(<ram:NetPriceProductTradePrice>\s*<ram:ChargeAmount\b[^>]*>)[^<]*(<\/ram:ChargeAmount>)/,
+            `$1${price}$2`,
+          );
+    });
+}
+
 type Formatter = { attachFacturX?: (pdfDoc: unknown, options: unknown, xml: string) => Promise<void> };
 
 /**
@@ -231,7 +290,7 @@ async function generate(
   pdf?: Buffer,
 ): Promise<string | Uint8Array> {
   const collected: string[] = [];
-  const patch = (xml: string) => withPrecedingInvoice(xml, inv);
+  const patch = (xml: string) => withExactPrices(withPrecedingInvoice(xml, inv), inv);
   try {
     const out = await invoiceService(collected, patch).generate(data, {
       format: libraryFormat,
@@ -239,7 +298,8 @@ async function generate(
       noWarnings: true,
       ...(pdf ? { pdf: { buffer: new Uint8Array(pdf), filename: 'invoice.pdf', mimetype: 'application/pdf' } } : {}),
     });
-    return typeof out === 'string' && out.includes('CrossIndustryInvoice') ? patch(out) : out;
+    if (typeof out !== 'string') return out;
+    return out.includes('CrossIndustryInvoice') ? patch(out) : withExactPrices(out, inv);
   } catch (err) {
     const detail = collected.join('\n').slice(0, 2000);
     throw new EInvoiceWriteError(`${(err as Error).message}${detail ? `: ${detail}` : ''}`);
@@ -253,20 +313,26 @@ export interface WrittenEInvoice {
   xml: string;
 }
 
+/** The XML of the e-invoice in `format`: the document itself, or the XML a hybrid format's PDF carries. */
+export async function writeEInvoiceXml(inv: EInvoice, format: EInvoiceFormat, options: { lang: string }): Promise<string> {
+  const data = toLibraryInvoice(inv, format);
+  const libraryFormat = FORMAT_INFO[format].container === 'xml' ? LIBRARY_FORMAT[format] : (CII_OF_HYBRID[format] ?? 'CII');
+  return String(await generate(inv, data, libraryFormat, options.lang));
+}
+
 /** The e-invoice in `format`; a hybrid format needs the invoice's PDF, which it turns into PDF/A-3 with the XML. */
 export async function writeEInvoice(
   inv: EInvoice,
   format: EInvoiceFormat,
   options: { lang: string; pdf?: Buffer },
 ): Promise<WrittenEInvoice> {
-  const data = toLibraryInvoice(inv, format);
   const info = FORMAT_INFO[format];
   if (info.container === 'xml') {
-    const xml = String(await generate(inv, data, LIBRARY_FORMAT[format], options.lang));
+    const xml = await writeEInvoiceXml(inv, format, options);
     return { bytes: Buffer.from(xml, 'utf8'), mimeType: 'application/xml', xml };
   }
   if (!options.pdf) throw new EInvoiceWriteError(`${format} needs the invoice PDF`);
-  const xml = String(await generate(inv, data, CII_OF_HYBRID[format] ?? 'CII', options.lang));
-  const pdf = await generate(inv, data, LIBRARY_FORMAT[format], options.lang, options.pdf);
+  const xml = await writeEInvoiceXml(inv, format, options);
+  const pdf = await generate(inv, toLibraryInvoice(inv, format), LIBRARY_FORMAT[format], options.lang, options.pdf);
   return { bytes: Buffer.from(pdf as Uint8Array), mimeType: 'application/pdf', xml };
 }

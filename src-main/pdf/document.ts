@@ -1,4 +1,5 @@
 import type PDFKitDocument from 'pdfkit';
+import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice, unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
 /**
@@ -87,6 +88,21 @@ export function moneyFormatter(locale: string, currency: string): (minor: number
     maximumFractionDigits: exponent,
   });
   return (minor) => f.format(toMajor(minor, currency));
+}
+
+/**
+ * A unit price for people: the currency's decimals, and up to two more where the price has them (1,6349 €). The
+ * exact decimal text is formatted (Intl formats a string without going through a double).
+ */
+export function unitPriceFormatter(locale: string, currency: string): (price: UnitPrice) => string {
+  const exponent = currencyExponent(currency);
+  const f = new Intl.NumberFormat(safeLocale(locale), {
+    style: 'currency',
+    currency,
+    minimumFractionDigits: exponent,
+    maximumFractionDigits: exponent + UNIT_PRICE_EXTRA_DECIMALS,
+  });
+  return (price) => f.format(unitPriceText(price, currency) as unknown as number);
 }
 
 /** A plain number in the locale (quantities, rates): up to `maxDecimals` decimals. */

@@ -1,5 +1,6 @@
 import type { Invoice } from '../../src-shared/contract/invoices';
 import { computeAmounts } from '../../src-shared/domain/invoice-amounts';
+import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
 import type { PdfParty } from '../store/invoices/files';
 import {
@@ -14,6 +15,7 @@ import {
   numberPages,
   renderPdf,
   type TableColumn,
+  unitPriceFormatter,
 } from './document';
 
 /**
@@ -152,7 +154,7 @@ const LABELS: { en: InvoiceLabels; de: InvoiceLabels; fr: InvoiceLabels } = {
 function vatGroups(invoice: Invoice) {
   const t = invoice.template;
   return computeAmounts(
-    invoice.lineItems.map((l) => ({ quantity: l.quantity, priceMinor: toMinor(l.price, invoice.currency), vatRate: l.vat })),
+    invoice.lineItems.map((l) => ({ quantity: l.quantity, ...toUnitPrice(l.price, invoice.currency), vatRate: l.vat })),
     { vatRate: t.vatRate, taxRate: t.taxRate, includeVat: t.includeVat, includeTax: false, discountMinor: 0 },
   ).vatGroups;
 }
@@ -163,6 +165,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const L = labelsFor(LABELS, t.locale);
   const minor = (major: number) => toMinor(major, invoice.currency);
   const money = moneyFormatter(t.locale, invoice.currency);
+  const unitPrice = unitPriceFormatter(t.locale, invoice.currency);
   const num = numberFormatter(t.locale);
   const day = (d: string) => formatDay(d, t.dateFormat);
   const title = t.title ?? L.invoice;
@@ -242,7 +245,7 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     l.name,
     num(l.quantity),
     l.unit ?? '',
-    money(minor(l.price)),
+    unitPrice(toUnitPrice(l.price, invoice.currency)),
     ...(showVat ? [`${num(l.vat ?? t.vatRate)} %`] : []),
     money(minor(l.amount)),
   ]);

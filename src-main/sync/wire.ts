@@ -1,6 +1,7 @@
 import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { apiLineItems } from '../../src-shared/domain/sync/invoices';
 import type { Json, Projection } from '../../src-shared/domain/sync/merge';
+import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor, toMinor } from '../../src-shared/money';
 
 /**
@@ -28,6 +29,11 @@ const minor = (amount: unknown, currency: string | null): number | null => {
   const n = num(amount);
   if (n === null || !currency) return null;
   return toMinor(n, currency);
+};
+/** A unit price (unit-price.ts): `priceScale` only where the price has decimals beyond the currency's. */
+const unitPrice = (amount: unknown, currency: string | null): { priceMinor: number; priceScale?: number } => {
+  const n = num(amount);
+  return n === null || !currency ? { priceMinor: 0 } : toUnitPrice(n, currency);
 };
 const major = (amountMinor: Json | undefined, currency: Json | undefined): number | null =>
   typeof amountMinor === 'number' && typeof currency === 'string' ? toMajor(amountMinor, currency) : null;
@@ -89,7 +95,7 @@ const FROM_API: { readonly [E in SyncEntity]: (r: Api, ctx: FromApiContext) => P
             name: str(l.name) ?? '',
             quantity: num(l.quantity) ?? 0,
             unit: str(l.unit),
-            priceMinor: minor(l.price, currency) ?? 0,
+            ...unitPrice(l.price, currency),
             vatRate: num(l.vat),
             taxRate: num(l.taxRate) ?? num(l.tax),
           }))

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { editorDocProblem, editorText } from '../domain/editor-text';
 import { E_INVOICE_FORMATS, ISSUED_VAT_CATEGORIES } from '../domain/einvoice/model';
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
@@ -39,6 +40,44 @@ const Rate = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0
 const Email = z.preprocess(emptyToNull, z.email('must be a valid email address').max(254).nullable()).optional();
 const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2025-05-01T09:00:00Z' });
 
+/**
+ * A rich-text document of the hosted service's invoice editor (TipTap JSON, src-shared/domain/editor-text.ts):
+ * kept as sent; its plain text is what the invoice prints.
+ */
+export const EditorDoc = z
+  .looseObject({
+    type: z.literal('doc'),
+    content: z.array(z.unknown()).optional(),
+  })
+  .superRefine((v, ctx) => {
+    const problem = editorDocProblem(v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    id: 'EditorDoc',
+    description:
+      'rich text as the hosted invoice editor writes it: {type: "doc", content: [{type: "paragraph", content: [{type: "text", text: "…"}]}]}',
+  });
+export type EditorDoc = z.infer<typeof EditorDoc>;
+
+/** Plain text, or the hosted editor's document (its plain text is printed). */
+function richText(max: number) {
+  return z
+    .preprocess(emptyToNull, z.union([z.string().trim().max(max, `must be at most ${max} characters`), EditorDoc]).nullable())
+    .optional()
+    .superRefine((v, ctx) => {
+      if (v && typeof v !== 'string' && editorText(v).length > max) {
+        ctx.addIssue({ code: 'custom', message: `its text must be at most ${max} characters` });
+      }
+    });
+}
+
+/** A rate the hosted service may send as null: null is "not given". */
+const OptionalRate = z.preprocess(
+  (v) => (v === null ? undefined : v),
+  z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100').optional(),
+);
+
 export const DATE_FORMATS = ['dd/MM/yyyy', 'MM/dd/yyyy', 'yyyy-MM-dd', 'dd.MM.yyyy', 'dd-MM-yyyy'] as const;
 export const DELIVERY_TYPES = ['create', 'create_and_send', 'scheduled'] as const;
 export const InvoiceStatusSchema = z.enum(INVOICE_STATUSES);
@@ -56,13 +95,22 @@ export const TemplateInput = z.looseObject({
   includeVat: z.boolean().optional(),
   includeTax: z.boolean().optional(),
   includeDiscount: z.boolean().optional(),
-  vatRate: Rate.optional(),
-  taxRate: Rate.optional(),
+  vatRate: OptionalRate,
+  taxRate: OptionalRate,
   size: z.enum(['a4', 'letter']).optional(),
   title: text(100),
-  fromDetails: text(2000).describe("the team's name and address as printed (default: the team name)"),
-  customerDetails: text(2000).describe("the customer's address block as printed (default: from the customer record)"),
-  paymentDetails: text(2000).describe('bank details or payment instructions printed under the totals'),
+  fromDetails: richText(2000).describe(
+    "the team's name and address as printed (default: the team name); text or the hosted editor's document (its text is kept)",
+  ),
+  customerDetails: richText(2000).describe(
+    "the customer's address block as printed (default: from the customer record); text or an editor document",
+  ),
+  paymentDetails: richText(2000).describe(
+    'bank details or payment instructions printed under the totals; text or an editor document',
+  ),
+  noteDetails: richText(10_000).describe(
+    "the hosted service's default note of new invoices: printed as the note when the invoice gives none; text or an editor document",
+  ),
   vatLabel: text(50),
   taxLabel: text(50),
   vatExemptionReason: text(500).describe(
@@ -107,13 +155,26 @@ export const InvoiceTemplate = z
 export type InvoiceTemplate = z.infer<typeof InvoiceTemplate>;
 
 export const LineItemInput = z.strictObject({
-  name: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'),
+  name: z
+    .union([z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters'), EditorDoc])
+    .superRefine((v, ctx) => {
+      if (typeof v === 'string') return;
+      const t = editorText(v);
+      if (!t) ctx.addIssue({ code: 'custom', message: 'must not be empty: the document has no text' });
+      else if (t.length > 500) ctx.addIssue({ code: 'custom', message: 'its text must be at most 500 characters' });
+    })
+    .describe("the item's description: text, or the hosted editor's document (kept; its text is the line's name)"),
   quantity: z.number().min(0).max(1_000_000_000).default(1).describe('at most 4 decimals'),
   unit: text(50),
-  price: z.number().describe('unit price in major units of the invoice currency (negative for a credit line)'),
+  price: z
+    .number()
+    .describe(
+      'unit price in major units of the invoice currency (negative for a credit line), with up to two decimals more than the currency has (EN 16931 BT-146: 1.6349 EUR); the line amount is rounded to the currency',
+    ),
   vat: Rate.nullable().optional().describe("this line's VAT rate in percent; omitted or null: the invoice's vatRate"),
   taxRate: Rate.nullable().optional().describe("this line's tax rate in percent; omitted or null: the invoice's taxRate"),
   tax: Rate.nullable().optional().describe("the hosted service's older name of taxRate"),
+  productId: z.string().max(200).optional().describe("the hosted service's saved-product reference; accepted and not kept"),
 });
 export type LineItemInput = z.infer<typeof LineItemInput>;
 
@@ -127,6 +188,9 @@ export const LineItem = z
     taxRate: z.number().nullable().describe('own tax rate (%), null when the invoice rate applies'),
     tax: z.number().nullable().describe('same as taxRate (hosted name)'),
     amount: z.number().describe('quantity × price, rounded to the currency (net of VAT and tax)'),
+    nameContent: EditorDoc.nullable().describe(
+      "extension: the hosted editor's document the name was given as (null: plain text)",
+    ),
   })
   .meta({ id: 'InvoiceLineItem' });
 
@@ -158,9 +222,24 @@ const writable = {
   timezone: TimeZone.optional().describe('same as template.timezone: due dates are days in this zone; default UTC'),
   template: TemplateInput.optional(),
   lineItems: LineItems.optional(),
-  discount: z.number().min(0).optional().describe('an amount in major units taken off the total (after tax)'),
+  discount: z
+    .preprocess((v) => (v === null ? undefined : v), z.number().min(0).optional())
+    .describe('an amount in major units taken off the total (after tax); null (the hosted editor) is none given'),
   note: text(10_000).describe('printed on the invoice'),
   internalNote: text(10_000).describe('never printed'),
+  // The hosted editor's blocks (docs/decisions/0163): kept as sent, their text printed.
+  fromDetails: richText(2000).describe("the hosted editor's sender block: its text becomes template.fromDetails"),
+  paymentDetails: richText(2000).describe("the hosted editor's payment block: its text becomes template.paymentDetails"),
+  noteDetails: richText(10_000).describe("the hosted editor's note: its text becomes the note (with note too, both must agree)"),
+  topBlock: richText(10_000).describe("the hosted editor's block above the lines: kept, not printed"),
+  bottomBlock: richText(10_000).describe("the hosted editor's block below the totals: kept, not printed"),
+  logoUrl: z
+    .preprocess(emptyToNull, z.string().trim().max(2048).nullable())
+    .optional()
+    .describe('the hosted name of template.logoUrl'),
+  vat: z.number().nullable().optional().describe("the hosted editor's computed VAT: accepted and ignored (computed here)"),
+  tax: z.number().nullable().optional().describe("the hosted editor's computed tax: accepted and ignored (computed here)"),
+  amount: z.number().nullable().optional().describe("the hosted editor's computed total: accepted and ignored (computed here)"),
 };
 
 export const InvoiceCreate = z.strictObject({
@@ -253,6 +332,11 @@ export const Invoice = z
     template: InvoiceTemplate,
     note: z.string().nullable(),
     internalNote: z.string().nullable(),
+    fromDetails: EditorDoc.nullable().describe("extension: the hosted editor's sender block as sent (null: none)"),
+    paymentDetails: EditorDoc.nullable().describe("extension: the hosted editor's payment block as sent"),
+    noteDetails: EditorDoc.nullable().describe("extension: the hosted editor's note as sent"),
+    topBlock: EditorDoc.nullable().describe("extension: the hosted editor's block above the lines as sent"),
+    bottomBlock: EditorDoc.nullable().describe("extension: the hosted editor's block below the totals as sent"),
     trackerProjectId: z.string().nullable().describe('the tracker project this invoice was drafted from'),
     delivery: InvoiceDelivery.nullable().describe('the latest email of this invoice (invoice or reminder)'),
     payment: InvoicePaymentRef.nullable().describe('the latest applied payment (not refund), if any'),

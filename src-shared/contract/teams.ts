@@ -24,6 +24,18 @@ export const Team = z
     city: z.string().nullable(),
     state: z.string().nullable(),
     vatNumber: z.string().nullable().describe("the team's VAT identification number, printed on its invoices"),
+    taxNumber: z
+      .string()
+      .nullable()
+      .describe(
+        "extension: the team's tax number other than its VAT id (BT-32; in Germany the Steuernummer, which a small business without a VAT id, § 19 UStG, states instead)",
+      ),
+    legalRegistrationId: z
+      .string()
+      .nullable()
+      .describe(
+        "extension: the team's legal registration id (BT-30: a commercial register entry such as HRB 12345, an enterprise number); with a tax number it identifies a seller that has no VAT id",
+      ),
     peppolId: z
       .string()
       .nullable()
@@ -66,6 +78,18 @@ export const TeamPatch = z.strictObject({
   city: text(100),
   state: text(100),
   vatNumber: VatNumber.optional(),
+  taxNumber: z
+    .preprocess(
+      emptyToNull,
+      z
+        .string()
+        .trim()
+        .max(40, 'must be at most 40 characters')
+        .regex(/^[\p{L}\p{N}][\p{L}\p{N} ./-]*$/u, 'must be letters, digits, spaces and . / - (e.g. 21/815/08150)')
+        .nullable(),
+    )
+    .optional(),
+  legalRegistrationId: text(100),
   peppolId: PeppolId.optional(),
   email: Email,
   phone: Phone.optional(),

@@ -114,10 +114,24 @@ const entryFields = {
     .describe('a tracker category (activity type) of the team; its rate applies when the project has none'),
 };
 
+/** The most days one hosted-shaped entry may name (a year of days: what the range list shows at once). */
+export const MAX_ENTRY_DATES = 366;
+/** The most entries one request may create, days expanded (bulk: 100 items, each for several days). */
+export const MAX_ENTRIES_PER_REQUEST = 1000;
+
 export const TrackerEntryCreate = z.strictObject({
   id: ClientId.optional(),
   projectId: z.string().min(1).max(200),
   ...entryFields,
+  dates: z
+    .array(IsoDate)
+    .min(1, 'at least one day')
+    .max(MAX_ENTRY_DATES, `at most ${MAX_ENTRY_DATES} days`)
+    .refine((d) => new Set(d).size === d.length, 'each day at most once')
+    .optional()
+    .describe(
+      "the hosted service's shape: one entry for each of these days, at start's and stop's wall-clock times in the assignee's time zone (with `dates` the answer is {data: [entries]}, as the hosted service answers)",
+    ),
 });
 export type TrackerEntryCreate = z.infer<typeof TrackerEntryCreate>;
 
@@ -133,7 +147,10 @@ export const TrackerEntryPatch = z.strictObject({
 });
 export type TrackerEntryPatch = z.infer<typeof TrackerEntryPatch>;
 
-/** The hosted bulk body is a JSON array; `{entries: [...]}` is accepted too. All or nothing. */
+/**
+ * The hosted bulk body is `{entries: [...]}` (its schema), a bare JSON array is accepted too; each entry may name
+ * `dates`. All or nothing.
+ */
 export const TrackerEntryBulkCreate = z.preprocess(
   (v) => (v && typeof v === 'object' && !Array.isArray(v) && 'entries' in v ? (v as { entries: unknown }).entries : v),
   z.array(TrackerEntryCreate).min(1, 'at least one entry').max(100, 'at most 100 entries'),
@@ -172,6 +189,8 @@ export const TrackerEntry = z
   })
   .meta({ id: 'TrackerEntry' });
 export type TrackerEntry = z.infer<typeof TrackerEntry>;
+
+export const TrackerEntryList = z.object({ data: z.array(TrackerEntry) }).meta({ id: 'TrackerEntryList' });
 
 export const TrackerEntryRangeQuery = z.object({
   from: IsoDate.optional().describe('first date (inclusive); default: 30 days before `to`'),
@@ -308,11 +327,13 @@ export const trackerRoutes = {
     method: 'POST',
     path: '/tracker-entries',
     tag: 'tracker',
-    summary: 'Record finished time: start and stop, or start and duration',
+    summary: 'Record finished time: start and stop, or start and duration; with `dates`, one entry per day',
+    description:
+      "Our shape answers the entry. The hosted service's shape (`dates`: one entry per listed day) answers {data: [entries]}, as the hosted service does (docs/decisions/0163).",
     scopes: ['tracker-entries.write'],
     idempotent: true,
     body: TrackerEntryCreate,
-    responses: { 200: TrackerEntry },
+    responses: { 200: z.union([TrackerEntry, TrackerEntryList]) },
   }),
   bulkCreateEntries: defineRoute({
     method: 'POST',
@@ -322,7 +343,7 @@ export const trackerRoutes = {
     scopes: ['tracker-entries.write'],
     idempotent: true,
     body: TrackerEntryBulkCreate,
-    responses: { 200: z.object({ data: z.array(TrackerEntry) }) },
+    responses: { 200: TrackerEntryList },
   }),
   updateEntry: defineRoute({
     method: 'PATCH',

@@ -7,6 +7,20 @@ import { defineRoute } from './route';
  */
 export const DATE_FORMATS = ['dd/MM/yyyy', 'MM/dd/yyyy', 'yyyy-MM-dd', 'dd.MM.yyyy'] as const;
 
+/**
+ * The team the hosted service embeds in `/users/me`: its id, name, logo and subscription plan. There is no
+ * subscription here and nothing is held back, so the plan is always "pro" (docs/decisions/0163).
+ */
+export const USER_TEAM_PLAN = 'pro';
+export const UserTeam = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    logoUrl: z.string().nullable(),
+    plan: z.string().describe('always "pro": every feature, no subscription'),
+  })
+  .meta({ id: 'UserTeam' });
+
 export const User = z
   .object({
     id: z.string(),
@@ -17,7 +31,9 @@ export const User = z
     dateFormat: z.enum(DATE_FORMATS),
     timeFormat: z.union([z.literal(12), z.literal(24)]),
     weekStartsOnMonday: z.boolean(),
+    avatarUrl: z.string().nullable().describe('always null: no avatar is kept here (the hosted field)'),
     teamId: z.string().describe("the credential's team"),
+    team: UserTeam.nullable().describe("the credential's team as the hosted service embeds it"),
     role: z.enum(['owner', 'member']),
     createdAt: z.string(),
     updatedAt: z.string(),

@@ -2,7 +2,8 @@
  * Invoice totals in exact integer minor units (docs/decisions/0071-invoice-amounts-and-rounding.md). Pure.
  *
  * - A line's amount is quantity × unit price, rounded once to the currency's minor unit, half away from zero.
- *   Quantities have at most 4 decimals, so the product is computed exactly (BigInt) before that one rounding.
+ *   Quantities have at most 4 decimals and unit prices at most 2 more than the currency (unit-price.ts), so the
+ *   product is computed exactly (BigInt) before that one rounding.
  * - subtotal = Σ line amounts.
  * - VAT: the lines are grouped by their VAT rate (a line's own `vatRate`, else the invoice's); each group's VAT is
  *   its net × rate %, rounded half away from zero; vat = Σ groups. With one rate this is exactly the hosted
@@ -13,6 +14,7 @@
  * Rates are percentages with at most 4 decimals (7.7, 8.875), 0 to 100.
  */
 import { decimalParts, MAX_MINOR } from '../money';
+import { UNIT_PRICE_EXTRA_DECIMALS } from './unit-price';
 
 export const QUANTITY_DECIMALS = 4;
 export const RATE_DECIMALS = 4;
@@ -20,7 +22,10 @@ export const MAX_QUANTITY = 1_000_000_000;
 
 export interface AmountLine {
   quantity: number;
+  /** The unit price in units of 10^-(currency exponent + priceScale) (unit-price.ts). */
   priceMinor: number;
+  /** Decimals of the unit price beyond the currency's (0–2); absent: 0. */
+  priceScale?: number;
   /** This line's VAT rate in percent; null/undefined: the invoice's. */
   vatRate?: number | null;
   /** This line's tax rate in percent; null/undefined: the invoice's. */
@@ -98,8 +103,11 @@ function checkMagnitude(value: bigint, field: string): number {
   return Number(value);
 }
 
-/** A line's amount in minor units: quantity × price, rounded half away from zero. */
-export function lineAmountMinor(quantity: number, priceMinor: number, field = 'lineItems'): number {
+/**
+ * A line's amount in minor units: quantity × price, rounded half away from zero. `priceMinor` is in units of
+ * 10^-(exponent + priceScale) of the currency (priceScale 0: plain minor units).
+ */
+export function lineAmountMinor(quantity: number, priceMinor: number, field = 'lineItems', priceScale = 0): number {
   const q = scaledDecimal(quantity, QUANTITY_DECIMALS);
   if (q === null || q < 0n || q > BigInt(MAX_QUANTITY) * QUANTITY_SCALE) {
     throw new AmountError(
@@ -108,7 +116,11 @@ export function lineAmountMinor(quantity: number, priceMinor: number, field = 'l
     );
   }
   if (!Number.isSafeInteger(priceMinor)) throw new AmountError(`${field}.price`, 'price is out of range');
-  return checkMagnitude(divRoundHalfAway(q * BigInt(priceMinor), QUANTITY_SCALE), `${field}.price`);
+  if (!Number.isInteger(priceScale) || priceScale < 0 || priceScale > UNIT_PRICE_EXTRA_DECIMALS) {
+    throw new AmountError(`${field}.price`, 'price has too many decimals');
+  }
+  const divisor = QUANTITY_SCALE * 10n ** BigInt(priceScale);
+  return checkMagnitude(divRoundHalfAway(q * BigInt(priceMinor), divisor), `${field}.price`);
 }
 
 /** The invoice's totals from its lines and settings; throws AmountError naming the field for invalid input. */
@@ -120,7 +132,7 @@ export function computeAmounts(lines: readonly AmountLine[], settings: AmountSet
   let subtotal = 0n;
   const outLines = lines.map((line, i) => {
     const field = `lineItems.${i}`;
-    const amount = BigInt(lineAmountMinor(line.quantity, line.priceMinor, field));
+    const amount = BigInt(lineAmountMinor(line.quantity, line.priceMinor, field, line.priceScale ?? 0));
     const vat = line.vatRate === null || line.vatRate === undefined ? defaultVat : rateOf(line.vatRate, `${field}.vat`);
     const tax = line.taxRate === null || line.taxRate === undefined ? defaultTax : rateOf(line.taxRate, `${field}.taxRate`);
     subtotal += amount;

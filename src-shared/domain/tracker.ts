@@ -1,3 +1,4 @@
+import { zoneOffsetMs } from './invoice-dates';
 /**
  * Time-tracking rules, defined once (the SQL form is src-main/store/tracker/amount-sql.ts; a table test holds both
  * equal).
@@ -40,4 +41,19 @@ export function effectiveRate(i: RateInputs): { rateMinor: number | null; source
 export function entryAmountMinor(durationSeconds: number, rateMinor: number | null, billable: boolean): number {
   if (!billable || rateMinor === null || rateMinor <= 0 || durationSeconds <= 0) return 0;
   return Math.floor((durationSeconds * rateMinor + SECONDS_PER_HOUR / 2) / SECONDS_PER_HOUR);
+}
+
+/**
+ * The instant at the same wall-clock time as `instant`, `days` calendar days later in `timeZone` (negative: earlier):
+ * 09:00 on a Monday in Berlin is 09:00 on the Thursday after, across a change of daylight saving time too. Used for
+ * the hosted service's entry "for each of these days" (docs/decisions/0163). The zone's offset at the target is found
+ * by correcting the first guess once more, as invoice-dates.ts does for midnights.
+ */
+export function shiftDaysInZone(instant: string, days: number, timeZone: string): string {
+  const t = Date.parse(instant);
+  if (days === 0) return new Date(t).toISOString();
+  const wall = t + zoneOffsetMs(new Date(t), timeZone) + days * 86_400_000;
+  let u = wall - zoneOffsetMs(new Date(wall), timeZone);
+  u = wall - zoneOffsetMs(new Date(u), timeZone);
+  return new Date(u).toISOString();
 }

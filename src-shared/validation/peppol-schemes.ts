@@ -7,10 +7,13 @@
  *
  * States: `active` schemes may be used; `deprecated` ones are still valid (existing registrations keep working
  * until their removal date) but should not be used for new registrations; `removed` ones are no longer valid.
- * A customer's peppolId is accepted when its scheme is active or deprecated, refused when removed or unknown.
+ * A customer's peppolId is accepted when its scheme is active or deprecated, refused when removed or unknown, and
+ * refused when its scheme is one whose check digits Peppol checks and they are wrong (identifier-check-digits.ts).
  *
  * To update: replace the table with the entries of a newer release and change the version above.
  */
+import { schemeIdentifierProblem } from './identifier-check-digits';
+
 export type PeppolSchemeState = 'active' | 'deprecated' | 'removed';
 
 export interface PeppolScheme {
@@ -153,12 +156,18 @@ export function peppolScheme(icd: string): PeppolScheme | undefined {
  */
 const IDENTIFIER = /^[\x21-\x7e]{1,50}$/;
 
-export type PeppolIdCheck = { ok: true; icd: string; identifier: string } | { ok: false; reason: string };
+export type PeppolIdCheck =
+  | { ok: true; icd: string; identifier: string }
+  /** `rule`: the Peppol rule (PEPPOL-COMMON-R040…) a wrong check digit breaks. */
+  | { ok: false; reason: string; rule?: string };
 
-/** Checks `scheme:identifier`, where scheme is a four-digit ICD of a scheme that is active or deprecated. */
+/**
+ * Checks `scheme:identifier`, where scheme is a four-digit ICD of a scheme that is active or deprecated, and the
+ * identifier has the syntax and check digits Peppol demands of its scheme, where it demands any.
+ */
 export function checkPeppolId(value: string): PeppolIdCheck {
   const colon = value.indexOf(':');
-  if (colon < 0) return { ok: false, reason: 'must have the form scheme:identifier, e.g. 0088:1234567890123' };
+  if (colon < 0) return { ok: false, reason: 'must have the form scheme:identifier, e.g. 0088:4000001000005' };
   const icd = value.slice(0, colon);
   const identifier = value.slice(colon + 1);
   if (!/^[0-9]{4}$/.test(icd)) return { ok: false, reason: `scheme "${icd}" is not a four-digit Peppol scheme code (ICD)` };
@@ -168,5 +177,7 @@ export function checkPeppolId(value: string): PeppolIdCheck {
   if (!IDENTIFIER.test(identifier)) {
     return { ok: false, reason: 'identifier must be 1 to 50 visible characters without spaces' };
   }
+  const problem = schemeIdentifierProblem(icd, identifier);
+  if (problem) return { ok: false, reason: problem.reason, rule: problem.rule };
   return { ok: true, icd, identifier };
 }

@@ -6,6 +6,7 @@
  */
 import type { ComfortProfile } from 'factur-x-kit';
 import type { EInvoice, Party } from '../../src-shared/domain/einvoice/model';
+import { toUnitPrice, unitPriceText } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
 
 interface PartyView {
@@ -31,7 +32,7 @@ export interface ReadBack {
   seller: PartyView;
   buyer: PartyView;
   /** id, quantity, unit, price, net amount, VAT category, rate. */
-  lines: [string, number, string, number, number, string, number | null][];
+  lines: [string, number, string, string, number, string, number | null][];
   /** charge, amount, VAT category, rate. */
   allowances: [boolean, number, string, number | null][];
   /** category, rate, taxable amount, tax, exemption reason code. */
@@ -78,7 +79,8 @@ export function issued(inv: EInvoice): ReadBack {
     },
     seller: partyView(inv.seller),
     buyer: partyView(inv.buyer),
-    lines: inv.lines.map((l) => [l.id, l.quantity, l.unitCode, l.priceMinor, l.netMinor, l.category, l.rate]),
+    // The unit price as exact decimal text: it may carry two decimals more than the currency (unit-price.ts).
+    lines: inv.lines.map((l) => [l.id, l.quantity, l.unitCode, unitPriceText(l, inv.currency), l.netMinor, l.category, l.rate]),
     allowances: inv.allowancesCharges.map((a) => [a.charge, a.amountMinor, a.category, a.rate]),
     vat: inv.vatBreakdown.map((b) => [b.category, b.rate, b.taxableMinor, b.taxMinor, b.exemptionReasonCode]),
     totals: {
@@ -155,7 +157,7 @@ export function fromFacturXKit(o: ComfortProfile): ReadBack {
       l.generalLineData.lineId,
       l.delivery.itemQuantity.quantity,
       l.delivery.itemQuantity.unit,
-      m(l.productPriceAgreement.productNetPricing.netPricePerItem),
+      unitPriceText(toUnitPrice(l.productPriceAgreement.productNetPricing.netPricePerItem ?? 0, currency), currency),
       m(l.settlement.lineTotals.netTotal),
       l.settlement.tax.categoryCode,
       l.settlement.tax.rateApplicablePercent ?? null,

@@ -11,6 +11,7 @@ import {
 } from '../../store/tracker/categories';
 import {
   createTrackerEntries,
+  createTrackerEntriesOfDays,
   createTrackerEntry,
   deleteTrackerEntry,
   getTrackerEntry,
@@ -46,7 +47,12 @@ export async function trackerRoutesPlugin(app: FastifyInstance, opts: { db: Db }
 
   registerRoute(app, r.listEntries, ({ auth, query }) => listTrackerEntries(db, auth.teamId, query));
   registerRoute(app, r.getEntry, ({ auth, params }) => getTrackerEntry(db, auth.teamId, params.id));
-  registerRoute(app, r.createEntry, ({ auth, body }) => createTrackerEntry(db, auth.teamId, body, actor(auth)));
+  // The hosted shape (`dates`) is answered in the hosted shape, {data: [entries]}; ours with the entry.
+  registerRoute(app, r.createEntry, ({ auth, body }) =>
+    body.dates
+      ? { data: createTrackerEntriesOfDays(db, auth.teamId, body, actor(auth)) }
+      : createTrackerEntry(db, auth.teamId, body, actor(auth)),
+  );
   registerRoute(app, r.bulkCreateEntries, ({ auth, body }) => ({
     data: createTrackerEntries(db, auth.teamId, body, actor(auth)),
   }));

@@ -91,6 +91,8 @@ export function eInvoiceSources(db: Db, teamId: string, invoiceId: string): EInv
     phone: team.phone,
     iban: payeeIban(db, teamId, invoice.currency),
     bic: null,
+    taxNumber: team.taxNumber,
+    legalRegistrationId: team.legalRegistrationId,
   };
   const chosen = c?.e_invoice_format ?? team.eInvoiceFormat;
   return { invoice, seller, buyer, format: isEInvoiceFormat(chosen) ? chosen : null, baseCurrency: team.baseCurrency };

@@ -1,6 +1,8 @@
 import type { InvoiceTemplate, LineItemInput } from '../../../src-shared/contract/invoices';
+import { editorText } from '../../../src-shared/domain/editor-text';
 import { AmountError, computeAmounts } from '../../../src-shared/domain/invoice-amounts';
-import { MoneyError, toMajor, toMinor } from '../../../src-shared/money';
+import { toUnitPrice, type UnitPrice, unitPriceMajor } from '../../../src-shared/domain/unit-price';
+import { MoneyError, toMinor } from '../../../src-shared/money';
 import { InvalidReference } from '../errors';
 import type { StoredLine } from './read';
 
@@ -9,6 +11,16 @@ import type { StoredLine } from './read';
  * currency, line items, the totals computed from them (src-shared/domain/invoice-amounts.ts) and the template JSON.
  * What does not fit is the client's mistake, named by its field.
  */
+
+/** A unit price as stored (up to two decimals beyond the currency's, unit-price.ts), or the field's 422. */
+export function unitPriceOf(amount: number, currency: string, field: string): UnitPrice {
+  try {
+    return toUnitPrice(amount, currency);
+  } catch (e) {
+    if (e instanceof MoneyError) throw new InvalidReference(field, `${field}: ${e.message}`);
+    throw e;
+  }
+}
 
 export function minorOf(amount: number, currency: string, field: string): number {
   try {
@@ -26,11 +38,12 @@ export function toStoredLines(items: readonly LineItemInput[], currency: string)
     }
     const taxRate = li.taxRate !== undefined ? li.taxRate : li.tax;
     const line: StoredLine = {
-      name: li.name,
+      name: typeof li.name === 'string' ? li.name : editorText(li.name),
       quantity: li.quantity,
       unit: li.unit ?? null,
-      priceMinor: minorOf(li.price, currency, `lineItems.${i}.price`),
+      ...unitPriceOf(li.price, currency, `lineItems.${i}.price`),
     };
+    if (typeof li.name !== 'string') line.nameContent = li.name;
     if (li.vat !== undefined && li.vat !== null) line.vatRate = li.vat;
     if (taxRate !== undefined && taxRate !== null) line.taxRate = taxRate;
     return line;
@@ -40,10 +53,10 @@ export function toStoredLines(items: readonly LineItemInput[], currency: string)
 /** Existing lines in a new currency: the same major amounts, refused when they do not fit its minor unit. */
 export function convertLines(lines: readonly StoredLine[], from: string, to: string): StoredLine[] {
   if (from === to) return [...lines];
-  return lines.map((l, i) => ({
-    ...l,
-    priceMinor: minorOf(toMajor(l.priceMinor, from), to, `lineItems.${i}.price`),
-  }));
+  return lines.map((l, i) => {
+    const { priceMinor: _p, priceScale: _s, ...rest } = l;
+    return { ...rest, ...unitPriceOf(unitPriceMajor(l, from), to, `lineItems.${i}.price`) };
+  });
 }
 
 export interface Totals {

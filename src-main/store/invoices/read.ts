@@ -1,14 +1,16 @@
-import type { Invoice, InvoiceTemplate } from '../../../src-shared/contract/invoices';
+import type { EditorDoc, Invoice, InvoiceTemplate } from '../../../src-shared/contract/invoices';
 import { lineAmountMinor } from '../../../src-shared/domain/invoice-amounts';
 import { isPastDue } from '../../../src-shared/domain/invoice-dates';
 import { nextStatuses } from '../../../src-shared/domain/invoice-lifecycle';
 import { dueMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import { unitPriceMajor } from '../../../src-shared/domain/unit-price';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { placeholders } from '../list/keyset';
 import { latestDeliveries, toDelivery } from './deliveries';
+import { readBlocks } from './editor-fields';
 import { appliedPayments, type PaymentRow, totalsOf } from './payment-links';
 import { baseTemplate, resolveTemplate } from './settings';
 
@@ -48,17 +50,26 @@ export interface InvoiceRow {
   reminder_sent_at: string | null;
   tracker_project_id: string | null;
   internal_note: string | null;
+  /** The hosted editor's rich-text blocks as sent (./editor-fields.ts, migration 028); null: none. */
+  rich_text: string | null;
   created_at: string;
   updated_at: string;
   seq: number;
 }
 
-/** A line item as stored (JSON in invoices.line_items): money in minor units of the invoice currency. */
+/**
+ * A line item as stored (JSON in invoices.line_items): the unit price as src-shared/domain/unit-price.ts holds it
+ * (minor units of the invoice currency, or finer with `priceScale`).
+ */
 export interface StoredLine {
   name: string;
   quantity: number;
   unit?: string | null;
   priceMinor: number;
+  /** Decimals of the unit price beyond the currency's minor unit (1 or 2); absent: none. */
+  priceScale?: number;
+  /** The hosted editor's document the name was given as (`name` is its plain text). */
+  nameContent?: EditorDoc;
   vatRate?: number | null;
   taxRate?: number | null;
 }
@@ -176,6 +187,7 @@ function toInvoice(
     confidence: p.confidence,
   });
   const payment = applied.filter((p) => p.kind === 'payment').at(-1);
+  const blocks = readBlocks(r.rich_text);
   return {
     id: r.id,
     invoiceNumber: r.invoice_number || null,
@@ -205,7 +217,7 @@ function toInvoice(
       const own = l.taxRate ?? null;
       let amount = 0;
       try {
-        amount = major(lineAmountMinor(l.quantity, l.priceMinor));
+        amount = major(lineAmountMinor(l.quantity, l.priceMinor, 'lineItems', l.priceScale ?? 0));
       } catch {
         amount = 0;
       }
@@ -213,16 +225,22 @@ function toInvoice(
         name: l.name,
         quantity: l.quantity,
         unit: l.unit ?? null,
-        price: major(l.priceMinor),
+        price: unitPriceMajor(l, r.currency),
         vat: l.vatRate ?? null,
         taxRate: own,
         tax: own,
         amount,
+        nameContent: l.nameContent ?? null,
       };
     }),
     template: invoiceTemplate(r),
     note: r.note,
     internalNote: r.internal_note,
+    fromDetails: blocks.fromDetails ?? null,
+    paymentDetails: blocks.paymentDetails ?? null,
+    noteDetails: blocks.noteDetails ?? null,
+    topBlock: blocks.topBlock ?? null,
+    bottomBlock: blocks.bottomBlock ?? null,
     trackerProjectId: r.tracker_project_id,
     delivery: delivery ? toDelivery(delivery) : null,
     payment: payment ? ref(payment) : null,

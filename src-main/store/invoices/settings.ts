@@ -3,6 +3,7 @@ import type { Db } from '../db';
 import { Conflict } from '../errors';
 import { nowIso } from '../ids';
 import { teamRemote } from '../sync/remotes';
+import { plainTemplateInput } from './editor-fields';
 
 /**
  * A team's invoice settings: the number sequence and the defaults every new invoice starts from (its template).
@@ -146,7 +147,8 @@ export function updateInvoiceSettings(db: Db, teamId: string, patch: SettingsPat
       const current = getInvoiceSettings(db, teamId);
       const r = row(db, teamId);
       const storedTemplate = r ? (JSON.parse(r.template) as Record<string, unknown>) : {};
-      for (const [k, v] of Object.entries(patch.template ?? {})) if (v !== undefined) storedTemplate[k] = v;
+      // The team's defaults keep the hosted editor's blocks as their plain text.
+      for (const [k, v] of Object.entries(plainTemplateInput(patch.template) ?? {})) if (v !== undefined) storedTemplate[k] = v;
       const prefixChanged = patch.numberPrefix !== undefined && patch.numberPrefix !== current.numberPrefix;
       const next = patch.nextNumber ?? (prefixChanged || !r ? null : r.next_number);
       save(db, teamId, {

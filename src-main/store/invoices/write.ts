@@ -17,6 +17,7 @@ import { newId } from '../ids';
 import { type Writer, write } from '../write';
 import { convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
 import { queueDelivery } from './deliveries';
+import { editorWrite, readBlocks } from './editor-fields';
 import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
 import { recordManualPayment, releaseInvoicePayments, settlementOf, undoAppliedPayments } from './payment-links';
 import {
@@ -79,7 +80,8 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
   const now = options.now ?? new Date();
   const id = write(db, teamId, (w) => {
     const settings = getInvoiceSettings(db, teamId);
-    let template = mergeTemplate(settings.template, input.template);
+    const editor = editorWrite(input, {}, { create: true });
+    let template = mergeTemplate(settings.template, editor.template);
     if (input.currency) template = { ...template, currency: input.currency };
     if (input.timezone) template = { ...template, timezone: input.timezone };
     const currency = template.currency;
@@ -123,8 +125,9 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
       ...supply,
       line_items: JSON.stringify(lines),
       template: storedTemplate(template, input.deliveryType),
-      note: input.note ?? null,
+      note: (editor.note !== undefined ? editor.note : input.note) ?? null,
       internal_note: input.internalNote ?? null,
+      rich_text: editor.richText,
       timezone: tz,
       tracker_project_id: options.trackerProjectId ?? null,
     });
@@ -157,6 +160,11 @@ const CONTENT_FIELDS = [
   'discount',
   'supplyDate',
   'supplyEndDate',
+  'fromDetails',
+  'paymentDetails',
+  'topBlock',
+  'bottomBlock',
+  'logoUrl',
 ] as const;
 
 export interface UpdateOptions {
@@ -190,7 +198,8 @@ export function updateInvoice(
   write(db, teamId, (w) => {
     let r = requireInvoiceRow(db, teamId, id);
     const contentChange = CONTENT_FIELDS.some((f) => patch[f] !== undefined);
-    const termsChange = patch.dueDate !== undefined || patch.timezone !== undefined || patch.note !== undefined;
+    const termsChange =
+      patch.dueDate !== undefined || patch.timezone !== undefined || patch.note !== undefined || patch.noteDetails !== undefined;
     const notesOnly = patch.internalNote !== undefined;
     const wantsStatus = patch.status !== undefined && patch.status !== r.status;
 
@@ -211,7 +220,8 @@ export function updateInvoice(
       let template = invoiceTemplate(r);
       let lines = storedLines(r);
       let discount = r.discount_minor;
-      if (patch.template) template = mergeTemplate(template, patch.template);
+      const editor = editorWrite(patch, readBlocks(r.rich_text), { create: false });
+      template = mergeTemplate(template, editor.template);
       const currency = patch.currency ?? patch.template?.currency ?? r.currency;
       template = { ...template, currency };
       if (patch.timezone) template = { ...template, timezone: patch.timezone };
@@ -249,8 +259,10 @@ export function updateInvoice(
       values.timezone = template.timezone;
       values.line_items = JSON.stringify(lines);
       values.template = storedTemplate(template, invoiceDeliveryType(r));
-      if (patch.note !== undefined) values.note = patch.note;
+      if (editor.note !== undefined) values.note = editor.note;
+      else if (patch.note !== undefined) values.note = patch.note;
       if (patch.internalNote !== undefined) values.internal_note = patch.internalNote;
+      values.rich_text = editor.richText;
       Object.assign(values, totalsOf(lines, template, discount));
       w.update('invoice', id, values);
       r = requireInvoiceRow(db, teamId, id);

@@ -21,6 +21,7 @@ import { invoiceSync } from './020-invoice-sync';
 import { attachmentSync } from './021-attachment-sync';
 import { einvoiceDelivery } from './022-einvoice-delivery';
 import { backups } from './023-backups';
+import { sellerTaxIds } from './024-seller-tax-ids';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -76,6 +77,8 @@ export const MIGRATIONS: readonly Migration[] = [
   einvoiceDelivery,
   // [023 backups: settings and the log of backups made]
   backups,
+  // [024 seller tax ids: BT-32 tax number and BT-30 legal registration id of a team]
+  sellerTaxIds,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

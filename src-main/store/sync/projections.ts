@@ -69,6 +69,8 @@ function invoiceProjection(r: InvoiceRow & { live_customer_id: string | null }):
       quantity: l.quantity,
       unit: l.unit ?? null,
       priceMinor: l.priceMinor,
+      // Only where the price has decimals beyond the currency's: other lines project as before.
+      ...(l.priceScale ? { priceScale: l.priceScale } : {}),
       vatRate: l.vatRate ?? null,
       taxRate: l.taxRate ?? null,
     })),

@@ -1,11 +1,11 @@
 import type { Team, TeamMember, TeamPatch } from '../../../src-shared/contract/teams';
-import type { User, UserPatch } from '../../../src-shared/contract/users';
+import { USER_TEAM_PLAN, type User, type UserPatch } from '../../../src-shared/contract/users';
 import type { Db } from '../db';
 import { Conflict, NotFound } from '../errors';
 import { nowIso } from '../ids';
 import { recomputeBaseAmounts } from '../ledger/maintenance';
 import { actingUserId, getMembership } from '../users/users';
-import { getTeamDetails } from './teams';
+import { findTeamById, getTeamDetails } from './teams';
 
 /**
  * The team and user reads and writes of the v1 API (docs/decisions/0085-teams-and-users.md). Teams and users are
@@ -55,6 +55,8 @@ export function updateTeam(db: Db, caller: Caller, id: string, patch: TeamPatch)
         city: 'city',
         state: 'state',
         vatNumber: 'vat_number',
+        taxNumber: 'tax_number',
+        legalRegistrationId: 'legal_registration_id',
         peppolId: 'peppol_id',
         email: 'email',
         phone: 'phone',
@@ -113,7 +115,8 @@ function me(db: Db, caller: Caller): UserRow {
   return row;
 }
 
-function toUser(r: UserRow, teamId: string): User {
+function toUser(db: Db, r: UserRow, teamId: string): User {
+  const team = findTeamById(db, teamId);
   return {
     id: r.id,
     fullName: r.full_name,
@@ -123,7 +126,9 @@ function toUser(r: UserRow, teamId: string): User {
     dateFormat: r.date_format as User['dateFormat'],
     timeFormat: r.time_format === 12 ? 12 : 24,
     weekStartsOnMonday: r.week_starts_on_monday === 1,
+    avatarUrl: null,
     teamId,
+    team: team ? { id: team.id, name: team.name, logoUrl: team.logoUrl, plan: USER_TEAM_PLAN } : null,
     role: r.role,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
@@ -131,7 +136,7 @@ function toUser(r: UserRow, teamId: string): User {
 }
 
 export function getMe(db: Db, caller: Caller): User {
-  return toUser(me(db, caller), caller.teamId);
+  return toUser(db, me(db, caller), caller.teamId);
 }
 
 export function updateMe(db: Db, caller: Caller, patch: UserPatch): User {

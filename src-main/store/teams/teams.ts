@@ -22,6 +22,9 @@ export interface TeamDetails extends Team {
   city: string | null;
   state: string | null;
   vatNumber: string | null;
+  /** BT-32 and BT-30, what identifies a seller without a VAT id (migration 028). */
+  taxNumber: string | null;
+  legalRegistrationId: string | null;
   /** E-invoice seller data (migration 019). */
   peppolId: string | null;
   email: string | null;
@@ -48,7 +51,8 @@ export function getTeamDetails(db: Db, id: string): TeamDetails {
     .prepare(
       `SELECT id, name, base_currency AS baseCurrency, country_code AS countryCode,
          fiscal_year_start_month AS fiscalYearStartMonth, logo_url AS logoUrl, address_line1 AS addressLine1,
-         address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, peppol_id AS peppolId, email, phone,
+         address_line2 AS addressLine2, zip, city, state, vat_number AS vatNumber, tax_number AS taxNumber,
+         legal_registration_id AS legalRegistrationId, peppol_id AS peppolId, email, phone,
          e_invoice_format AS eInvoiceFormat, created_at AS createdAt,
          updated_at AS updatedAt
        FROM teams WHERE id = ?`,

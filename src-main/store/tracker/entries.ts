@@ -1,10 +1,13 @@
-import type {
-  TrackerEntry,
-  TrackerEntryCreate,
-  TrackerEntryPatch,
-  TrackerEntryRange,
-  TrackerEntryRangeQuery,
+import {
+  MAX_ENTRIES_PER_REQUEST,
+  type TrackerEntry,
+  type TrackerEntryCreate,
+  type TrackerEntryPatch,
+  type TrackerEntryRange,
+  type TrackerEntryRangeQuery,
 } from '../../../src-shared/contract/tracker';
+import { daysBetween } from '../../../src-shared/domain/invoice-dates';
+import { shiftDaysInZone } from '../../../src-shared/domain/tracker';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
@@ -201,11 +204,16 @@ export function checkAssignee(db: Db, teamId: string, userId: string | null, fie
   }
 }
 
-/** The calendar date of an instant in the user's time zone (UTC for no user). */
-export function localDate(db: Db, userId: string | null, instant: string): string {
-  const tz = userId
+/** The user's time zone (UTC for no user). */
+export function userTimeZone(db: Db, userId: string | null): string {
+  return userId
     ? ((db.prepare('SELECT timezone FROM users WHERE id = ?').pluck().get(userId) as string | undefined) ?? 'UTC')
     : 'UTC';
+}
+
+/** The calendar date of an instant in the user's time zone (UTC for no user). */
+export function localDate(db: Db, userId: string | null, instant: string): string {
+  const tz = userTimeZone(db, userId);
   try {
     return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
       new Date(instant),
@@ -244,7 +252,7 @@ function insertEntry(
   w: Writer,
   db: Db,
   teamId: string,
-  input: TrackerEntryCreate,
+  input: Omit<TrackerEntryCreate, 'dates'>,
   actingUser: string | null,
   prefix = '',
 ): string {
@@ -266,6 +274,64 @@ function insertEntry(
   });
 }
 
+/**
+ * A hosted-shaped entry (`dates`, docs/decisions/0163) as the entries it stands for: one on each listed day, at the
+ * wall-clock times of `start` and `stop` in the assignee's time zone, moved to that day (an entry of 09:00–17:00 on
+ * 1 December listed for 1 and 2 December is 09:00–17:00 on each). Without `dates`: the entry itself.
+ */
+export function entriesOfDays(
+  db: Db,
+  input: TrackerEntryCreate,
+  actingUser: string | null,
+  prefix = '',
+): Omit<TrackerEntryCreate, 'dates'>[] {
+  const { dates, ...entry } = input;
+  if (!dates) return [entry];
+  if (entry.date !== undefined) throw new InvalidReference(`${prefix}date`, `${prefix}date and ${prefix}dates: send one of them`);
+  if (entry.id !== undefined && dates.length > 1) {
+    throw new InvalidReference(`${prefix}id`, `${prefix}id names one entry: leave it out when dates names several days`);
+  }
+  const assigned = entry.assignedId === undefined ? actingUser : entry.assignedId;
+  const tz = userTimeZone(db, assigned);
+  const first = localDate(db, assigned, entry.start);
+  return dates.map((day) => {
+    const n = daysBetween(first, day);
+    return {
+      ...entry,
+      date: day,
+      start: shiftDaysInZone(entry.start, n, tz),
+      ...(entry.stop !== undefined ? { stop: shiftDaysInZone(entry.stop, n, tz) } : {}),
+    };
+  });
+}
+
+/** The entries a create body stands for, each with the field prefix its errors name; refused beyond the limit. */
+function expanded(db: Db, inputs: readonly TrackerEntryCreate[], actingUser: string | null, bulk: boolean) {
+  const out = inputs.flatMap((input, i) => {
+    const prefix = bulk ? `[${i}].` : '';
+    return entriesOfDays(db, input, actingUser, prefix).map((entry) => ({ entry, prefix }));
+  });
+  if (out.length > MAX_ENTRIES_PER_REQUEST) {
+    throw new InvalidReference(
+      bulk ? 'entries' : 'dates',
+      `The request stands for ${out.length} entries; at most ${MAX_ENTRIES_PER_REQUEST} are created at once`,
+    );
+  }
+  return out;
+}
+
+/** POST /tracker-entries in the hosted shape: every entry of `dates`, all or nothing. */
+export function createTrackerEntriesOfDays(
+  db: Db,
+  teamId: string,
+  input: TrackerEntryCreate,
+  actingUser: string | null,
+): TrackerEntry[] {
+  const items = expanded(db, [input], actingUser, false);
+  const ids = write(db, teamId, (w) => items.map(({ entry, prefix }) => insertEntry(w, db, teamId, entry, actingUser, prefix)));
+  return readEntries(db, teamId, ids);
+}
+
 export function createTrackerEntry(db: Db, teamId: string, input: TrackerEntryCreate, actingUser: string | null): TrackerEntry {
   const id = write(db, teamId, (w) => insertEntry(w, db, teamId, input, actingUser));
   return getTrackerEntry(db, teamId, id);
@@ -278,7 +344,8 @@ export function createTrackerEntries(
   inputs: readonly TrackerEntryCreate[],
   actingUser: string | null,
 ): TrackerEntry[] {
-  const ids = write(db, teamId, (w) => inputs.map((input, i) => insertEntry(w, db, teamId, input, actingUser, `[${i}].`)));
+  const items = expanded(db, inputs, actingUser, true);
+  const ids = write(db, teamId, (w) => items.map(({ entry, prefix }) => insertEntry(w, db, teamId, entry, actingUser, prefix)));
   return readEntries(db, teamId, ids);
 }
 

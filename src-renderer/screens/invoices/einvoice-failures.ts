@@ -46,6 +46,9 @@ export interface FailureView {
   fix: FixTarget;
 }
 
+/** Peppol's check-digit rules of identifier schemes (src-shared/validation/identifier-check-digits.ts). */
+const PEPPOL_CHECK_DIGIT_RULES = ['R040', 'R041', 'R042', 'R043', 'R049', 'R050'].map((n) => `PEPPOL-COMMON-${n}`);
+
 /** Every rule id the catalogue words (a test holds it to the server's RULE_IDS). */
 export const WORDED_RULES: ReadonlySet<string> = new Set([
   ...['02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '16', '21', '22', '23', '25', '27'].map((n) => `BR-${n}`),
@@ -58,18 +61,19 @@ export const WORDED_RULES: ReadonlySet<string> = new Set([
   'BR-IC-11',
   'BR-IC-12',
   'BR-DEC-09',
-  ...['1', '2', '3', '4', '5', '6', '7', '8', '9', '15'].map((n) => `BR-DE-${n}`),
+  ...['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '15', '16'].map((n) => `BR-DE-${n}`),
   'XR-BT-34',
   'XR-BT-49',
   'PEPPOL-EN16931-R003',
   'PEPPOL-EN16931-R010',
   'PEPPOL-EN16931-R020',
   'FD-PEPPOL-ID',
+  ...PEPPOL_CHECK_DIGIT_RULES,
   'FD-TAX',
 ]);
 
 /** Rules that say something else for the team and for the customer: their key ends in `.team` or `.customer`. */
-const BY_PARTY: ReadonlySet<string> = new Set(['BR-CO-09', 'FD-PEPPOL-ID']);
+const BY_PARTY: ReadonlySet<string> = new Set(['BR-CO-09', 'FD-PEPPOL-ID', ...PEPPOL_CHECK_DIGIT_RULES]);
 
 /** The per-category rules: BR-S-01…, BR-AE-10, BR-IC-02 (K, intra-community supply). */
 const CATEGORY_RULE = /^BR-(S|Z|E|AE|IC|G)-(\d\d)$/;
@@ -89,7 +93,19 @@ const TEAM_FIELDS: ReadonlySet<string> = new Set(['peppolId', 'email', 'phone'])
 
 /** The fields the catalogue names (`einvoice:field.<path>`), a line's with `*` for its index. */
 const NAMED_FIELDS: ReadonlySet<string> = new Set([
-  ...['name', 'vatNumber', 'peppolId', 'email', 'phone', 'address', 'city', 'zip', 'countryCode'].map((f) => `team.${f}`),
+  ...[
+    'name',
+    'vatNumber',
+    'taxNumber',
+    'legalRegistrationId',
+    'peppolId',
+    'email',
+    'phone',
+    'address',
+    'city',
+    'zip',
+    'countryCode',
+  ].map((f) => `team.${f}`),
   ...['name', 'vatNumber', 'peppolId', 'buyerReference', 'address', 'city', 'zip', 'countryCode'].map((f) => `customer.${f}`),
   ...['name', 'quantity', 'unit', 'price', 'vat'].map((f) => `lineItems.*.${f}`),
   'lineItems',

@@ -44,7 +44,7 @@ export function AddEntry({ days, projectId }: { days: string[]; projectId: strin
     setErrors(local);
     if (Object.keys(local).length || minutes === null || seconds === null) return;
     try {
-      const entry = await create.mutateAsync({
+      const created = await create.mutateAsync({
         body: {
           projectId: chosenProject,
           date: chosenDay,
@@ -53,7 +53,9 @@ export function AddEntry({ days, projectId }: { days: string[]; projectId: strin
           ...(description.trim() ? { description: description.trim() } : {}),
         },
       });
-      toast.show(t('add.added', { time: formatDuration(entry.duration * 1000), name: entry.project.name }));
+      // Without `dates` the answer is the one entry (with them, the hosted shape {data: [...]}).
+      const entry = 'data' in created ? created.data[0] : created;
+      if (entry) toast.show(t('add.added', { time: formatDuration(entry.duration * 1000), name: entry.project.name }));
       setDuration('');
       setDescription('');
     } catch (err) {

@@ -21,7 +21,9 @@ export interface SourceLine {
   name: string;
   quantity: number;
   unit: string | null;
+  /** The unit price (src-shared/domain/unit-price.ts): minor units, or finer with priceScale. */
   priceMinor: number;
+  priceScale?: number;
   /** Own VAT rate, null: the invoice's. */
   vatRate: number | null;
 }
@@ -71,6 +73,10 @@ export interface PartySource {
 export interface SellerSource extends PartySource {
   iban: string | null;
   bic: string | null;
+  /** BT-32: the team's tax number (e.g. a German Steuernummer), for a seller without a VAT id or beside it. */
+  taxNumber: string | null;
+  /** BT-30: the team's legal registration id (commercial register entry, enterprise number). */
+  legalRegistrationId: string | null;
 }
 
 export interface BuyerSource extends PartySource {
@@ -100,12 +106,15 @@ function electronicAddress(p: PartySource): Party['electronicAddress'] {
   return p.email ? { scheme: 'EM', value: p.email } : null;
 }
 
-function party(p: PartySource, contactName: string | null): Party {
+const text = (v: string | null | undefined) => v?.trim() || null;
+
+function party(p: PartySource, contactName: string | null, ids: { legal?: string | null; tax?: string | null } = {}): Party {
   const hasContact = Boolean(p.email || p.phone || contactName);
   return {
     name: p.name,
     vatId: p.vatNumber?.replace(/[\s.-]/g, '').toUpperCase() || null,
-    legalId: null,
+    legalId: text(ids.legal),
+    taxRegistrationId: text(ids.tax),
     electronicAddress: electronicAddress(p),
     address: {
       line1: p.addressLine1,
@@ -152,7 +161,7 @@ export function mapInvoice(
     });
   }
   const amounts = computeAmounts(
-    source.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, vatRate: l.vatRate })),
+    source.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, priceScale: l.priceScale, vatRate: l.vatRate })),
     { vatRate: source.vatRate, taxRate: 0, includeVat: source.includeVat, includeTax: false, discountMinor: 0 },
   );
   const zeroCategory: VatCategory =
@@ -168,6 +177,7 @@ export function mapInvoice(
       quantity: credit && l.quantity !== 0 ? -l.quantity : l.quantity,
       unitCode: unitCode(l.unit),
       priceMinor: Math.abs(l.priceMinor),
+      ...(l.priceScale ? { priceScale: l.priceScale } : {}),
       netMinor: computed?.amountMinor ?? 0,
       category: rate > 0 ? 'S' : source.vatCategory === 'S' ? 'S' : zeroCategory,
       rate,
@@ -233,8 +243,22 @@ export function mapInvoice(
       ? { date: null, periodStart: supplyStart, periodEnd: source.supplyEndDate }
       : { date: supplyStart ?? source.issueDate, periodStart: null, periodEnd: null },
     notes: source.note ? [source.note] : [],
-    seller: party(seller, seller.name),
+    seller: party(seller, seller.name, { legal: seller.legalRegistrationId, tax: seller.taxNumber }),
     buyer: party(buyer, null),
+    // An intra-community supply names where the goods go (BR-IC-12); the buyer's address is the only deliver-to
+    // address an invoice of ours knows, and XRechnung wants its city and post code with it (BR-DE-10, BR-DE-11).
+    delivery: vatBreakdown.some((b) => b.category === 'K')
+      ? {
+          address: {
+            line1: buyer.addressLine1,
+            line2: buyer.addressLine2,
+            city: buyer.city,
+            postCode: buyer.zip,
+            subdivision: buyer.state,
+            countryCode: buyer.countryCode,
+          },
+        }
+      : null,
     payment: credit
       ? { meansCode: '1', iban: null, bic: null, accountName: null, remittance: source.invoiceNumber }
       : {

@@ -80,8 +80,13 @@ export interface Party {
   name: string;
   /** BT-31 / BT-48. */
   vatId: string | null;
-  /** BT-30 / BT-47: a legal registration id, when known. */
+  /** BT-30 / BT-47: a legal registration id (a commercial register entry, an enterprise number), when known. */
   legalId: string | null;
+  /**
+   * BT-32 (the seller only): a tax registration id other than the VAT id, e.g. a German Steuernummer, which a small
+   * business without a VAT id (§ 19 UStG) states instead.
+   */
+  taxRegistrationId: string | null;
   /** BT-34 / BT-49. */
   electronicAddress: ElectronicAddress | null;
   /** BG-5 / BG-8. */
@@ -100,8 +105,13 @@ export interface Line {
   quantity: number;
   /** BT-130: UN/ECE recommendation 20 (or 21) code. */
   unitCode: string;
-  /** BT-146: the item net price, minor units. */
+  /**
+   * BT-146: the item net price, in units of 10^-(exponent + priceScale) of the currency (unit-price.ts): it may carry
+   * up to two decimals more than the currency; every amount stays in minor units.
+   */
   priceMinor: number;
+  /** Decimals of BT-146 beyond the currency's (1 or 2); absent: none. */
+  priceScale?: number;
   /** BT-131: quantity × price, minor units. */
   netMinor: number;
   /** BT-151. */
@@ -191,6 +201,8 @@ export interface EInvoice {
   buyerReference: string | null;
   /** BG-3: the invoice a credit note corrects (BT-25, BT-26). */
   precedingInvoice: { number: string; issueDate: string | null } | null;
+  /** BG-13 / BG-15: where the goods go, when the invoice names a deliver-to address (an intra-community supply). */
+  delivery: { address: Address } | null;
   /** BT-72 (a day), or BG-14 (BT-73, BT-74: a period). */
   supply: { date: string | null; periodStart: string | null; periodEnd: string | null };
   /** BT-22. */

@@ -5,6 +5,7 @@
  * The list of rules covered and not covered: docs/decisions/0160-e-invoices.md. Pure.
  */
 import { currencyExponent, isCurrencyCode } from '../../money';
+import { SCHEME_CHECKS, schemeIdentifierProblem } from '../../validation/identifier-check-digits';
 import { checkPeppolId } from '../../validation/peppol-schemes';
 import { divRoundHalfAway, scaledDecimal } from '../invoice-amounts';
 import type { Cius, EInvoice, Party, VatCategory } from './model';
@@ -104,6 +105,8 @@ function categoryRules(c: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G'): Rule[] {
   // The intra-community supply rules are numbered BR-IC-nn, the others after their category.
   const p = c === 'K' ? 'BR-IC' : `BR-${c}`;
   const buyerIdNeeded = c === 'AE' || c === 'K';
+  // S, Z, E and AE accept the seller's tax registration id (BT-32) in place of its VAT id; K and G do not.
+  const taxIdSuffices = c !== 'K' && c !== 'G';
   const label = `${NAMES[c]} (${c})`;
   const exempt = c !== 'S' && c !== 'Z';
   return [
@@ -114,10 +117,12 @@ function categoryRules(c: 'S' | 'Z' | 'E' | 'AE' | 'K' | 'G'): Rule[] {
     ),
     rule(`${p}-02`, (inv) => {
       if (!usesCategory(inv, c)) return ok;
-      if (blank(inv.seller.vatId)) {
+      if (blank(inv.seller.vatId) && !(taxIdSuffices && !blank(inv.seller.taxRegistrationId))) {
         return fail(
           'BT-31 team.vatNumber',
-          `An invoice with ${label} lines must state the seller's VAT identifier (the team's VAT number)`,
+          taxIdSuffices
+            ? `An invoice with ${label} lines must state the seller's VAT identifier or tax number (the team's VAT number or tax number)`
+            : `An invoice with ${label} lines must state the seller's VAT identifier (the team's VAT number)`,
         );
       }
       return buyerIdNeeded && blank(inv.buyer.vatId) && blank(inv.buyer.legalId)
@@ -293,7 +298,10 @@ export const RULES: readonly Rule[] = [
   ),
   rule('BR-CO-26', (inv) =>
     blank(inv.seller.vatId) && blank(inv.seller.legalId)
-      ? fail('BT-31 team.vatNumber', "The seller must be identified by its VAT number (set the team's VAT number)")
+      ? fail(
+          'BT-30 team.legalRegistrationId',
+          "The seller must be identified by its VAT number or its legal registration id (set the team's VAT number, or its commercial register entry)",
+        )
       : ok,
   ),
   rule('BR-53', (inv) =>
@@ -332,9 +340,9 @@ export const RULES: readonly Rule[] = [
       ? fail('BT-72 supplyDate', 'An intra-community supply must state the date of supply or the invoicing period')
       : ok,
   ),
-  // BT-80 is written from the buyer's country (the only deliver-to address an invoice of ours knows).
+  // The deliver-to address is the buyer's (the only one an invoice of ours knows, from-invoice.ts).
   rule('BR-IC-12', (inv) =>
-    usesCategory(inv, 'K') && blank(inv.buyer.address.countryCode)
+    inv.vatBreakdown.some((b) => b.category === 'K') && blank(inv.delivery?.address.countryCode)
       ? fail(
           'BT-80 customer.countryCode',
           'An intra-community supply must name the member state the goods go to: the customer’s country',
@@ -378,11 +386,37 @@ export const RULES: readonly Rule[] = [
   required('BR-DE-9', 'BT-53 customer.zip', (inv) => inv.buyer.address.postCode, "XRechnung requires the buyer's post code", [
     'xrechnung',
   ]),
+  rule(
+    'BR-DE-10',
+    (inv) =>
+      inv.delivery && blank(inv.delivery.address.city)
+        ? fail('BT-77 customer.city', "XRechnung requires the deliver-to address's city: the customer's city")
+        : ok,
+    ['xrechnung'],
+  ),
+  rule(
+    'BR-DE-11',
+    (inv) =>
+      inv.delivery && blank(inv.delivery.address.postCode)
+        ? fail('BT-78 customer.zip', "XRechnung requires the deliver-to address's post code: the customer's post code")
+        : ok,
+    ['xrechnung'],
+  ),
   required(
     'BR-DE-15',
     'BT-10 customer.buyerReference',
     (inv) => inv.buyerReference,
     'XRechnung requires the buyer reference (the Leitweg-ID for public buyers): set it on the customer',
+    ['xrechnung'],
+  ),
+  rule(
+    'BR-DE-16',
+    (inv) =>
+      (['S', 'Z', 'E', 'AE', 'K', 'G', 'L', 'M'] as const).some((c) => usesCategory(inv, c)) &&
+      blank(inv.seller.vatId) &&
+      blank(inv.seller.taxRegistrationId)
+        ? fail('BT-32 team.taxNumber', "XRechnung requires the seller's VAT identifier or tax number (Steuernummer)")
+        : ok,
     ['xrechnung'],
   ),
   // XRechnung 3.0 makes both electronic addresses mandatory (cardinality 1..1, no BR id of its own).
@@ -439,7 +473,8 @@ export const RULES: readonly Rule[] = [
         const a = p.electronicAddress;
         if (!a) continue;
         const check = checkPeppolId(`${a.scheme}:${a.value}`);
-        if (!check.ok)
+        // A wrong check digit is the scheme's own Peppol rule (below).
+        if (!check.ok && !check.rule)
           out.push({
             field,
             message: `The ${who}'s Peppol participant id ${a.scheme}:${a.value} is not usable: ${check.reason}`,
@@ -448,6 +483,26 @@ export const RULES: readonly Rule[] = [
       return out;
     },
     ['peppol'],
+  ),
+  // PEPPOL-COMMON-R040…R050: the syntax and check digits of the identifier schemes Peppol checks.
+  ...SCHEME_CHECKS.map((c) =>
+    rule(
+      c.rule,
+      (inv) =>
+        (
+          [
+            ['buyer', inv.buyer, 'BT-49 customer.peppolId'],
+            ['seller', inv.seller, 'BT-34 team.peppolId'],
+          ] as const
+        ).flatMap(([who, p, field]) => {
+          const a = p.electronicAddress;
+          const problem = a && a.scheme === c.icd ? schemeIdentifierProblem(a.scheme, a.value) : null;
+          return problem
+            ? [{ field, message: `The ${who}'s electronic address ${a?.scheme}:${a?.value}: ${problem.reason}` }]
+            : [];
+        }),
+      ['peppol'],
+    ),
   ),
 ];
 

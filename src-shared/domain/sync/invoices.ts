@@ -1,4 +1,4 @@
-import { toMajor } from '../../money';
+import { unitPriceMajor } from '../unit-price';
 import { type Json, sameJson } from './merge';
 
 /**
@@ -24,7 +24,10 @@ export function apiLineItems(v: Json | undefined, currency: Json | undefined): R
     name: l.name,
     quantity: l.quantity,
     unit: l.unit ?? null,
-    price: typeof l.priceMinor === 'number' && typeof currency === 'string' ? toMajor(l.priceMinor, currency) : null,
+    price:
+      typeof l.priceMinor === 'number' && typeof currency === 'string'
+        ? unitPriceMajor({ priceMinor: l.priceMinor, priceScale: typeof l.priceScale === 'number' ? l.priceScale : 0 }, currency)
+        : null,
     vat: l.vatRate ?? null,
     taxRate: l.taxRate ?? null,
   }));

@@ -82,6 +82,32 @@ describe('text that is not text', () => {
   });
 });
 
+describe('bodies nested without end', () => {
+  it('answers JSON nested thousands of levels deep with 422 naming where, on every route, never a 500', async () => {
+    const { api, url, token } = await server();
+    const nested = (depth: number) => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+    for (const depth of [65, 5_000, 20_000]) {
+      for (const [route, body] of [
+        ['/v1/customers', `{"name":"Deep","note":${nested(depth)}}`],
+        [
+          '/v1/invoices',
+          `{"noteDetails":{"type":"doc","content":[${'{"type":"p","content":['.repeat(depth)}${']}'.repeat(depth)}]}}`,
+        ],
+        ['/v1/workflows/x0000000000/execute', `{"triggerData":{"a":${nested(depth)}}}`],
+      ] as const) {
+        const res = await post(`${url}${route}`, token, body);
+        expect(res.status, `${route} at depth ${depth}`).toBe(422);
+        expect((await res.json()).fields[0].message).toMatch(/nests deeper than 64 levels/);
+      }
+    }
+    // 64 levels are taken (the note is then refused as not text, by the contract, not by the depth).
+    const ok = await post(`${url}/v1/customers`, token, `{"name":"Deep","note":${nested(63)}}`);
+    expect(ok.status).toBe(422);
+    expect((await ok.json()).fields[0].message).not.toMatch(/nests deeper/);
+    expect((await api.call('GET', '/v1/customers', { token })).json().data).toEqual([]);
+  });
+});
+
 describe('compressed bodies', () => {
   const json = JSON.stringify({ name: 'compressed' });
 

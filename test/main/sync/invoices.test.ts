@@ -42,6 +42,8 @@ function expectSameInvoice(a: Replica, r: Remote, localId: string) {
 const lines = [
   { name: 'Design workshop', quantity: 2, unit: 'days', price: 1200, vat: 19 },
   { name: 'Travel', quantity: 1, price: 312.45, vat: 7 },
+  // A unit price with four decimals (BT-146) travels exactly, both ways.
+  { name: 'Patch cable', quantity: 12.5, unit: 'm', price: 1.6349, vat: 19 },
 ];
 
 async function makeInvoice(side: Replica | Remote, customerId: string, extra: Record<string, unknown> = {}) {

@@ -23,6 +23,19 @@ describe('invoice amounts: hand-checked cases', () => {
     expect(lineAmountMinor(q, p)).toBe(expected);
   });
 
+  it.each([
+    // quantity, price in units of 10^-(2 + scale) EUR, scale, line amount (minor): prices with 3–4 decimals (BT-146)
+    [3, 16_349, 2, 490], // 3 × 1.6349 = 4.9047 → 4.90
+    [1, 8_25, 2, 8], // 0.0825 → 0.08
+    [10, 8_25, 2, 83], // 0.825 → 0.83 (half away from zero)
+    [1, 12_345, 1, 1_235], // 12.345 → 12.35
+    [2, -12_345, 1, -2_469], // a credit line at −12.345 → −24.69
+    [0.5, 1, 2, 0], // 0.00005 → 0.00
+    [1000, 16_349, 2, 163_490],
+  ])('%s × %s (scale %s) = %s minor', (q, p, scale, expected) => {
+    expect(lineAmountMinor(q, p, 'lineItems', scale)).toBe(expected);
+  });
+
   it('computes VAT per rate group and the hosted total (discount after tax)', () => {
     const r = computeAmounts(
       [
@@ -69,6 +82,7 @@ describe('invoice amounts: hand-checked cases', () => {
     bad(() => computeAmounts([{ quantity: 1, priceMinor: 100 }], { ...base, discountMinor: 101 }), 'discount');
     bad(() => computeAmounts([{ quantity: 1, priceMinor: 100 }], { ...base, discountMinor: -1 }), 'discount');
     bad(() => computeAmounts([{ quantity: 1_000_000_000, priceMinor: 10 ** 7 }], base), 'lineItems.0.price');
+    bad(() => computeAmounts([{ quantity: 1, priceMinor: 1, priceScale: 3 }], base), 'lineItems.0.price');
   });
 
   it('reads decimals exactly as printed, never through float multiplication', () => {
@@ -114,6 +128,8 @@ const decimalText = (maxInt: number, places: number) =>
 const line = fc.record({
   quantity: decimalText(10_000, 4),
   priceMinor: fc.integer({ min: -1_000_000, max: 100_000_000 }),
+  // Decimals beyond the currency's (unit-price.ts): priceMinor is then in 10^-scale minor units.
+  priceScale: fc.integer({ min: 0, max: 2 }),
   vatRate: fc.option(
     decimalText(100, 2).filter((r) => Number(r) <= 100),
     { nil: undefined },
@@ -137,7 +153,7 @@ describe('invoice amounts: properties against the reference', () => {
           const taxGroups = new Map<string, bigint>();
           const lineAmounts: bigint[] = [];
           for (const l of lines) {
-            const amount = roundHalfAway(times(parse(l.quantity), { n: BigInt(l.priceMinor), d: 1n }));
+            const amount = roundHalfAway(times(parse(l.quantity), { n: BigInt(l.priceMinor), d: 10n ** BigInt(l.priceScale) }));
             lineAmounts.push(amount);
             subtotal += amount;
             const v = String(Number(l.vatRate ?? vatRate));
@@ -158,6 +174,7 @@ describe('invoice amounts: properties against the reference', () => {
           const input = lines.map((l) => ({
             quantity: Number(l.quantity),
             priceMinor: l.priceMinor,
+            priceScale: l.priceScale,
             vatRate: l.vatRate === undefined ? undefined : Number(l.vatRate),
             taxRate: l.taxRate === undefined ? undefined : Number(l.taxRate),
           }));

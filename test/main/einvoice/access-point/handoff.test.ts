@@ -127,7 +127,7 @@ describe('handing e-invoices to the Peppol access point', () => {
     const api = await makeTestApi();
     const bis = await seed(api, 'Nordlicht', s, {
       eInvoiceFormat: 'peppol-bis-3',
-      peppolId: '0208:0123456789',
+      peppolId: '0208:0403019261',
       email: 'ap@bis.example',
     });
     await bis.send();
@@ -138,7 +138,7 @@ describe('handing e-invoices to the Peppol access point', () => {
     expect(await noId.handOffs()).toEqual([]);
     expect(await cii.handOffs()).toEqual([]);
     expect(await drainHandOffs(api.db, { dataDir: api.dataDir })).toEqual({ handedOver: 1, waiting: 0, failed: 0 });
-    expect(s.submissions[0]!.body.routing.eIdentifiers).toEqual([{ scheme: 'BE:EN', id: '0123456789' }]);
+    expect(s.submissions[0]!.body.routing.eIdentifiers).toEqual([{ scheme: 'BE:EN', id: '0403019261' }]);
     expect(s.submissions[0]!.ubl).toContain('urn:fdc:peppol.eu:2017:poacc:billing:3.0');
   });
 

@@ -51,6 +51,7 @@ describe('POST /v1/invoices/from-tracker', () => {
         taxRate: null,
         tax: null,
         amount: 307.2,
+        nameContent: null,
       },
     ]);
     expect(inv.subtotal).toBe(307.2);

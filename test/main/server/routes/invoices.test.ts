@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { Invoice, InvoicePage } from '../../../../src-shared/contract/invoices';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
+import { pdfText } from '../../pdf/pdf-text';
 
 async function customer(api: TestApi, token: string, body: Record<string, unknown> = {}) {
   const res = await api.call('POST', '/v1/customers', {
@@ -75,9 +76,11 @@ describe('/v1/invoices', () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
       expect(`${res.json().message} ${res.json().description}`).toContain(field);
     };
-    await bad({ lineItems: [{ name: 'x', price: 1.005 }] }, 'lineItems.0.price');
+    // A unit price has at most two decimals more than its currency (BT-146); amounts none.
+    await bad({ lineItems: [{ name: 'x', price: 1.00005 }] }, 'lineItems.0.price');
     await bad({ lineItems: [{ name: 'x', price: 1, quantity: 0.00001 }] }, 'lineItems.0.quantity');
-    await bad({ currency: 'JPY', lineItems: [{ name: 'x', price: 1.5 }] }, 'lineItems.0.price');
+    await bad({ currency: 'JPY', lineItems: [{ name: 'x', price: 1.005 }] }, 'lineItems.0.price');
+    await bad({ lineItems: [{ name: 'x', price: 10 }], discount: 1.005 }, 'discount');
     await bad({ lineItems: [{ name: 'x', price: 10 }], discount: 11 }, 'discount');
     await bad({ customerId: 'nope' }, 'customerId');
     await bad({ issueDate: '2025-02-30' }, 'issueDate');
@@ -85,6 +88,43 @@ describe('/v1/invoices', () => {
     await bad({ issueDate: '2025-03-10', dueDate: '2025-03-01' }, 'dueDate');
     await bad({ deliveryType: 'scheduled' }, 'scheduledAt');
     await bad({ unknownField: 1 }, 'unknownField');
+  });
+
+  it('takes unit prices with 3 and 4 decimals (BT-146) while line and document totals stay in cents', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Inv');
+    const res = await api.call('POST', '/v1/invoices', {
+      token,
+      body: {
+        currency: 'EUR',
+        template: { vatRate: 19, includeVat: true },
+        lineItems: [
+          { name: 'Diesel', quantity: 120.5, unit: 'l', price: 1.6349 }, // 197.00545 → 197.01
+          { name: 'Fasteners', quantity: 1000, unit: 'pcs', price: 0.0825 }, // 82.50
+          { name: 'Cable', quantity: 12.5, unit: 'm', price: 1.635, vat: 7 }, // 20.4375 → 20.44
+        ],
+      },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const inv = res.json();
+    expect(inv.lineItems.map((l: { price: number; amount: number }) => [l.price, l.amount])).toEqual([
+      [1.6349, 197.01],
+      [0.0825, 82.5],
+      [1.635, 20.44],
+    ]);
+    // 19 % of 279.51 = 53.1069 → 53.11; 7 % of 20.44 = 1.4308 → 1.43.
+    expect([inv.subtotal, inv.vat, inv.amount]).toEqual([299.95, 54.54, 354.49]);
+    expect((await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json().lineItems[0].price).toBe(1.6349);
+    // The PDF prints the price as given, and the amounts in cents.
+    const pdf = await api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token });
+    expect(pdf.statusCode).toBe(200);
+    const text = (await pdfText(pdf.rawPayload)).join('\n');
+    expect(text).toContain('€1.6349');
+    expect(text).toContain('€197.01');
+    // A currency whose minor unit cannot hold the price with two more decimals refuses it.
+    const jpy = await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { currency: 'JPY' } });
+    expect(jpy.statusCode).toBe(422);
+    expect(jpy.json().description).toContain('lineItems.0.price');
   });
 
   it('moves through the checked lifecycle; an illegal move is 409 naming the current and allowed states', async () => {

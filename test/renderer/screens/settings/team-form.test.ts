@@ -17,6 +17,8 @@ const team = {
   city: 'Berlin',
   state: null,
   vatNumber: 'DE123456789',
+  taxNumber: null,
+  legalRegistrationId: null,
   peppolId: null,
   email: null,
   phone: null,

@@ -274,7 +274,13 @@ const CASES: Record<string, Case> = {
   'BR-IC-12': {
     on: 'K',
     breakIt: (inv) => {
-      inv.buyer.address.countryCode = null;
+      if (inv.delivery) inv.delivery.address.countryCode = null;
+    },
+  },
+  'BR-IC-12 (no deliver-to address)': {
+    on: 'K',
+    breakIt: (inv) => {
+      inv.delivery = null;
     },
   },
   'BR-DEC-09': {
@@ -342,6 +348,28 @@ const CASES: Record<string, Case> = {
       inv.buyer.address.postCode = null;
     },
   },
+  'BR-DE-10': {
+    cius: 'xrechnung',
+    on: 'K',
+    breakIt: (inv) => {
+      if (inv.delivery) inv.delivery.address.city = null;
+    },
+  },
+  'BR-DE-11': {
+    cius: 'xrechnung',
+    on: 'K',
+    breakIt: (inv) => {
+      if (inv.delivery) inv.delivery.address.postCode = null;
+    },
+  },
+  'BR-DE-16': {
+    cius: 'xrechnung',
+    on: 'E',
+    breakIt: (inv) => {
+      inv.seller.vatId = null;
+      inv.seller.legalId = 'HRB 1';
+    },
+  },
   'BR-DE-15': {
     cius: 'xrechnung',
     breakIt: (inv) => {
@@ -378,6 +406,32 @@ const CASES: Record<string, Case> = {
       inv.seller.electronicAddress = null;
     },
   },
+  ...Object.fromEntries(
+    (
+      [
+        ['PEPPOL-COMMON-R040', '0088', '4000001000006'],
+        ['PEPPOL-COMMON-R041', '0192', '745707328'],
+        ['PEPPOL-COMMON-R042', '0184', 'DK1234567'],
+        ['PEPPOL-COMMON-R043', '0208', '0403019262'],
+        ['PEPPOL-COMMON-R049', '0007', '5566778898'],
+        ['PEPPOL-COMMON-R050', '0151', '51824753557'],
+      ] as const
+    ).map(([id, scheme, value]): [string, Case] => [
+      id,
+      {
+        cius: 'peppol',
+        breakIt: (inv) => {
+          inv.buyer.electronicAddress = { scheme, value };
+        },
+      },
+    ]),
+  ),
+  'PEPPOL-COMMON-R040 (seller)': {
+    cius: 'peppol',
+    breakIt: (inv) => {
+      inv.seller.electronicAddress = { scheme: '0088', value: '1234567890123' };
+    },
+  },
   'FD-PEPPOL-ID': {
     cius: 'peppol',
     breakIt: (inv) => {
@@ -407,6 +461,27 @@ describe('EN 16931 business rules', () => {
     const covered = new Set(Object.keys(CASES).map((k) => k.split(' ')[0]));
     expect(RULE_IDS.filter((id) => !covered.has(id))).toEqual([]);
     expect(RULE_IDS.length).toBeGreaterThanOrEqual(80);
+  });
+
+  it('takes a seller tax number (BT-32) for its VAT id where EN 16931 does (S, Z, E, AE), not for K and G', () => {
+    for (const c of ['S', 'Z', 'E', 'AE', 'K', 'G'] as const) {
+      const inv = base[c]();
+      inv.seller.vatId = null;
+      inv.seller.legalId = 'HRB 234567 B';
+      inv.seller.taxRegistrationId = '21/815/08150';
+      const p = c === 'K' ? 'BR-IC' : `BR-${c}`;
+      const failing = checkEInvoice(inv, 'en16931').map((f) => f.rule);
+      expect(failing, c).toEqual(c === 'K' || c === 'G' ? [`${p}-02`] : []);
+    }
+  });
+
+  it('identifies a seller without a VAT id by its legal registration id (BR-CO-26: BT-30)', () => {
+    const inv = base.E();
+    inv.seller.vatId = null;
+    inv.seller.taxRegistrationId = '21/815/08150';
+    expect(checkEInvoice(inv, 'en16931').map((f) => f.rule)).toEqual(['BR-CO-26']);
+    inv.seller.legalId = 'HRB 234567 B';
+    expect(checkEInvoice(inv, 'xrechnung')).toEqual([]);
   });
 
   it('applies a CIUS rule only to its formats', () => {

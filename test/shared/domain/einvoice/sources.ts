@@ -17,6 +17,22 @@ export const SELLER: SellerSource = {
   phone: '+49 30 1234567',
   iban: 'DE89370400440532013000',
   bic: 'COBADEFFXXX',
+  taxNumber: null,
+  legalRegistrationId: null,
+};
+
+/**
+ * A small business under § 19 UStG: no VAT id, so its e-invoices name its tax number (BT-32) and its commercial
+ * register entry (BT-30) instead, and its electronic address is its email.
+ */
+export const SMALL_BUSINESS_SELLER: SellerSource = {
+  ...SELLER,
+  name: 'Kleine Werkstatt UG (haftungsbeschränkt)',
+  vatNumber: null,
+  taxNumber: '21/815/08150',
+  legalRegistrationId: 'HRB 234567 B',
+  peppolId: null,
+  email: 'rechnung@werkstatt.example',
 };
 
 const buyer = (over: Partial<BuyerSource>): BuyerSource => ({
@@ -58,6 +74,42 @@ export const BUYERS = {
     peppolId: '0208:0477472701',
     email: 'factuur@kroon.example',
     buyerReference: 'KROON-2025-01',
+  }),
+  /** A Dutch buyer addressed by its GLN (scheme 0088). */
+  nlGln: buyer({
+    name: 'Groothandel Van Dijk BV',
+    vatNumber: 'NL859876589B01',
+    addressLine1: 'Keizersgracht 100',
+    city: 'Amsterdam',
+    zip: '1015 CW',
+    countryCode: 'NL',
+    peppolId: '0088:5790000435968',
+    email: 'factuur@vandijk.example',
+    buyerReference: 'VD-PO-2025-77',
+  }),
+  /** A Swedish buyer by its organisation number (scheme 0007). */
+  se: buyer({
+    name: 'Nordisk Design AB',
+    vatNumber: 'SE556677889901',
+    addressLine1: 'Drottninggatan 5',
+    city: 'Stockholm',
+    zip: '111 51',
+    countryCode: 'SE',
+    peppolId: '0007:5566778899',
+    email: 'faktura@nordisk.example',
+    buyerReference: 'ND-4471',
+  }),
+  /** A Norwegian buyer by its organisation number (scheme 0192). */
+  no: buyer({
+    name: 'Fjord Analyse AS',
+    vatNumber: null,
+    addressLine1: 'Karl Johans gate 7',
+    city: 'Oslo',
+    zip: '0154',
+    countryCode: 'NO',
+    peppolId: '0192:745707327',
+    email: 'faktura@fjord.example',
+    buyerReference: 'FJ-2025-09',
   }),
   us: buyer({
     name: 'Acme Corp.',
@@ -102,7 +154,7 @@ export function invoiceOf(lines: Line[], over: Partial<InvoiceSource> = {}): Inv
     ...over,
   };
   const a = computeAmounts(
-    base.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, vatRate: l.vatRate })),
+    base.lines.map((l) => ({ quantity: l.quantity, priceMinor: l.priceMinor, priceScale: l.priceScale, vatRate: l.vatRate })),
     base,
   );
   return { ...base, subtotalMinor: a.subtotalMinor, vatMinor: a.vatMinor, taxMinor: a.taxMinor, amountMinor: a.amountMinor };
