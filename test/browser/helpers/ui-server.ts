@@ -100,14 +100,33 @@ export function launchChromium(): Promise<Browser> {
 }
 
 /**
- * A browser context on the test clock the server reads (test/helpers/clock.ts): the page's `Date` starts where the
- * test process's is and runs on in real time (Playwright's clock).
+ * A browser context on the test clock the server reads (test/helpers/clock.ts): the page's `Date` is shifted by the
+ * same offset as this process's and the server's, exactly as `shiftClock` does in Node. Timers are not touched: a
+ * page's setTimeout, React's scheduler and TanStack Query's notifications run on the real clock. (Playwright's
+ * `clock.install` fakes the timers too, and on some offsets its fake timers stalled the page's first render.)
  */
 export async function clockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext(options);
-  // Playwright's driver runs in this process and stamps its clock log with this process's (shifted) Date; a page
-  // replays that log against its own, real clock, so it would take the shift back out. Adding it once more lands the
-  // page on the test clock.
-  await context.clock.install({ time: Date.now() + clockOffset() });
+  const offset = clockOffset();
+  if (offset !== 0) await context.addInitScript(shiftPageClock, offset);
   return context;
+}
+
+/** Runs in the page, before its scripts: `new Date()` and `Date.now()` read the machine's clock plus `offsetMs`. */
+function shiftPageClock(offsetMs: number): void {
+  const MachineDate = globalThis.Date;
+  const now = () => MachineDate.now() + offsetMs;
+  class ShiftedDate extends MachineDate {
+    constructor(...args: unknown[]) {
+      if (args.length === 0) super(now());
+      else super(...(args as [number]));
+    }
+    static override now(): number {
+      return now();
+    }
+    static override [Symbol.hasInstance](value: unknown): boolean {
+      return value instanceof MachineDate;
+    }
+  }
+  globalThis.Date = ShiftedDate as DateConstructor;
 }
