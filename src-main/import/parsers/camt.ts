@@ -2,6 +2,7 @@ import { SaxesParser } from 'saxes';
 import { formatMinor, parseAmount } from '../../../src-shared/domain/import/amounts';
 import { type BalancePoint, emptyFile, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
+import { MAX_RECORD_CHARS } from './limits';
 
 /**
  * ISO 20022 cash-management statements: camt.053 (statement), camt.052 (intraday report) and camt.054 (debit/credit
@@ -65,7 +66,14 @@ function readXml(content: string): Node {
     stack.push({ node, name: tag.name.replace(/^.*:/, ''), text: '', children: false, attrs });
   });
   parser.on('text', (t) => {
-    stack[stack.length - 1]!.text += t;
+    const open = stack[stack.length - 1]!;
+    // The white space between an element's children is layout, not its text.
+    if (open.children && !/\S/.test(t)) return;
+    if (open.text.length + t.length > MAX_RECORD_CHARS) {
+      failure ??= new XmlError(parser.line, `<${open.name}> holds more than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`);
+      return;
+    }
+    open.text += t;
   });
   parser.on('closetag', () => {
     const done = stack.pop()!;

@@ -3,8 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBankFile } from '../../../src-main/import/parse-file';
 import { listBatchRows } from '../../../src-main/store/import/batches';
+import { write } from '../../../src-main/store/write';
 import { checkBalances } from '../../../src-shared/domain/import/balance';
-import { books, importFile, preview } from './helpers';
+import { accountRows, books, importFile, preview } from './helpers';
 
 /**
  * MT940, OFX and camt as banks really write them (docs/decisions/0060): one fixture of our own per class of file
@@ -99,6 +100,78 @@ describe('MT940 as banks write it', () => {
       { line: 2, row: null, field: null, message: '"Kontoauszug vom 02.03.2026" is outside any MT940 field' },
       { line: 9, row: 1, field: '61', message: '"2603020302CR" is not a statement line (:61:)' },
     ]);
+  });
+});
+
+describe('MT940 as banks write it (issue 37)', () => {
+  it('daily statements of one account concatenated, each :86: of a line a field of its own (Rabobank)', () => {
+    expect(parsed('mt940-daily-one-account.sta')).toEqual({
+      format: 'mt940',
+      errors: [],
+      account: '3817.42.056EUR',
+      balance: 'ok',
+      rows: [
+        [6, '2026-03-02', -8615, null, 'Terugboeking HUUR GARAGEBOX MAART KENMERK 2026-0331'],
+        [10, '2026-03-02', 4000, null, 'CONTRIBUTIE TERUG'],
+        [24, '2026-03-04', -1260, null, 'Betaalautomaat 08:12 pasnr. 014'],
+      ],
+    });
+    // Imported into the account given, one batch, the three statements' balances checked in turn.
+    const b = books();
+    const r = importFile(b, b.checking, read('mt940-daily-one-account.sta'), { fileName: 'rabo.sta' });
+    expect(r.batches).toHaveLength(1);
+    expect(r.batch.counts).toMatchObject({ created: 3 });
+    expect(r.batch.balance?.status).toBe('ok');
+    expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, 4000, -1260]);
+  });
+
+  it('SWIFT transmission characters around each message (SOH, ETX), CRLF and blank lines between them (mBank)', () => {
+    const r = parseBankFile(read('mt940-soh-etx.sta'), { currency: 'PLN' });
+    expect(r.file.errors).toEqual([]);
+    expect(r.file.accountRef).toBe('/PL61109010140000071219812874');
+    expect(checkBalances(r.file, 'PLN').status).toBe('ok');
+    expect(r.file.rows.map((x) => [x.line, x.date, x.amountMinor, x.details.bankReference])).toEqual([
+      [6, '2026-03-03', -12050, 'MB26030312001'],
+      [10, '2026-03-03', 150000, 'MB26030312044'],
+      [22, '2026-03-04', -7950, 'MB26030412007'],
+    ]);
+    expect(r.file.rows[0]!.description).toBe(
+      '877 PRZELEW ZEWNETRZNY; NA RACH.: 49102028920000550201423123; DLA: ZAKLAD WODOCIAGOW SP. Z O.O.; TYT.: FAKTURA 03/2026',
+    );
+    // SOH right before the first tag, on the same line.
+    const joined = read('mt940-soh-etx.sta').toString('latin1').replace('\x01\r\n:20:', '\x01:20:');
+    expect(parseBankFile(Buffer.from(joined, 'latin1'), { currency: 'PLN' }).file.errors).toEqual([]);
+    const b = books();
+    const pln = write(b.db, b.team, (w) =>
+      w.insert('bank_account', { name: 'mBank', type: 'depository', currency: 'PLN', manual: 0 }),
+    );
+    const done = importFile(b, pln, read('mt940-soh-etx.sta'), { fileName: 'mbank.sta' });
+    expect(done.batch.counts).toMatchObject({ created: 3 });
+    expect(done.batch.balance?.status).toBe('ok');
+  });
+
+  it('a funds code and a three-space transaction code (":61:…DF1830,00S   X"), the bank\'s :NS: fields (Sberbank, HUF)', () => {
+    const r = parseBankFile(read('mt940-non-swift.sta'), { currency: 'HUF' });
+    expect(r.file.errors).toEqual([]);
+    expect(checkBalances(r.file, 'HUF').status).toBe('ok');
+    expect(r.file.rows.map((x) => [x.line, x.date, x.valueDate, x.amountMinor])).toEqual([
+      [12, '2026-06-15', '2026-06-15', -183000],
+      [21, '2026-06-15', '2026-06-15', 2500000],
+    ]);
+    expect(r.file.rows[0]!.details).toMatchObject({
+      transactionType: 'S',
+      customerReference: 'X',
+      nonSwift: { '01': '418812', '09': 'Tranzakcios illetek: 5,49HUF', '15': 'Dunamenti Biztosito Zrt. Fo', '16': 'kepviselet' },
+    });
+    // As the Python mt940 package reads it: the :NS: text, its two-digit codes left out, where there is no :86:.
+    expect(r.file.rows[1]!.description).toBe('522031 A20931512    20260612000100 Visszaterites Budai Konyveloiroda Kft.');
+    const b = books();
+    const huf = write(b.db, b.team, (w) =>
+      w.insert('bank_account', { name: 'Sberbank', type: 'depository', currency: 'HUF', manual: 0 }),
+    );
+    const done = importFile(b, huf, read('mt940-non-swift.sta'), { fileName: '260615_01700420.sta' });
+    expect(done.batch.counts).toMatchObject({ created: 2 });
+    expect(done.batch.balance?.status).toBe('ok');
   });
 });
 
