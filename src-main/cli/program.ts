@@ -44,6 +44,16 @@ export function withDatabase<T>(opts: { dataDir?: string }, run: (db: Db) => T):
   }
 }
 
+/** withDatabase for work that awaits (a parse in the parser sandbox): the database closes when the work is done. */
+export async function withDatabaseAsync<T>(opts: { dataDir?: string }, run: (db: Db) => Promise<T>): Promise<T> {
+  const db = openDataDir(resolveDataDir(opts));
+  try {
+    return await run(db);
+  } finally {
+    db.close();
+  }
+}
+
 export function teamOption(required = true): Option {
   const o = new Option('--team <team>', 'team name or id');
   if (required) o.makeOptionMandatory();

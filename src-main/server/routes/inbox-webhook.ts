@@ -3,6 +3,7 @@ import { blobStore, dataDirOf } from '../../documents/storage';
 import { sortIntakes } from '../../inbox-ingest/intake';
 import { readMail } from '../../inbox-ingest/mail';
 import { readInboxSecrets } from '../../inbox-ingest/secrets';
+import { ParserFailed, ParserStopped } from '../../sandbox/pool';
 import type { Db } from '../../store/db';
 import { ingestToInbox } from '../../store/inbox/ingest';
 import { inboxSourceByAddress } from '../../store/inbox/sources';
@@ -68,7 +69,16 @@ export async function inboxWebhookPlugin(app: FastifyInstance, opts: InboxWebhoo
         );
       }
       if (raw.length === 0) throw unprocessable('The body is empty', 'send the raw message (RFC 5322)');
-      const mail = await readMail(raw);
+      let mail: Awaited<ReturnType<typeof readMail>>;
+      try {
+        mail = await readMail(raw);
+      } catch (err) {
+        // A message its reader could not get through within the sandbox's limits (docs/decisions/0170).
+        if (err instanceof ParserStopped || err instanceof ParserFailed) {
+          throw unprocessable('The message could not be read', err.message);
+        }
+        throw err;
+      }
       if (!mail.looksLikeMail)
         throw unprocessable('The body is not an e-mail message', 'it has neither a Message-ID nor a From header');
       const result = ingestToInbox(

@@ -28,7 +28,7 @@ function parsed(name: string) {
 }
 
 describe('MT940 as banks write it', () => {
-  it('SWIFT header lines before the first field (ABN AMRO: BIC, then 940, then BIC), a :86: wrapped mid-value', () => {
+  it('SWIFT header lines before the first field (ABN AMRO: BIC, then 940, then BIC), a :86: wrapped mid-value', async () => {
     expect(parsed('mt940-abnamro-header.sta')).toEqual({
       format: 'mt940',
       errors: [],
@@ -41,7 +41,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('an ING file header ("0000 01INGBNL2AXXXX00001", "940 00"), a type code followed by an IBAN as reference', () => {
+  it('an ING file header ("0000 01INGBNL2AXXXX00001", "940 00"), a type code followed by an IBAN as reference', async () => {
     const r = parseBankFile(read('mt940-ing-header.sta'), { currency: 'EUR' });
     expect(r.file.errors).toEqual([]);
     expect(r.file.rows.map((x) => [x.line, x.amountMinor, x.counterparty, x.description, x.details])).toEqual([
@@ -68,7 +68,7 @@ describe('MT940 as banks write it', () => {
     expect(checkBalances(r.file, 'EUR').status).toBe('ok');
   });
 
-  it('a leading ":940:" line and blank lines before the statement (Rabobank)', () => {
+  it('a leading ":940:" line and blank lines before the statement (Rabobank)', async () => {
     expect(parsed('mt940-leading-940.sta')).toMatchObject({
       errors: [],
       account: 'NL50RABO0123456789',
@@ -77,7 +77,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('a funds code after the mark (DF2402,00), a :61: wrapped after "CR", a field tag split over two lines', () => {
+  it('a funds code after the mark (DF2402,00), a :61: wrapped after "CR", a field tag split over two lines', async () => {
     expect(parsed('mt940-wrapped-lines.sta')).toEqual({
       format: 'mt940',
       errors: [],
@@ -90,7 +90,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('still refuses, naming the line, text that is neither a header nor a field, and a :61: no wrap explains', () => {
+  it('still refuses, naming the line, text that is neither a header nor a field, and a :61: no wrap explains', async () => {
     const text = read('mt940-wrapped-lines.sta')
       .toString()
       .replace(':20:STARTUMS', 'Kontoauszug vom 02.03.2026\r\n:20:STARTUMS')
@@ -104,7 +104,7 @@ describe('MT940 as banks write it', () => {
 });
 
 describe('MT940 as banks write it (issue 37)', () => {
-  it('daily statements of one account concatenated, each :86: of a line a field of its own (Rabobank)', () => {
+  it('daily statements of one account concatenated, each :86: of a line a field of its own (Rabobank)', async () => {
     expect(parsed('mt940-daily-one-account.sta')).toEqual({
       format: 'mt940',
       errors: [],
@@ -118,14 +118,14 @@ describe('MT940 as banks write it (issue 37)', () => {
     });
     // Imported into the account given, one batch, the three statements' balances checked in turn.
     const b = books();
-    const r = importFile(b, b.checking, read('mt940-daily-one-account.sta'), { fileName: 'rabo.sta' });
+    const r = await importFile(b, b.checking, read('mt940-daily-one-account.sta'), { fileName: 'rabo.sta' });
     expect(r.batches).toHaveLength(1);
     expect(r.batch.counts).toMatchObject({ created: 3 });
     expect(r.batch.balance?.status).toBe('ok');
     expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, 4000, -1260]);
   });
 
-  it('SWIFT transmission characters around each message (SOH, ETX), CRLF and blank lines between them (mBank)', () => {
+  it('SWIFT transmission characters around each message (SOH, ETX), CRLF and blank lines between them (mBank)', async () => {
     const r = parseBankFile(read('mt940-soh-etx.sta'), { currency: 'PLN' });
     expect(r.file.errors).toEqual([]);
     expect(r.file.accountRef).toBe('/PL61109010140000071219812874');
@@ -145,12 +145,12 @@ describe('MT940 as banks write it (issue 37)', () => {
     const pln = write(b.db, b.team, (w) =>
       w.insert('bank_account', { name: 'mBank', type: 'depository', currency: 'PLN', manual: 0 }),
     );
-    const done = importFile(b, pln, read('mt940-soh-etx.sta'), { fileName: 'mbank.sta' });
+    const done = await importFile(b, pln, read('mt940-soh-etx.sta'), { fileName: 'mbank.sta' });
     expect(done.batch.counts).toMatchObject({ created: 3 });
     expect(done.batch.balance?.status).toBe('ok');
   });
 
-  it('a funds code and a three-space transaction code (":61:…DF1830,00S   X"), the bank\'s :NS: fields (Sberbank, HUF)', () => {
+  it('a funds code and a three-space transaction code (":61:…DF1830,00S   X"), the bank\'s :NS: fields (Sberbank, HUF)', async () => {
     const r = parseBankFile(read('mt940-non-swift.sta'), { currency: 'HUF' });
     expect(r.file.errors).toEqual([]);
     expect(checkBalances(r.file, 'HUF').status).toBe('ok');
@@ -169,14 +169,14 @@ describe('MT940 as banks write it (issue 37)', () => {
     const huf = write(b.db, b.team, (w) =>
       w.insert('bank_account', { name: 'Sberbank', type: 'depository', currency: 'HUF', manual: 0 }),
     );
-    const done = importFile(b, huf, read('mt940-non-swift.sta'), { fileName: '260615_01700420.sta' });
+    const done = await importFile(b, huf, read('mt940-non-swift.sta'), { fileName: '260615_01700420.sta' });
     expect(done.batch.counts).toMatchObject({ created: 2 });
     expect(done.batch.balance?.status).toBe('ok');
   });
 });
 
 describe('OFX and camt as banks write them', () => {
-  it('OFX 1.x values in CDATA sections (with "&" and "<" inside)', () => {
+  it('OFX 1.x values in CDATA sections (with "&" and "<" inside)', async () => {
     expect(parsed('ofx1-cdata.ofx')).toMatchObject({
       format: 'ofx',
       errors: [],
@@ -188,15 +188,15 @@ describe('OFX and camt as banks write them', () => {
     });
   });
 
-  it('camt.054 entries without a booking date: booked on the value date, and the row outcome says so', () => {
+  it('camt.054 entries without a booking date: booked on the value date, and the row outcome says so', async () => {
     const b = books();
-    const p = preview(b, b.checking, read('camt054-no-booking-date.xml'));
+    const p = await preview(b, b.checking, read('camt054-no-booking-date.xml'));
     expect(p.rows.map((r) => [r.line, r.date, r.amount, r.outcome, r.reason])).toEqual([
       [15, '2026-03-04', 480, 'new', null],
       [29, '2026-03-05', -89.9, 'new', 'no booking date in the file: booked on the value date 2026-03-05'],
       [42, '2026-03-05', -12, 'new', 'no booking date in the file: booked on the value date 2026-03-05'],
     ]);
-    const r = importFile(b, b.checking, read('camt054-no-booking-date.xml'), { fileName: 'ntfctn.xml' });
+    const r = await importFile(b, b.checking, read('camt054-no-booking-date.xml'), { fileName: 'ntfctn.xml' });
     const rows = listBatchRows(b.db, b.team, r.batch.id, { limit: 10 }).data;
     expect(rows.map((x) => [x.outcome, x.reason])).toEqual([
       ['created', null],
@@ -209,7 +209,7 @@ describe('OFX and camt as banks write them', () => {
 describe('a camt batch entry split into its parts on request', () => {
   const camt = () => fs.readFileSync(path.resolve(FIXTURES, '../camt053-v08.xml'));
 
-  it('one row per transaction detail, with its own amount, payee and id; the statement still adds up', () => {
+  it('one row per transaction detail, with its own amount, payee and id; the statement still adds up', async () => {
     const whole = parseBankFile(camt(), { currency: 'EUR' }).file;
     const batch = whole.rows.find((r) => r.externalId === 'ref:2026030200002')!;
     expect(batch).toMatchObject({ amountMinor: -321000, line: 50 });
@@ -242,24 +242,24 @@ describe('a camt batch entry split into its parts on request', () => {
     expect(split.rows.map((r) => r.index)).toEqual(split.rows.map((_, i) => i));
   });
 
-  it('keeps the entry whole, saying why, when its parts do not add up to the booking', () => {
+  it('keeps the entry whole, saying why, when its parts do not add up to the booking', async () => {
     const text = camt().toString().replace('<Amt Ccy="EUR">1410.00</Amt>', '<Amt Ccy="EUR">1400.00</Amt>');
     const rows = parseBankFile(Buffer.from(text), { currency: 'EUR', splitBatches: true }).file.rows;
     const kept = rows.find((r) => r.externalId === 'ref:2026030200002')!;
     expect(kept.note).toBe("the batch's parts add up to -3200.00, but -3210.00 was booked: kept as one row");
   });
 
-  it('commits the parts as rows of their own, and a re-import with the option finds them again', () => {
+  it('commits the parts as rows of their own, and a re-import with the option finds them again', async () => {
     const b = books();
-    const first = importFile(b, b.checking, camt(), { splitBatches: true, fileName: 'stmt.xml' });
+    const first = await importFile(b, b.checking, camt(), { splitBatches: true, fileName: 'stmt.xml' });
     expect(first.batch.counts.created).toBe(7);
-    const again = importFile(b, b.checking, camt(), { splitBatches: true, allowReimport: true });
+    const again = await importFile(b, b.checking, camt(), { splitBatches: true, allowReimport: true });
     expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 7 });
   });
 });
 
 describe('never a crash for a bad file', () => {
-  it('reads every fixture cut short, with lines dropped or bytes changed, without throwing; a bad currency is named', () => {
+  it('reads every fixture cut short, with lines dropped or bytes changed, without throwing; a bad currency is named', async () => {
     const root = path.resolve(FIXTURES, '..');
     const files = ['as-banks-write', 'statements', 'qif', 'banks'].flatMap((d) =>
       fs
