@@ -42,7 +42,7 @@ const canvasModule = () => import('@napi-rs/canvas') as Promise<Canvas>;
 async function toPng(width: number, height: number, draw: (ctx: import('@napi-rs/canvas').SKRSContext2D, scale: number) => void) {
   const { createCanvas } = await canvasModule();
   const scale = Math.min(1, Math.sqrt(OCR_PIXELS / (width * height)));
-  const canvas = createCanvas(Math.max(1, Math.round(width * scale)), Math.max(1, Math.round(height * scale)));
+  const canvas = createCanvas(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale)));
   draw(canvas.getContext('2d'), scale);
   return new Uint8Array(await canvas.encode('png'));
 }
@@ -68,12 +68,12 @@ export async function imageForOcr(bytes: Uint8Array, mimetype: AcceptedType): Pr
   const size = declaredSize(bytes);
   if (!size) {
     if (isHeif(mimetype)) throw new HeicDecodeError('The HEIC image could not be decoded: its header states no size');
-    throw new ImageTooLarge('The image’s size cannot be read from its header: not read');
+    throw new ImageTooLarge('the image’s header states no size');
   }
   const pixels = size.width * size.height;
   if (pixels > MAX_IMAGE_PIXELS) {
     throw new ImageTooLarge(
-      `The image declares ${size.width} × ${size.height} pixels (${megapixels(pixels)}); at most ${megapixels(MAX_IMAGE_PIXELS)} are read`,
+      `the image declares ${size.width} × ${size.height} pixels (${megapixels(pixels)}); at most ${megapixels(MAX_IMAGE_PIXELS)} are read`,
     );
   }
   if (isHeif(mimetype)) return heicToPng(bytes);

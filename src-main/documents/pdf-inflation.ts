@@ -6,12 +6,14 @@ import zlib from 'node:zlib';
  * when it reads it. Every FlateDecode stream of the file is inflated here once, its output counted and thrown away
  * (nothing is kept: the scan needs a few hundred KB whatever the stream holds), and the file is refused when one
  * stream inflates past MAX_STREAM_BYTES or all together past MAX_TOTAL_BYTES — a scanned A4 page at 300 dpi in
- * lossless colour is about 26 MB, a 20 MiB PDF of text a few times its size.
+ * lossless colour is about 26 MB, a 20 MiB PDF of text a few times its size. It runs in the parser sandbox, whose
+ * time limit bounds a file of very many small streams.
  *
  * A stream is the data after a dictionary's `stream` keyword; its dictionary says its filters. Chained Flate filters
- * (`[/FlateDecode /FlateDecode]`) are inflated in turn. The data is handed to zlib from the keyword on, up to the
- * stream's /Length when the dictionary states it directly, else to the end of the file: zlib stops at the end of the
- * deflate data by itself, so bytes that merely look like `endstream` inside the data cannot cut the count short.
+ * (`[/FlateDecode /FlateDecode]`) are inflated in turn. The data is handed to the inflater from the keyword on, up to
+ * the stream's /Length when the dictionary states it directly, else to the end of the file: zlib stops at
+ * the end of the deflate data by itself, so bytes that merely look like `endstream` inside the data cannot cut the
+ * count short.
  * Streams that do not inflate (another filter, encrypted data, damage) are left to PDF.js, whose reading the sandbox's
  * memory limit bounds in turn.
  */
@@ -92,11 +94,52 @@ function* streams(pdf: Buffer): Generator<Stream> {
   }
 }
 
+/** A zlib header (RFC 1950): deflate, a window of at most 32 KiB, the check bits right. */
+function zlibHeader(pdf: Buffer, at: number): boolean {
+  const cmf = pdf[at];
+  const flg = pdf[at + 1];
+  return cmf !== undefined && flg !== undefined && (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0;
+}
+
+/** Compressed data up to this size is inflated at once, into at most SMALL_OUTPUT bytes; larger is streamed. */
+const SMALL_INPUT = 64 * 1024;
+const SMALL_OUTPUT = 8 * 1024 * 1024;
+
+/** Where the stream's data ends at the latest, for the one-step path: its /Length, else its `endstream`. */
+function dataEnd(pdf: Buffer, s: Stream): number {
+  if (s.end < pdf.length) return s.end;
+  const at = pdf.indexOf('endstream', s.start, 'latin1');
+  return at < 0 ? pdf.length : at;
+}
+
+/** One step, for the many small streams of a PDF (fonts, pages): a bounded output, null when it would pass it. */
+function inflateSmall(data: Buffer, flates: number): number | null {
+  let out: Buffer = data;
+  for (let i = 0; i < flates; i++) {
+    out = zlib.inflateSync(out, { maxOutputLength: SMALL_OUTPUT, finishFlush: zlib.constants.Z_SYNC_FLUSH });
+  }
+  return out.length;
+}
+
 /**
  * The bytes the stream inflates to, counted up to `cap` (a count past it stops the inflation); null when its data
- * does not inflate.
+ * does not inflate. Small data is inflated in one step into a bounded buffer; the rest (and small data that would
+ * pass that buffer) goes through zlib's stream chunk by chunk, each chunk counted and dropped.
  */
-function inflatedSize(pdf: Buffer, s: Stream, cap: number): Promise<number | null> {
+async function inflatedSize(pdf: Buffer, s: Stream, cap: number): Promise<number | null> {
+  if (!zlibHeader(pdf, s.start)) return null;
+  const end = dataEnd(pdf, s);
+  if (end - s.start <= SMALL_INPUT) {
+    try {
+      return inflateSmall(pdf.subarray(s.start, end), s.flates);
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'ERR_BUFFER_TOO_LARGE') return null;
+    }
+  }
+  return inflatedStreaming(pdf, s, cap);
+}
+
+function inflatedStreaming(pdf: Buffer, s: Stream, cap: number): Promise<number | null> {
   return new Promise((resolve) => {
     const stages = Array.from({ length: s.flates }, () => zlib.createInflate({ chunkSize: CHUNK }));
     let out = 0;
@@ -117,7 +160,7 @@ function inflatedSize(pdf: Buffer, s: Stream, cap: number): Promise<number | nul
     last.on('end', () => done(out));
     const first = stages[0]!;
     let at = s.start;
-    // Fed chunk by chunk as zlib asks: it stops taking input at the end of the deflate data.
+    // Fed as zlib takes it: it stops taking input at the end of the deflate data.
     const feed = () => {
       while (!settled && at < s.end) {
         const more = first.write(pdf.subarray(at, Math.min(s.end, at + CHUNK)));
@@ -141,11 +184,11 @@ export async function checkPdfInflation(bytes: Uint8Array): Promise<void> {
     const size = await inflatedSize(pdf, s, Math.min(MAX_STREAM_BYTES, MAX_TOTAL_BYTES - total));
     if (size === null) continue;
     if (size > MAX_STREAM_BYTES) {
-      throw new PdfTooLarge(`The PDF holds a compressed stream that inflates past ${mib(MAX_STREAM_BYTES)}: not read`);
+      throw new PdfTooLarge(`the PDF holds a compressed stream that inflates past ${mib(MAX_STREAM_BYTES)}`);
     }
     total += size;
     if (total > MAX_TOTAL_BYTES) {
-      throw new PdfTooLarge(`The PDF's compressed streams inflate past ${mib(MAX_TOTAL_BYTES)} together: not read`);
+      throw new PdfTooLarge(`the PDF's compressed streams inflate past ${mib(MAX_TOTAL_BYTES)} together`);
     }
   }
 }

@@ -131,8 +131,7 @@ export class DocumentRunner {
     } catch (err) {
       // What the sandbox answered is the file's own doing (refused, or past a limit): the same again next time.
       const final = err instanceof ParserStopped || err instanceof ParserFailed || err instanceof EInvoiceReadError;
-      const message =
-        err instanceof ParserStopped ? `The file was not read: ${err.message}` : err instanceof Error ? err.message : String(err);
+      const message = err instanceof Error ? err.message : String(err);
       const status = failExtraction(this.db, file.sha256, this.owner, message, new Date(), final);
       if (status !== 'failed') return true;
     }
