@@ -22,6 +22,7 @@ import { MAX_RECORD_CHARS } from './limits';
 
 type Node = Record<string, unknown>;
 
+const MAX_DEPTH = 64;
 const ARRAYS = new Set(['Stmt', 'Rpt', 'Ntfctn', 'Ntry', 'Bal', 'NtryDtls', 'TxDtls', 'Ustrd', 'Rcrd', 'Chrgs']);
 /** The element's line, kept on the object (not an XML name, so it never collides). */
 const LINE = '#line';
@@ -55,6 +56,8 @@ function readXml(content: string): Node {
     failure ??= new XmlError(parser.line, describe(e.message));
   });
   parser.on('opentag', (tag) => {
+    // camt's deepest element is about 12 levels down: a document nested past MAX_DEPTH is not one.
+    if (stack.length > MAX_DEPTH) throw new XmlError(parser.line, `elements nested deeper than ${MAX_DEPTH}`);
     const node: Node = { [LINE]: parser.line };
     let attrs = false;
     for (const [k, v] of Object.entries(tag.attributes)) {
@@ -93,7 +96,7 @@ function readXml(content: string): Node {
   try {
     parser.write(content).close();
   } catch (err) {
-    failure ??= new XmlError(parser.line, describe((err as Error).message));
+    failure ??= err instanceof XmlError ? err : new XmlError(parser.line, describe((err as Error).message));
   }
   if (failure) throw failure;
   return root;
