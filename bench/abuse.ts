@@ -89,7 +89,7 @@ async function measure(name: string, root: string): Promise<void> {
       fetch(`${server.url}/v1/imports/uploads?bankAccountId=${account}`, {
         method: 'POST',
         headers: { ...auth, 'content-type': 'application/octet-stream', 'x-filename': name },
-        body,
+        body: new Uint8Array(body),
         signal: AbortSignal.timeout(GIVE_UP_MS),
       });
     // A first file, as any running server has read: its reader is up.
