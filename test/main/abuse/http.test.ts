@@ -43,7 +43,7 @@ describe('hostile bank files over HTTP', () => {
       const res = await fetch(`${url}/v1/imports/uploads?bankAccountId=${account}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/octet-stream', 'x-filename': name },
-        body,
+        body: new Uint8Array(body),
       });
       const ms = performance.now() - started;
       polling = false;
