@@ -93,8 +93,8 @@ class DecodedBody extends Transform {
   override _transform(chunk: Buffer, _encoding: BufferEncoding, callback: TransformCallback): void {
     this.decodedLength += chunk.length;
     // The limit is checked on what comes out of the decoder, whoever reads the body after.
-    if (this.limit !== undefined && this.decodedLength > this.limit) return callback(tooLarge(this.limit));
-    callback(null, chunk);
+    if (this.limit !== undefined && this.decodedLength > this.limit) callback(tooLarge(this.limit));
+    else callback(null, chunk);
   }
 
   override _destroy(err: Error | null, callback: (error?: Error | null) => void): void {
