@@ -15,7 +15,7 @@ import { getTeam } from '../store/teams/teams';
 import type { TextEncoding } from './encoding';
 import type { ParseResult } from './parse-file';
 import { type ParseBook, withParses } from './parse-sandboxed';
-import { accountsNeeded, type MatchedBy, type StatementTarget, targetStatements } from './statements';
+import { accountsNeeded, type MatchedBy, type StatementTarget, statementKey, targetStatements } from './statements';
 
 /**
  * The import as the API and the CLI run it: choose the CSV mapping (the one sent, a saved one by name, the
@@ -76,7 +76,7 @@ function partsOf(
   teamId: string,
   accountId: string | null,
   o: FileOptions,
-): { probe: ParseResult; parts: Part[] } {
+): { probe: ParseResult; parts: Part[]; unused: string | null } {
   if (accountId) {
     const parsed = parseForAccount(db, parse, teamId, accountId, o);
     if (parsed.parse.statements.length === 1) {
@@ -87,7 +87,7 @@ function partsOf(
         matchedBy: 'request',
         needs: null,
       };
-      return { probe: parsed.parse, parts: [{ target, parsed }] };
+      return { probe: parsed.parse, parts: [{ target, parsed }], unused: null };
     }
   }
   const currency = accountId ? importAccount(db, teamId, accountId).currency : getTeam(db, teamId).baseCurrency;
@@ -105,8 +105,19 @@ function partsOf(
   const targets = targetStatements(db, teamId, probe.statements, o.accounts);
   if (probe.statements.length === 1) {
     const t = targets[0]!;
-    return { probe, parts: [{ target: t, parsed: t.accountId ? parseForAccount(db, parse, teamId, t.accountId, o) : null }] };
+    const parsed = t.accountId ? parseForAccount(db, parse, teamId, t.accountId, o) : null;
+    return { probe, parts: [{ target: t, parsed }], unused: null };
   }
+  // The account the request named takes a file whose statements all name one account (they are read as one); a
+  // file of several accounts goes statement by statement, and the person is told why their account was not used.
+  const unused =
+    accountId && !targets.some((t) => t.accountId === accountId)
+      ? `The file holds statements of ${targets.length} accounts (${targets.map((t) => statementKey(t)).join(', ')}): ` +
+        'the account given for the file is used only when its statements all name one account; ' +
+        (targets.every((t) => t.accountId)
+          ? 'each goes to the account it names'
+          : 'choose the account of each statement (accounts)')
+      : null;
   const byCurrency = new Map<string, ParseResult>([[currency, probe]]);
   const parts = targets.map((target): Part => {
     if (!target.accountId) return { target, parsed: null };
@@ -122,7 +133,7 @@ function partsOf(
     };
     return { target, parsed: { parse, mappingName: null, mappingId: null } };
   });
-  return { probe, parts };
+  return { probe, parts, unused };
 }
 
 type StatementShape = {
@@ -223,7 +234,7 @@ function previewParsed(
   accountId: string | null,
   o: FileOptions & { rows?: number },
 ): { preview: PreviewShape; plans: ImportPlan[] } {
-  const { probe, parts } = partsOf(db, parse, teamId, accountId, o);
+  const { probe, parts, unused } = partsOf(db, parse, teamId, accountId, o);
   const planned = parts.map((p) => ({
     ...p,
     plan: p.parsed ? planImport(db, teamId, p.target.accountId!, p.parsed.parse) : null,
@@ -232,11 +243,14 @@ function previewParsed(
   const single = planned.length === 1 ? planned[0]! : null;
   const limit = o.rows ?? 500;
   const sum = (k: keyof ImportPlan['counts']) => plans.reduce((n, p) => n + p.counts[k], 0);
-  const warnings = planned.flatMap((p) => [
-    ...(p.plan?.warnings ?? []),
-    ...(p.target.needs ? [p.target.needs] : []),
-    ...elsewhere(db, teamId, p.target),
-  ]);
+  const warnings = [
+    ...(unused ? [unused] : []),
+    ...planned.flatMap((p) => [
+      ...(p.plan?.warnings ?? []),
+      ...(p.target.needs ? [p.target.needs] : []),
+      ...elsewhere(db, teamId, p.target),
+    ]),
+  ];
   const first = single?.parsed?.parse ?? probe;
   return {
     plans,
@@ -332,8 +346,9 @@ export async function commitFile(
   const results = await withParses(bytes, (parse) =>
     db
       .transaction(() => {
-        const { parts } = partsOf(db, parse, teamId, accountId, o);
+        const { parts, unused } = partsOf(db, parse, teamId, accountId, o);
         const missing = accountsNeeded(parts.map((p) => p.target));
+        if (missing && unused) missing.problems.unshift({ line: null, row: null, field: 'bankAccountId', message: unused });
         if (missing) throw missing;
         return parts.map(({ target, parsed }) => {
           const account = target.accountId!;

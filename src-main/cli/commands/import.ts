@@ -148,7 +148,7 @@ export function importCommand(): Command {
             const open = preview.statements.filter((st) => !st.bankAccountId).length;
             if (open > 0) {
               throw new UsageError(
-                `${open} statement${open === 1 ? '' : 's'} of the file ${open === 1 ? 'has' : 'have'} no account: pass --statement-account REF=ACCOUNT_ID for ${open === 1 ? 'it' : 'each'} (or --account ID for a file of one statement); nothing was written`,
+                `${open} statement${open === 1 ? '' : 's'} of the file ${open === 1 ? 'has' : 'have'} no account: pass --statement-account REF=ACCOUNT_ID for ${open === 1 ? 'it' : 'each'} (or --account ID for a file whose statements all name one account); nothing was written`,
               );
             }
             const toWrite = plans.reduce((n, p) => n + p.counts.new + p.counts.link + p.counts.review, 0);

@@ -2,9 +2,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBankFile } from '../../../src-main/import/parse-file';
+import { commitFile, previewFile } from '../../../src-main/import/service';
 import { listBatchRows } from '../../../src-main/store/import/batches';
 import { write } from '../../../src-main/store/write';
 import { checkBalances } from '../../../src-shared/domain/import/balance';
+import { ImportRefused } from '../../../src-shared/domain/import/types';
 import { accountRows, books, importFile, preview } from './helpers';
 
 /**
@@ -123,6 +125,36 @@ describe('MT940 as banks write it (issue 37)', () => {
     expect(r.batch.counts).toMatchObject({ created: 3 });
     expect(r.batch.balance?.status).toBe('ok');
     expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, 4000, -1260]);
+  });
+
+  it("Rabobank's daily statements of two accounts (the corpus file's shape): the account given is not guessed for either, and says why", async () => {
+    const b = books();
+    const bytes = read('mt940-daily-two-accounts.sta');
+    const { preview } = await previewFile(b.db, b.team, b.checking, bytes, { fileName: 'rabo.sta' });
+    expect(preview.statements.map((s) => [s.accountRef, s.bankAccountId])).toEqual([
+      ['3817.42.056EUR', null],
+      ['4402.17.930EUR', null],
+    ]);
+    expect(preview.warnings[0]).toBe(
+      'The file holds statements of 2 accounts (3817.42.056EUR, 4402.17.930EUR): the account given for the file is used only when its statements all name one account; choose the account of each statement (accounts)',
+    );
+    const refused = await commitFile(b.db, b.team, b.checking, bytes, { fileName: 'rabo.sta' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefused);
+    expect((refused as ImportRefused).problems.map((p) => p.field)).toEqual([
+      'bankAccountId',
+      'accounts.3817.42.056EUR',
+      'accounts.4402.17.930EUR',
+    ]);
+    expect(accountRows(b, b.checking)).toEqual([]);
+    // Each statement into the account chosen for it: the three days of the first as one, balances checked in turn.
+    const accounts = { '3817.42.056EUR': b.checking, '4402.17.930EUR': b.savings };
+    const done = await importFile(b, b.checking, bytes, { fileName: 'rabo.sta', accounts });
+    expect(done.batches.map((x) => [x.bankAccountId, x.counts.created, x.balance?.status])).toEqual([
+      [b.checking, 2, 'ok'],
+      [b.savings, 2, 'ok'],
+    ]);
+    expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, -1260]);
+    expect(accountRows(b, b.savings).map((x) => x.amount)).toEqual([-4250, 10000]);
   });
 
   it('SWIFT transmission characters around each message (SOH, ETX), CRLF and blank lines between them (mBank)', async () => {
