@@ -8,7 +8,8 @@
  *
  * The file is parsed in the parser sandbox (docs/decisions/0170), whose worker is started before the timings (a
  * server's is running): each run also prints the parse alone in this process and through the sandbox, and their
- * ratio — the cost of the worker hop (copying the file in and the rows out) in the same run.
+ * ratio — the cost of the worker hop (copying the file in and the rows out) in the same run; `--no-parse-compare`
+ * leaves that out and goes straight to the import, as the parent commit's bench does (for comparing the two).
  *
  *   node --import tsx bench/import.ts [--existing 1000000] [--rows 100000]
  *   (or BENCH_IMPORT_EXISTING / BENCH_IMPORT_ROWS through `npm run bench -- import`)
@@ -185,14 +186,20 @@ async function median(n: number, work: () => unknown): Promise<number> {
   return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!;
 }
 
-async function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; accountId: string }): Promise<void> {
-  log(`\n${label}: ${ROWS} rows, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB`);
-  const rounds = ROWS <= 20_000 ? 7 : 3;
+/** The parse alone, in this process and through the sandbox: the worker hop's cost. */
+async function parseCompare(bytes: Buffer, rounds: number): Promise<void> {
   const inProcess = await median(rounds, () => parseBankFile(bytes, { currency: 'EUR' }));
   const sandboxed = await median(rounds, () => parseInSandbox(bytes, { currency: 'EUR' }));
   log(
     `  parse alone (median of ${rounds}): in this process ${secs(inProcess)}, in the sandbox ${secs(sandboxed)}; ratio ${(inProcess / sandboxed).toFixed(2)}`,
   );
+}
+
+async function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; accountId: string }): Promise<void> {
+  log(`\n${label}: ${ROWS} rows, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB`);
+  // `--no-parse-compare`: straight to the import, as the parent commit's bench does (for a comparison across them).
+  const compare = !process.argv.includes('--no-parse-compare');
+  if (compare) await parseCompare(bytes, ROWS <= 20_000 ? 7 : 3);
   const rawDir = copyOf(base.dir, `${label}-raw`);
   const rawDb = openDatabase(rawDir);
   const rawMs = rawInsert(rawDb, base.teamId, base.accountId, bytes);
