@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
+import { buildSync } from 'esbuild';
 import type { Plugin } from 'vite';
 import { withoutDirectiveWarnings } from './vite.web.config.mjs';
 
@@ -25,6 +26,12 @@ const devApiPort = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
 /** Scripts the main bundle starts by path (`path.join(__dirname, name)`), emitted into out/main under their names. */
 const STARTED_BY_PATH = ['src-main/documents/ocr-worker.cjs'];
 
+/**
+ * Workers the main bundle starts by path that are written in TypeScript, bundled on their own (one file, as
+ * scripts/build-cli.cjs builds them beside the CLI): the parser sandbox's worker (src-main/sandbox/pool.ts).
+ */
+const BUNDLED_BY_PATH = [{ entry: 'src-main/sandbox/worker.ts', fileName: 'parser-worker.cjs' }];
+
 function besideMain(): Plugin {
   return {
     name: 'finops-beside-main',
@@ -32,6 +39,20 @@ function besideMain(): Plugin {
       for (const file of STARTED_BY_PATH) {
         const fileName = file.slice(file.lastIndexOf('/') + 1);
         this.emitFile({ type: 'asset', fileName, source: readFileSync(resolve(__dirname, file)) });
+      }
+      for (const { entry, fileName } of BUNDLED_BY_PATH) {
+        const built = buildSync({
+          absWorkingDir: __dirname,
+          entryPoints: [entry],
+          bundle: true,
+          platform: 'node',
+          target: 'node22',
+          format: 'cjs',
+          packages: 'external',
+          write: false,
+          logLevel: 'warning',
+        });
+        this.emitFile({ type: 'asset', fileName, source: built.outputFiles[0]!.contents });
       }
     },
   };

@@ -6,7 +6,13 @@
  * better-sqlite3 inserts of the same rows into the same table in one transaction, measured in the same run on a copy
  * of the same database file (target ≥ 0.3); then the re-import of the same file (every row a duplicate).
  *
+ * The file is parsed in the parser sandbox (docs/decisions/0170), whose worker is started before the timings (a
+ * server's is running): each run also prints the parse alone in this process and through the sandbox, and their
+ * ratio — the cost of the worker hop (copying the file in and the rows out) in the same run; `--no-parse-compare`
+ * leaves that out and goes straight to the import, as the parent commit's bench does (for comparing the two).
+ *
  *   node --import tsx bench/import.ts [--existing 1000000] [--rows 100000]
+ *   (or BENCH_IMPORT_EXISTING / BENCH_IMPORT_ROWS through `npm run bench -- import`)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -14,8 +20,10 @@ import path from 'node:path';
 import { planDemo } from '../src-main/demo/seed';
 import { writeDemo } from '../src-main/demo/write';
 import { parseBankFile } from '../src-main/import/parse-file';
+import { parseInSandbox } from '../src-main/import/parse-sandboxed';
 import { commitFile } from '../src-main/import/service';
 import { openDataDir as openDatabase } from '../src-main/runtime/data-dir';
+import { parsers } from '../src-main/sandbox/pool';
 import type { Db } from '../src-main/store/db';
 import { newId } from '../src-main/store/ids';
 import { fingerprints } from '../src-main/store/import/fingerprint';
@@ -24,7 +32,8 @@ import { ensureTeam } from '../src-main/store/teams/teams';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
-  return i >= 0 ? Number(process.argv[i + 1]) : fallback;
+  const env = process.env[`BENCH_IMPORT_${name.slice(2).toUpperCase()}`];
+  return i >= 0 ? Number(process.argv[i + 1]) : env ? Number(env) : fallback;
 };
 const EXISTING = arg('--existing', 1_000_000);
 /** `--no-rules`: leave the team's rules and category suggestions out (the import's own path alone). */
@@ -166,8 +175,31 @@ function rawInsert(db: Db, teamId: string, accountId: string, bytes: Buffer): nu
   return performance.now() - t;
 }
 
-function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; accountId: string }): void {
+/** Median of `n` timings of `work`. */
+async function median(n: number, work: () => unknown): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t = performance.now();
+    await work();
+    ms.push(performance.now() - t);
+  }
+  return ms.sort((a, b) => a - b)[Math.floor(n / 2)]!;
+}
+
+/** The parse alone, in this process and through the sandbox: the worker hop's cost. */
+async function parseCompare(bytes: Buffer, rounds: number): Promise<void> {
+  const inProcess = await median(rounds, () => parseBankFile(bytes, { currency: 'EUR' }));
+  const sandboxed = await median(rounds, () => parseInSandbox(bytes, { currency: 'EUR' }));
+  log(
+    `  parse alone (median of ${rounds}): in this process ${secs(inProcess)}, in the sandbox ${secs(sandboxed)}; ratio ${(inProcess / sandboxed).toFixed(2)}`,
+  );
+}
+
+async function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; accountId: string }): Promise<void> {
   log(`\n${label}: ${ROWS} rows, ${(bytes.length / 1024 / 1024).toFixed(1)} MiB`);
+  // `--no-parse-compare`: straight to the import, as the parent commit's bench does (for a comparison across them).
+  const compare = !process.argv.includes('--no-parse-compare');
+  if (compare) await parseCompare(bytes, ROWS <= 20_000 ? 7 : 3);
   const rawDir = copyOf(base.dir, `${label}-raw`);
   const rawDb = openDatabase(rawDir);
   const rawMs = rawInsert(rawDb, base.teamId, base.accountId, bytes);
@@ -180,7 +212,7 @@ function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; 
   let t = performance.now();
   let lastTenth = -1;
   const phases: [string, number][] = [['parse', performance.now()]];
-  const r = commitFile(db, base.teamId, base.accountId, bytes, {
+  const r = await commitFile(db, base.teamId, base.accountId, bytes, {
     fileName: `bench.${label}`,
     applyRules: RULES,
     onPhase: (p) => phases.push([p, performance.now()]),
@@ -206,7 +238,7 @@ function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; 
   );
   log(`  ratio to raw inserts: ${(rawMs / importMs).toFixed(2)} (target >= 0.3)${RULES ? '' : ' (rules left out)'}`);
   t = performance.now();
-  const again = commitFile(db, base.teamId, base.accountId, bytes, { fileName: `bench.${label}`, allowReimport: true });
+  const again = await commitFile(db, base.teamId, base.accountId, bytes, { fileName: `bench.${label}`, allowReimport: true });
   const reMs = performance.now() - t;
   log(
     `  re-import of the same file: ${secs(reMs)} (${Math.round(ROWS / (reMs / 1000))} rows/s), created ${again.batch.counts.created}, ` +
@@ -216,11 +248,20 @@ function run(label: string, bytes: Buffer, base: { dir: string; teamId: string; 
   fs.rmSync(dir, { recursive: true, force: true });
 }
 
-try {
-  log(`seeding ${EXISTING} transactions into one account (demo writer)…`);
-  const base = seed();
-  run('csv', csvFile(), base);
-  run('camt053', camtFile(), base);
-} finally {
-  fs.rmSync(root, { recursive: true, force: true });
+async function main(): Promise<void> {
+  try {
+    log(`seeding ${EXISTING} transactions into one account (demo writer)…`);
+    const base = seed();
+    // The sandbox's worker, started as a server's is before any upload.
+    const t = performance.now();
+    await parsers().run('bankFile', { bytes: Buffer.from('a;b\n1;2\n'), options: { currency: 'EUR' } });
+    log(`  parser worker started in ${secs(performance.now() - t)}`);
+    await run('csv', csvFile(), base);
+    await run('camt053', camtFile(), base);
+  } finally {
+    await parsers().close();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 }
+
+void main();

@@ -17,6 +17,7 @@ const SUITES = [
   'ui',
   'sync',
   'cli',
+  'abuse',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);

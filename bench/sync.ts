@@ -43,7 +43,7 @@ function seedRemote(dir: string): void {
 }
 
 /** The local import rate of N bank rows (a CSV into an empty manual account), in rows/s: the baseline. */
-function importRate(): number {
+async function importRate(): Promise<number> {
   const dir = path.join(root, 'import');
   const db = openDataDir(dir);
   const team = ensureTeam(db, TEAM, { baseCurrency: 'EUR', countryCode: 'DE' });
@@ -55,7 +55,7 @@ function importRate(): number {
   }
   const bytes = Buffer.from(lines.join('\n'));
   const t = performance.now();
-  const r = commitFile(db, team.id, account.id, bytes, { fileName: 'bench.csv', applyRules: false });
+  const r = await commitFile(db, team.id, account.id, bytes, { fileName: 'bench.csv', applyRules: false });
   const ms = performance.now() - t;
   db.close();
   log(`  local import of ${r.batch.counts.created} CSV rows: ${secs(ms)} (${Math.round(N / (ms / 1000))} rows/s)`);
@@ -74,7 +74,7 @@ async function main(): Promise<void> {
     server = await startProcess(FINOPS, ['serve', '--data-dir', remoteDir, '--port', '0']);
 
     log('baseline: the local import rate');
-    const baseline = importRate();
+    const baseline = await importRate();
 
     log('initial round: an empty replica pulls the whole team');
     const localDir = path.join(root, 'local');

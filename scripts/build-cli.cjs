@@ -31,6 +31,8 @@ const result = esbuild.buildSync({
     // Started by path (`path.join(__dirname, 'ocr-worker.cjs')`, src-main/documents/ocr.ts), so not reached by
     // following imports: built beside the CLI, as electron.vite.config.ts puts it beside the desktop main.
     { in: 'src-main/documents/ocr-worker.cjs', out: 'ocr-worker' },
+    // The parser sandbox's worker thread (src-main/sandbox/pool.ts looks for it beside its own bundle).
+    { in: 'src-main/sandbox/worker.ts', out: 'parser-worker' },
   ],
   outdir,
   outExtension: { '.js': '.cjs' },

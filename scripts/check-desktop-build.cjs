@@ -2,7 +2,7 @@
 'use strict';
 /**
  * After `electron-vite build`: the files the packaged app opens by path at run time are in out/. The bundler
- * follows imports only, so a file started by path (the OCR worker thread's script) is missing unless the build
+ * follows imports only, so a file started by path (the OCR worker thread's script, the parser sandbox's worker) is missing unless the build
  * copies it; Electron cannot be launched on the build machines, so this is where such a gap shows.
  */
 const fs = require('node:fs');
@@ -14,6 +14,7 @@ const expected = [
   ['main/index.js'],
   ['main/server-host.js'],
   ['main/ocr-worker.cjs', 'src-main/documents/ocr-worker.cjs'],
+  ['main/parser-worker.cjs'],
   ['preload/index.js'],
   ['renderer/index.html'],
 ];

@@ -44,7 +44,7 @@ export function withDatabase<T>(opts: { dataDir?: string }, run: (db: Db) => T):
   }
 }
 
-/** `withDatabase` for a command that awaits: the database closes once its promise settles. */
+/** withDatabase for work that awaits (a parse in the parser sandbox): the database closes when the work is done. */
 export async function withDatabaseAsync<T>(opts: { dataDir?: string }, run: (db: Db) => Promise<T>): Promise<T> {
   const db = openDataDir(resolveDataDir(opts));
   try {

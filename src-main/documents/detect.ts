@@ -15,7 +15,7 @@ export const ACCEPTED_TYPES = [
 ] as const;
 export type AcceptedType = (typeof ACCEPTED_TYPES)[number];
 
-/** Photos in Apple's format, decoded for extraction by documents/heic.ts. */
+/** Photos in Apple's format, decoded for extraction by documents/images.ts. */
 export function isHeif(type: AcceptedType): boolean {
   return type === 'image/heic' || type === 'image/heif';
 }

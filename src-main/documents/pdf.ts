@@ -1,3 +1,5 @@
+import { MAX_IMAGE_PIXELS } from './images';
+
 /**
  * Reading PDFs with pdfjs-dist (Mozilla's PDF.js, the project's PDF reader): the text layer as lines in reading
  * order, and pages rendered to PNG (through @napi-rs/canvas, pdfjs's canvas in Node) for OCR when a PDF has no text
@@ -27,18 +29,27 @@ async function open(bytes: Uint8Array) {
     useSystemFonts: false,
     disableFontFace: true,
     stopAtErrors: false,
+    // An image declaring more pixels than this is not decoded (a few bytes can declare gigapixels): images.ts.
+    maxImageSize: MAX_IMAGE_PIXELS,
   });
   const doc = await task.promise;
   return Object.assign(doc, { close: () => task.destroy() });
 }
 
-/** The files attached to a PDF (its EmbeddedFiles), by file name: a hybrid e-invoice carries its XML so. */
-export async function pdfAttachments(bytes: Uint8Array): Promise<Map<string, Uint8Array>> {
+/**
+ * The files attached to a PDF (its EmbeddedFiles), by file name: a hybrid e-invoice carries its XML so. `wanted`
+ * names the files whose content is read (the others are not inflated at all).
+ */
+export async function pdfAttachments(
+  bytes: Uint8Array,
+  wanted: (fileName: string) => boolean = () => true,
+): Promise<Map<string, Uint8Array>> {
   const doc = await open(bytes);
   try {
     const found = await doc.getAttachments();
     const out = new Map<string, Uint8Array>();
     for (const [id, a] of found ?? []) {
+      if (!wanted(a.filename || id)) continue;
       // pdfjs hands the content with the list, or (newer versions) on request by the attachment's id.
       const content = a.content ?? (await doc.getAttachmentContent(id));
       if (content) out.set(a.filename || id, content);

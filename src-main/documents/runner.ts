@@ -1,8 +1,11 @@
+import { EInvoiceReadError } from '../einvoice/read';
+import { ParserFailed, ParserStopped } from '../sandbox/pool';
 import type { Db } from '../store/db';
 import { applyExtractionToDocuments } from '../store/documents/documents';
 import {
   claimExtraction,
   completeExtraction,
+  failAbandonedExtractions,
   failExtraction,
   fileLanguageHints,
   isStoredFile,
@@ -111,6 +114,10 @@ export class DocumentRunner {
 
   /** Extracts one claimed file; false when nothing was waiting. */
   async extractOne(): Promise<boolean> {
+    for (const sha of failAbandonedExtractions(this.db)) {
+      applyExtractionToDocuments(this.db, sha);
+      applyExtractionToInbox(this.db, sha);
+    }
     const file = claimExtraction(this.db, this.owner, this.options.leaseMs ?? 5 * 60_000);
     if (!file) return false;
     applyExtractionToDocuments(this.db, file.sha256);
@@ -122,7 +129,10 @@ export class DocumentRunner {
       });
       if (!completeExtraction(this.db, file.sha256, this.owner, result)) return true;
     } catch (err) {
-      const status = failExtraction(this.db, file.sha256, this.owner, err instanceof Error ? err.message : String(err));
+      // What the sandbox answered is the file's own doing (refused, or past a limit): the same again next time.
+      const final = err instanceof ParserStopped || err instanceof ParserFailed || err instanceof EInvoiceReadError;
+      const message = err instanceof Error ? err.message : String(err);
+      const status = failExtraction(this.db, file.sha256, this.owner, message, new Date(), final);
       if (status !== 'failed') return true;
     }
     applyExtractionToDocuments(this.db, file.sha256);

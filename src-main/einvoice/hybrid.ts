@@ -7,7 +7,7 @@ import { pdfAttachments } from '../documents/pdf';
 const NAMES = ['factur-x.xml', 'zugferd-invoice.xml', 'xrechnung.xml'];
 
 export async function embeddedInvoiceXml(pdf: Uint8Array): Promise<{ fileName: string; xml: string } | null> {
-  const files = await pdfAttachments(pdf);
+  const files = await pdfAttachments(pdf, (name) => NAMES.includes(name.toLowerCase()));
   for (const [name, content] of files) {
     if (NAMES.includes(name.toLowerCase())) {
       return { fileName: name, xml: new TextDecoder('utf-8').decode(content) };

@@ -1,31 +1,24 @@
-import { simpleParser } from 'mailparser';
-import { sha256 } from '../documents/storage';
-import { type Intake, intakeFile } from './intake';
+import { parsers } from '../sandbox/pool';
+import type { Intake } from './intake';
+import type { MailRead } from './mail-read';
+
+export { messageKeyOf } from './mail-read';
 
 /**
  * A mail as the inbox takes it in: its identity (the Message-ID, or the hash of the whole message when it has none)
- * and its attachments judged as uploads. Parts an HTML body shows inline by reference (`cid:` logos, signatures) are
- * not attachments; a photo attached inline by a phone is.
+ * and its attachments judged as uploads, read in the parser sandbox (mail-read.ts, docs/decisions/0170): a message
+ * that takes its reader past the mail job's time or memory limit rejects with ParserStopped, which the webhook
+ * answers 422 and IMAP records as a message it gave up on.
  */
-export interface MailReceipts {
-  messageKey: string;
-  subject: string | null;
-  from: string | null;
-  intakes: Intake[];
-  /** It has a Message-ID or a From header: something a mail server handed over, not arbitrary bytes. */
-  looksLikeMail: boolean;
-}
+export type MailReceipts = MailRead;
 
-export const messageKeyOf = (messageId: string) => `message:${messageId.trim()}`;
+/** Bytes that crossed from the worker (a Uint8Array) as the Buffer the store takes. */
+const asBuffer = (u: Uint8Array) => (Buffer.isBuffer(u) ? u : Buffer.from(u.buffer, u.byteOffset, u.byteLength));
 
 export async function readMail(raw: Buffer): Promise<MailReceipts> {
-  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipTextLinks: true, skipImageLinks: true });
-  const parts = mail.attachments.filter((a) => !a.related);
+  const read = await parsers().run('mail', { raw });
   return {
-    messageKey: mail.messageId ? messageKeyOf(mail.messageId) : `message:sha256:${sha256(raw)}`,
-    subject: mail.subject ?? null,
-    from: mail.from?.text ?? null,
-    looksLikeMail: Boolean(mail.messageId) || mail.headers.has('from'),
-    intakes: await Promise.all(parts.map((a, i) => intakeFile(a.content, a.filename ?? `attachment-${i + 1}`))),
+    ...read,
+    intakes: read.intakes.map((i): Intake => (i.ok ? { ok: true, file: { ...i.file, bytes: asBuffer(i.file.bytes) } } : i)),
   };
 }

@@ -6,7 +6,16 @@ import { commitFile, commitSummary, previewFile } from '../../import/service';
 import { getImportBatch, type ImportBatch, listBatchRows, listImportBatches } from '../../store/import/batches';
 import { listReviewItems } from '../../store/import/review';
 import { undoImportBatch } from '../../store/import/undo';
-import { dataDirOption, findTeam, parsePositiveInt, progressBar, teamOption, UsageError, withDatabase } from '../program';
+import {
+  dataDirOption,
+  findTeam,
+  parsePositiveInt,
+  progressBar,
+  teamOption,
+  UsageError,
+  withDatabase,
+  withDatabaseAsync,
+} from '../program';
 
 /**
  * `finops import`: a bank file into an account (docs/decisions/0060–0066). Progress goes to stderr (a bar when it is
@@ -63,7 +72,7 @@ export function importCommand(): Command {
     .addOption(new Option('--allow-reimport', 'import although the same file was imported before'))
     .addOption(new Option('--json', 'print the summary as JSON'))
     .action(
-      (
+      async (
         file: string | undefined,
         opts: {
           dataDir?: string;
@@ -84,7 +93,7 @@ export function importCommand(): Command {
         if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
         const bytes = fs.readFileSync(file);
         const fileName = path.basename(file);
-        withDatabase(opts, (db) => {
+        await withDatabaseAsync(opts, async (db) => {
           const team = findTeam(db, opts.team!);
           const out = (s: string) => process.stdout.write(`${s}\n`);
           try {
@@ -95,7 +104,7 @@ export function importCommand(): Command {
               splitBatches: opts.splitBatches,
               accounts: opts.statementAccount,
             };
-            const { preview, plans } = previewFile(db, team.id, opts.account ?? null, bytes, { ...fileOptions, rows: 0 });
+            const { preview, plans } = await previewFile(db, team.id, opts.account ?? null, bytes, { ...fileOptions, rows: 0 });
             process.stderr.write(
               `import: ${preview.format} (${preview.encoding}), ${preview.counts.rows} rows: ${preview.counts.new} new, ${preview.counts.duplicate} duplicate, ${preview.counts.link} to link, ${preview.counts.review} for review, ${preview.counts.rejected} rejected\n`,
             );
@@ -139,12 +148,12 @@ export function importCommand(): Command {
             const open = preview.statements.filter((st) => !st.bankAccountId).length;
             if (open > 0) {
               throw new UsageError(
-                `${open} statement${open === 1 ? '' : 's'} of the file ${open === 1 ? 'has' : 'have'} no account: pass --statement-account REF=ACCOUNT_ID for ${open === 1 ? 'it' : 'each'} (or --account ID for a file of one statement); nothing was written`,
+                `${open} statement${open === 1 ? '' : 's'} of the file ${open === 1 ? 'has' : 'have'} no account: pass --statement-account REF=ACCOUNT_ID for ${open === 1 ? 'it' : 'each'} (or --account ID for a file whose statements all name one account); nothing was written`,
               );
             }
             const toWrite = plans.reduce((n, p) => n + p.counts.new + p.counts.link + p.counts.review, 0);
             const bar = progressBar('import');
-            const r = commitFile(db, team.id, opts.account ?? null, bytes, {
+            const r = await commitFile(db, team.id, opts.account ?? null, bytes, {
               ...fileOptions,
               saveMappingAs: opts.saveMapping,
               acceptBalanceMismatch: opts.acceptBalanceMismatch,

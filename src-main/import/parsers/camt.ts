@@ -2,6 +2,7 @@ import { SaxesParser } from 'saxes';
 import { formatMinor, parseAmount } from '../../../src-shared/domain/import/amounts';
 import { type BalancePoint, emptyFile, nameFrom, type ParsedFile, type ParsedRow } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
+import { MAX_RECORD_CHARS } from './limits';
 
 /**
  * ISO 20022 cash-management statements: camt.053 (statement), camt.052 (intraday report) and camt.054 (debit/credit
@@ -21,6 +22,7 @@ import type { TextEncoding } from '../encoding';
 
 type Node = Record<string, unknown>;
 
+const MAX_DEPTH = 64;
 const ARRAYS = new Set(['Stmt', 'Rpt', 'Ntfctn', 'Ntry', 'Bal', 'NtryDtls', 'TxDtls', 'Ustrd', 'Rcrd', 'Chrgs']);
 /** The element's line, kept on the object (not an XML name, so it never collides). */
 const LINE = '#line';
@@ -54,6 +56,8 @@ function readXml(content: string): Node {
     failure ??= new XmlError(parser.line, describe(e.message));
   });
   parser.on('opentag', (tag) => {
+    // camt's deepest element is about 12 levels down: a document nested past MAX_DEPTH is not one.
+    if (stack.length > MAX_DEPTH) throw new XmlError(parser.line, `elements nested deeper than ${MAX_DEPTH}`);
     const node: Node = { [LINE]: parser.line };
     let attrs = false;
     for (const [k, v] of Object.entries(tag.attributes)) {
@@ -65,7 +69,14 @@ function readXml(content: string): Node {
     stack.push({ node, name: tag.name.replace(/^.*:/, ''), text: '', children: false, attrs });
   });
   parser.on('text', (t) => {
-    stack[stack.length - 1]!.text += t;
+    const open = stack[stack.length - 1]!;
+    // The white space between an element's children is layout, not its text.
+    if (open.children && !/\S/.test(t)) return;
+    if (open.text.length + t.length > MAX_RECORD_CHARS) {
+      failure ??= new XmlError(parser.line, `<${open.name}> holds more than ${MAX_RECORD_CHARS.toLocaleString('en')} characters`);
+      return;
+    }
+    open.text += t;
   });
   parser.on('closetag', () => {
     const done = stack.pop()!;
@@ -85,7 +96,7 @@ function readXml(content: string): Node {
   try {
     parser.write(content).close();
   } catch (err) {
-    failure ??= new XmlError(parser.line, describe((err as Error).message));
+    failure ??= err instanceof XmlError ? err : new XmlError(parser.line, describe((err as Error).message));
   }
   if (failure) throw failure;
   return root;

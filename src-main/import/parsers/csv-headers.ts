@@ -6,18 +6,22 @@
  * test/fixtures/import/banks name the header set of each bank this is checked against.
  */
 
+const HEADER_CHARS = 200;
+
 /**
  * Header text → words: accents folded, German transliterations (ae, oe, ue) folded the same way, parentheses and
  * their content dropped ("Betrag (EUR)"), split on anything but letters and digits, so "Auftraggeber/Empfänger",
  * "Zahlungsempfänger*in" and "Partner IBAN" become word lists.
  */
 export function headerWords(header: string, withParentheses = false): string[] {
+  // A header is a few words: past HEADER_CHARS it is not one (and nothing below ever reads more).
   const folded = header
+    .slice(0, HEADER_CHARS)
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/ß/g, 'ss');
-  return (withParentheses ? folded : folded.replace(/\(.*?\)/g, ' '))
+  return (withParentheses ? folded : folded.replace(/\([^()]*\)/g, ' '))
     .replace(/([aou])e/g, '$1')
     .split(/[^a-z0-9]+/)
     .filter(Boolean);

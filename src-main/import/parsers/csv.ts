@@ -14,6 +14,7 @@ import {
 } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 import { normHeader, type Role, rolesFromHeaders } from './csv-headers';
+import { AMOUNT_OR_DATE_CHARS, MAX_RECORD_CHARS } from './limits';
 
 /**
  * CSV bank exports (docs/decisions/0060, 0061): csv-parse reads the records (quotes, embedded newlines, BOM); this
@@ -39,6 +40,7 @@ function readRecords(text: string, delimiter: string): { records: Record_[]; err
       bom: true,
       info: true,
       raw: true,
+      max_record_size: MAX_RECORD_CHARS,
     }) as unknown as { record: string[]; info: { lines: number; raw?: string } }[];
     return {
       records: out.map(({ record, info }) => {
@@ -49,8 +51,12 @@ function readRecords(text: string, delimiter: string): { records: Record_[]; err
       error: null,
     };
   } catch (err) {
-    const e = err as { message?: string; lines?: number };
-    return { records: [], error: { line: e.lines ?? null, row: null, field: null, message: e.message ?? String(err) } };
+    const e = err as { message?: string; lines?: number; code?: string };
+    const message =
+      e.code === 'CSV_MAX_RECORD_SIZE'
+        ? `a record longer than ${MAX_RECORD_CHARS.toLocaleString('en')} characters: not a bank export`
+        : (e.message ?? String(err));
+    return { records: [], error: { line: e.lines ?? null, row: null, field: null, message } };
   }
 }
 
@@ -77,8 +83,17 @@ export function sniffDelimiter(text: string): (typeof DELIMITERS)[number] {
 
 const col = (index: number, headers: readonly string[] | null): CsvColumn => ({ index, header: headers?.[index] ?? null });
 
+/**
+ * A cell that reads as an amount: sign or parenthesis, symbol, digits with their separators, closing parenthesis or
+ * trailing minus, code or symbol. Each run of spaces belongs to exactly one part of the pattern, so it never
+ * backtracks (one with `\s` in the digits and again after them took 15 s for a cell of 2,000 spaces).
+ */
 function looksLikeAmount(v: string): boolean {
-  return /^[(+\-\u2212]?\s*[€$£]?\s*\d[\d.,'\s\u00a0]*\)?\s*-?\s*([A-Z]{3}|[€$£])?$/.test(v.trim());
+  const s = v.trim();
+  return (
+    s.length <= AMOUNT_OR_DATE_CHARS &&
+    /^[(+\-\u2212]?\s*[€$£]?\s*\d[\d.,'\s\u00a0]*(?:\)\s*)?(?:-\s*)?(?:[A-Z]{3}|[€$£])?$/.test(s)
+  );
 }
 
 function anyDate(v: string): boolean {

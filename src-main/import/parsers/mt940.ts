@@ -7,9 +7,12 @@ import type { TextEncoding } from '../encoding';
  * SWIFT MT940 customer statements, read by hand (docs/decisions/0060 says why no library: the maintained-looking
  * ones round amounts through floats to two decimals, take the entry date's year from the value date across a new
  * year, and throw on a balance mismatch instead of letting us name the row). The message is a list of tags (`:20:`,
- * `:25:`, `:28C:`, `:60F:`/`:60M:`, `:61:`, `:86:`, `:62F:`/`:62M:`, `:64:`, `:65:`), each running until the next tag
- * line; an optional SWIFT envelope (`{1:…}{2:…}{4:` … `-}`) is ignored. `:86:` is kept as text, its German
- * structured form (`GVC?00…?20…?32…`) and its `/CODE/value` form read into name and purpose.
+ * `:25:`, `:28C:`, `:60F:`/`:60M:`, `:61:`, `:86:`, `:NS:`, `:62F:`/`:62M:`, `:64:`, `:65:`), each running until the next
+ * tag line; an optional SWIFT envelope (`{1:…}{2:…}{4:` … `-}`) and the transmission characters around a message
+ * (SOH … ETX) are ignored. `:86:` is kept as text (several :86: fields of one line are one text), its German
+ * structured form (`GVC?00…?20…?32…`) and its `/CODE/value` form read into name and purpose; a bank's `:NS:` fields
+ * are kept in the row's details. Every rule runs on one line of the format's capped length (docs/decisions/0171):
+ * reading a file is linear in its size.
  */
 
 interface Tag {
@@ -25,21 +28,77 @@ interface Tag {
 const SWIFT_HEADER = [/^:?940:?( \d{2})?$/, /^[A-Z]{6}[A-Z0-9]{2}([A-Z0-9]{3})?$/, /^\d{4} \d{2}[A-Z0-9]{8,20}$/];
 const TAG = /^:(\d{2}[A-Z]?|NS):(.*)$/;
 
+/**
+ * The format's line caps (docs/decisions/0171): a line of a field holds at most 65 characters after its tag; a :86:
+ * field at most 6 × 65 characters in all, however the bank breaks it into lines (banks write it on one line as
+ * often as on six); a :61: line at most two lines' worth, since banks stretch its references (an IBAN as the
+ * customer reference) past the standard's 66. A longer line is refused before anything else reads it, so no rule
+ * below ever sees more than MAX_LINE characters.
+ */
+export const LINE_CHARS = 65;
+export const FIELD_86_CHARS = 6 * LINE_CHARS;
+const LINE_61_CHARS = 2 * LINE_CHARS;
+const MAX_LINE = FIELD_86_CHARS + ':86:'.length;
+
+/** SWIFT's transmission control characters (SOH, STX, ETX, EOT) some banks leave around each message. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it removes.
+const CONTROLS = /[\x01-\x04]/g;
+
+/**
+ * A line without the SWIFT envelope it may start with: the header blocks `{1:…}{2:…}{3:{108:…}}` and the opening of
+ * the text block `{4:`, read by counting braces (a block that does not close leaves the line as it was, to be
+ * refused as text outside any field). One pass over the line.
+ */
+export function withoutEnvelope(line: string): string {
+  let pos = 0;
+  while (line.startsWith('{', pos)) {
+    const id = line[pos + 1];
+    if (line[pos + 2] !== ':') break;
+    if (id === '4') return line.slice(pos + 3);
+    if (id !== '1' && id !== '2' && id !== '3') break;
+    let depth = 0;
+    let end = -1;
+    for (let i = pos; i < line.length; i++) {
+      const c = line[i];
+      if (c === '{') depth++;
+      else if (c === '}' && --depth === 0) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) break;
+    pos = end + 1;
+  }
+  return line.slice(pos);
+}
+
+const number = (n: number) => n.toLocaleString('en');
+
 function tags(text: string): { tags: Tag[]; errors: Problem[] } {
   const out: Tag[] = [];
   const errors: Problem[] = [];
   const lines = text.split(/\r\n|\n|\r/);
   // Between the end of one statement ("-") and the first field of the next, only header lines and blank lines.
   let inField = false;
+  const tooLong = (i: number, message: string) => errors.push({ line: i + 1, row: null, field: null, message });
   for (let i = 0; i < lines.length; i++) {
-    // Envelope blocks and the end-of-message marker.
-    let l = lines[i]!.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
-    if (/^-[}A-Z]*\s*$/.test(l) || /^\{5:/.test(l)) {
+    const raw = lines[i]!;
+    if (raw.length > MAX_LINE) {
+      tooLong(
+        i,
+        `the line has ${number(raw.length)} characters; an MT940 line has at most ${LINE_CHARS} (a :86: field ${FIELD_86_CHARS})`,
+      );
+      inField = false;
+      continue;
+    }
+    // Envelope blocks, control characters and the end-of-message marker.
+    let l = withoutEnvelope(raw.replace(CONTROLS, ''));
+    if (/^-[}A-Z]*\s*$/.test(l) || l.startsWith('{5:')) {
       inField = false;
       continue;
     }
     // A field tag the bank split over two lines (":" then "86:…").
-    if (/^:[0-9A-Z]{0,3}$/.test(l) && i + 1 < lines.length && TAG.test(l + lines[i + 1]!)) {
+    if (/^:[0-9A-Z]{0,3}$/.test(l) && i + 1 < lines.length && lines[i + 1]!.length <= MAX_LINE && TAG.test(l + lines[i + 1]!)) {
       l += lines[++i]!;
     }
     const m = TAG.exec(l);
@@ -54,6 +113,32 @@ function tags(text: string): { tags: Tag[]; errors: Problem[] } {
   }
   // Trailing blank lines belong to no field.
   for (const t of out) while (t.lines.length > 1 && t.lines[t.lines.length - 1]!.trim() === '') t.lines.pop();
+  for (const t of out) {
+    if (t.tag === '86') {
+      const chars = t.lines.reduce((n, l) => n + l.length, 0);
+      if (chars > FIELD_86_CHARS) {
+        errors.push({
+          line: t.line,
+          row: null,
+          field: '86',
+          message: `the :86: field has ${number(chars)} characters; MT940 allows at most 6 × ${LINE_CHARS} = ${FIELD_86_CHARS}`,
+        });
+        t.lines = [''];
+      }
+      continue;
+    }
+    const cap = t.tag === '61' ? LINE_61_CHARS : LINE_CHARS;
+    t.lines.forEach((l, k) => {
+      if (l.length <= cap) return;
+      errors.push({
+        line: t.line + k,
+        row: null,
+        field: t.tag,
+        message: `a line of the :${t.tag}: field has ${number(l.length)} characters; MT940 allows at most ${cap}`,
+      });
+      t.lines[k] = '';
+    });
+  }
   return { tags: out, errors };
 }
 
@@ -154,11 +239,29 @@ function balance(value: string, currencyHint: string): { minor: number; date: st
 }
 
 /**
- * A :61: statement line: value date, entry date, debit/credit mark (R for a reversal), the funds code some banks write
- * after it ("DF2402,00"), amount, transaction type ("NMSC", "NOVB"), customer reference (banks write longer ones than
- * the standard's 16 characters, such as an IBAN) and the bank's reference after "//".
+ * A :61: statement line: value date, entry date (four spaces where a bank leaves it out), debit/credit mark (R for a
+ * reversal), the funds code some banks write after it ("DF2402,00"), amount, transaction type ("NMSC", "NOVB"; "S"
+ * and three spaces where a bank names no SWIFT message type, as Sberbank Hungary writes them), customer reference
+ * (banks write longer ones than the standard's 16 characters, such as an IBAN) and the bank's reference after "//".
+ * The type's letter and three characters are those the Python mt940 package reads (`[A-Z][A-Z0-9 ]{3}`).
  */
-const LINE_61 = /^(\d{6})(\d{4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9]{3})(.*?)(?:\/\/(.*))?$/;
+const LINE_61 = /^(\d{6})(\d{4}| {4})?(R?[DC])([A-Z])?(\d[\d,]{0,15})([NFS][A-Z0-9 ]{3})(.*?)(?:\/\/(.*))?$/;
+
+/**
+ * A bank's non-SWIFT field (:NS:) after a statement line: one subfield a line, a two-digit code then its text (the
+ * Python mt940 package reads it so). Its text stands in for the description when the line has no :86:.
+ */
+function nonSwift(lines: readonly string[]): { fields: Record<string, string>; text: string } {
+  const fields: Record<string, string> = {};
+  const text: string[] = [];
+  for (const line of lines) {
+    const m = /^(\d{2})(.+)$/.exec(line);
+    const value = (m ? m[2]! : line).trim();
+    if (m) fields[m[1]!] = fields[m[1]!] ? `${fields[m[1]!]} ${value}` : value;
+    if (value) text.push(value);
+  }
+  return { fields, text: text.join(' ') };
+}
 
 /** The :61: line, when the bank wrapped it onto the next line ("CR" then "30,00N062NONREF"): joined back. */
 function statementLine(lines: readonly string[]): { match: RegExpExecArray; rest: string[] } | null {
@@ -179,7 +282,8 @@ function byAccount(text: string): string[] {
   // The first statement takes the header lines above its :20:.
   const spans: { start: number; account: string | null; opened: boolean }[] = [{ start: 0, account: null, opened: false }];
   lines.forEach((raw, i) => {
-    const l = raw.replace(/^\{[1-3]:[^}]*\}(\{[1-3]:[^}]*(\{[^}]*\})*\})*/, '').replace(/^\{4:/, '');
+    if (raw.length > MAX_LINE) return;
+    const l = withoutEnvelope(raw.replace(CONTROLS, ''));
     if (l.startsWith(':20:')) {
       if (spans[spans.length - 1]!.opened) spans.push({ start: i, account: null, opened: true });
       else spans[spans.length - 1]!.opened = true;
@@ -209,6 +313,7 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
   const accounts = new Set<string>();
   let pending: ParsedRow | null = null;
   let pendingInfo: string[] | null = null;
+  let pendingNs: string[] | null = null;
   let statementCurrency = accountCurrency;
   const lastIndex = () => (file.rows.length ? file.rows[file.rows.length - 1]!.index : -1);
   // An opening (60F/60M) or closing (62F/62M) balance; an unreadable one is an error of the file, not a row's.
@@ -220,6 +325,14 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
 
   const flush = () => {
     if (!pending) return;
+    if (pendingNs) {
+      const ns = nonSwift(pendingNs);
+      pending.details.nonSwift = ns.fields;
+      if (!pendingInfo && ns.text) {
+        pending.description = ns.text;
+        pending.name = nameFrom(ns.text, pending.name);
+      }
+    }
     if (pendingInfo) {
       const info = parseField86(pendingInfo);
       pending.description = info.purpose ?? (info.text || pending.description);
@@ -242,6 +355,7 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
     }
     pending = null;
     pendingInfo = null;
+    pendingNs = null;
   };
 
   for (const t of parsed.tags) {
@@ -274,7 +388,7 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
           file.errors.push({ line: t.line, row: index, field: '61', message: `"${value}" is not a statement line (:61:)` });
           break;
         }
-        const booked = m[2] ? entryDate(valueDate, m[2]) : valueDate;
+        const booked = m[2]?.trim() ? entryDate(valueDate, m[2]) : valueDate;
         const amount = parseAmount(m[5]!.replace(/,$/, ''), { decimal: ',' }, statementCurrency);
         if (!booked || amount === null) {
           file.errors.push({ line: t.line, row: index, field: '61', message: `"${value}": unreadable entry date or amount` });
@@ -303,7 +417,7 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
           balanceAfterMinor: null,
           details: Object.fromEntries(
             Object.entries({
-              transactionType: m[6]!,
+              transactionType: m[6]!.trim(),
               customerReference: customerRef && customerRef.toUpperCase() !== 'NONREF' ? customerRef : null,
               bankReference: bankRef,
               reversal: mark.startsWith('R') ? 'true' : null,
@@ -313,7 +427,12 @@ function readStatements(text: string, encoding: TextEncoding, accountCurrency: s
         break;
       }
       case '86':
-        if (pending) pendingInfo = t.lines;
+        // Rabobank writes a transaction's details as several :86: fields: they are one text.
+        if (pending) pendingInfo = pendingInfo ? [...pendingInfo, ...t.lines] : t.lines;
+        break;
+      case 'NS':
+        // Before the first statement line it describes the account (Sberbank's owner, period): not a row's.
+        if (pending) pendingNs = pendingNs ? [...pendingNs, ...t.lines] : t.lines;
         break;
       case '62F':
       case '62M': {

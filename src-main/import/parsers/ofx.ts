@@ -1,4 +1,3 @@
-import { parseSync } from 'ofx-js';
 import { parseAmount } from '../../../src-shared/domain/import/amounts';
 import {
   type BalancePoint,
@@ -10,10 +9,11 @@ import {
 } from '../../../src-shared/domain/import/types';
 import { isCurrencyCode } from '../../../src-shared/money';
 import type { TextEncoding } from '../encoding';
+import { readOfxMarkup } from './ofx-markup';
 
 /**
- * OFX / QFX statements, 1.x (SGML, unclosed leaf tags) and 2.x (XML), read by ofx-js (docs/decisions/0060): it
- * splits the header, closes the SGML leaves and returns every value as a string, so amounts stay exact. This module
+ * OFX / QFX statements, 1.x (SGML, unclosed leaf tags) and 2.x (XML), read by ofx-markup.ts in one linear pass
+ * (docs/decisions/0060, 0171): it closes the SGML leaves and returns every value as a string, so amounts stay exact. This module
  * takes the bank and credit-card statements out of the tree: STMTTRN → rows (FITID as the bank id, DTPOSTED as the
  * booking day, TRNAMT signed), LEDGERBAL → the closing balance as of DTASOF. OFX states no opening balance.
  */
@@ -54,17 +54,6 @@ function statements(ofx: Node): { rs: Node; account: string | null }[] {
   return out;
 }
 
-/**
- * CDATA sections some banks wrap OFX 1.x values in (<NAME><![CDATA[MONOPRIX & CIE]]>): the text inside, escaped,
- * which the SGML reader does not know. A section's line breaks are kept, so line numbers stay.
- */
-function withoutCdata(text: string): string {
-  if (!text.includes('<![CDATA[')) return text;
-  return text.replace(/<!\[CDATA\[([\s\S]*?)\]\]>/g, (_, inner: string) =>
-    inner.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
-  );
-}
-
 interface Placed {
   rs: Node;
   account: string | null;
@@ -79,14 +68,13 @@ export function parseOfx(text: string, encoding: TextEncoding, accountCurrency: 
     file.errors.push({ line: null, row: null, field: null, message });
     return [file];
   };
-  let parsed: { OFX: Node };
+  let ofx: Node;
   try {
-    parsed = parseSync(withoutCdata(text)) as { OFX: Node };
-    if (!parsed.OFX || typeof parsed.OFX !== 'object') throw new Error('no <OFX> element');
+    ofx = readOfxMarkup(text) as Node;
   } catch (err) {
     return refuse(`Not a readable OFX file: ${(err as Error).message}`);
   }
-  const stmts = statements(parsed.OFX);
+  const stmts = statements(ofx);
   if (stmts.length === 0) return refuse('The OFX file holds no bank or credit card statement');
   // Line numbers: the n-th <STMTTRN> in the text is the n-th transaction of the tree (document order).
   const offsets: number[] = [];

@@ -2,6 +2,7 @@ import { inferDecimal, parseAmount } from '../../../src-shared/domain/import/amo
 import { type DateFormat, inferDateFormat, parseDate } from '../../../src-shared/domain/import/dates';
 import { emptyFile, nameFrom, type ParsedFile, type ParsedRow, type Problem } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
+import { MAX_RECORD_CHARS } from './limits';
 
 /**
  * QIF, the Quicken Interchange Format (docs/decisions/0069): still exported by banks and by Quicken, GnuCash,
@@ -43,6 +44,15 @@ function sections(text: string, errors: Problem[], warnings: string[]): Section[
   let pendingAccount: string | null = null;
   lines.forEach((raw, i) => {
     const line = raw.replace(/^\uFEFF/, '');
+    if (line.length > MAX_RECORD_CHARS) {
+      errors.push({
+        line: i + 1,
+        row: null,
+        field: null,
+        message: `the line has ${line.length.toLocaleString('en')} characters; a QIF field has at most ${MAX_RECORD_CHARS.toLocaleString('en')}`,
+      });
+      return;
+    }
     if (line.trim() === '') return;
     if (line.startsWith('!')) {
       const header = line.slice(1).trim().toLowerCase();

@@ -90,9 +90,9 @@ function refused(err: ImportRefused): ApiError {
   );
 }
 
-async function guard<T>(fn: () => T): Promise<T> {
+async function guard<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (err) {
     if (err instanceof ImportRefused) throw refused(err);
     throw err;
@@ -104,13 +104,13 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
   await installImportBodies(app);
 
   registerRoute(app, importRoutes.upload, ({ auth, query, body }) =>
-    guard(() => {
+    guard(async () => {
       const account = query.bankAccountId ?? null;
       if (account) checkImportAccount(db, auth.teamId, account, 'bankAccountId');
       const bytes = Buffer.from(body.content, 'base64');
       if (bytes.length === 0) throw unprocessable('The file is empty', 'body.content');
       const fileName = body.fileName ?? null;
-      const { preview } = previewFile(db, auth.teamId, account, bytes, {
+      const { preview } = await previewFile(db, auth.teamId, account, bytes, {
         fileName,
         mappingName: query.mappingName,
         encoding: query.encoding,
@@ -127,9 +127,9 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
     }),
   );
   registerRoute(app, importRoutes.preview, ({ auth, params, body }) =>
-    guard(() => {
+    guard(async () => {
       const upload = getUpload(db, auth.teamId, params.id);
-      const { preview } = previewFile(db, auth.teamId, upload.bankAccountId, upload.content, {
+      const { preview } = await previewFile(db, auth.teamId, upload.bankAccountId, upload.content, {
         ...body,
         fileName: upload.fileName,
       });
@@ -137,10 +137,10 @@ export async function importRoutesPlugin(app: FastifyInstance, opts: { db: Db })
     }),
   );
   registerRoute(app, importRoutes.commit, ({ auth, params, body }) =>
-    guard(() => {
+    guard(async () => {
       const upload = getUpload(db, auth.teamId, params.id);
       return commitSummary(
-        commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName }),
+        await commitFile(db, auth.teamId, upload.bankAccountId, upload.content, { ...body, fileName: upload.fileName }),
       );
     }),
   );

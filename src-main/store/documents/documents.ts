@@ -154,6 +154,13 @@ function summaryOf(fields: ExtractedFields | null, text: string | null): string 
 
 /** The columns a document takes from its file's extraction state. */
 function extractionValues(file: StoredFile, current?: Pick<Row, 'date' | 'summary'>): Record<string, string | null> {
+  // A failed extraction says why where the document is shown (a summary a person set is kept).
+  if (file.extraction_status === 'failed') {
+    return {
+      processing_status: 'failed',
+      summary: current?.summary ?? (file.extraction_error ? `Not read: ${file.extraction_error}`.slice(0, 300) : null),
+    };
+  }
   if (file.extraction_status !== 'completed') return { processing_status: file.extraction_status };
   const fields = extractedFieldsOf(file);
   return {

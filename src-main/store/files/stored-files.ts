@@ -141,21 +141,45 @@ export function isStoredFile(db: Db, sha: string): boolean {
 
 export const MAX_EXTRACTION_ATTEMPTS = 3;
 
+/** What a file that ended its reader's process every time it was claimed is failed with. */
+export const ABANDONED_EXTRACTION = `the extraction never finished in ${MAX_EXTRACTION_ATTEMPTS} attempts (the process reading the file ended each time): not tried again`;
+
 /**
- * Claims the oldest file waiting for extraction (or whose claim expired: its holder died). The claim counts as an
- * attempt. Returns undefined when there is nothing to do.
+ * Files whose claim expired with no attempt left: each attempt ended the process that held it (a crash, a kill), so
+ * another would too. They are failed for good instead of claimed again, so one file cannot put the server into a
+ * crash loop. Returns their hashes (their documents and inbox items take the failure).
+ */
+export function failAbandonedExtractions(db: Db, now = new Date()): string[] {
+  return db
+    .prepare(
+      `UPDATE stored_files SET extraction_status = 'failed', extraction_error = @error, lease_owner = NULL, lease_expires_at = NULL
+       WHERE extraction_status = 'processing' AND lease_expires_at <= @now AND extraction_attempts >= @max
+       RETURNING sha256`,
+    )
+    .pluck()
+    .all({ error: ABANDONED_EXTRACTION, now: now.toISOString(), max: MAX_EXTRACTION_ATTEMPTS }) as string[];
+}
+
+/**
+ * Claims the oldest file waiting for extraction (or whose claim expired: its holder died) that has an attempt left.
+ * The claim counts as an attempt. Returns undefined when there is nothing to do.
  */
 export function claimExtraction(db: Db, owner: string, leaseMs: number, now = new Date()): StoredFile | undefined {
   return db
     .transaction(() => {
-      const params = { owner, now: now.toISOString(), until: new Date(now.getTime() + leaseMs).toISOString() };
+      const params = {
+        owner,
+        now: now.toISOString(),
+        until: new Date(now.getTime() + leaseMs).toISOString(),
+        max: MAX_EXTRACTION_ATTEMPTS,
+      };
       return db
         .prepare(
           `UPDATE stored_files SET extraction_status = 'processing', lease_owner = @owner, lease_expires_at = @until,
              extraction_attempts = extraction_attempts + 1
            WHERE sha256 = (
              SELECT sha256 FROM stored_files
-             WHERE extraction_status IN ('pending', 'processing') AND ${claimCondition}
+             WHERE extraction_status IN ('pending', 'processing') AND ${claimCondition} AND extraction_attempts < @max
                AND EXISTS (SELECT 1 FROM stored_file_refs r WHERE r.sha256 = stored_files.sha256)
              ORDER BY created_at LIMIT 1)
            RETURNING *`,
@@ -206,8 +230,9 @@ export function completeExtraction(db: Db, sha: string, owner: string, outcome: 
 }
 
 /**
- * A failed attempt: retried after a back-off (1, then 4 minutes) until MAX_EXTRACTION_ATTEMPTS, then failed for good.
- * Returns the new status, or undefined when the claim was no longer ours.
+ * A failed attempt: retried after a back-off (1, then 4 minutes) until MAX_EXTRACTION_ATTEMPTS, then failed for good;
+ * `final` fails it for good at once (a file its reader refused or that ran the reader past its limits: the same file
+ * would do the same again). Returns the new status, or undefined when the claim was no longer ours.
  */
 export function failExtraction(
   db: Db,
@@ -215,18 +240,19 @@ export function failExtraction(
   owner: string,
   error: string,
   now = new Date(),
+  final = false,
 ): 'pending' | 'failed' | undefined {
   const row = db.prepare('SELECT extraction_attempts FROM stored_files WHERE sha256 = ? AND lease_owner = ?').get(sha, owner) as
     | { extraction_attempts: number }
     | undefined;
   if (!row) return undefined;
-  const final = row.extraction_attempts >= MAX_EXTRACTION_ATTEMPTS;
+  const last = final || row.extraction_attempts >= MAX_EXTRACTION_ATTEMPTS;
   const retryAt = new Date(now.getTime() + 60_000 * 4 ** (row.extraction_attempts - 1)).toISOString();
   db.prepare(
     `UPDATE stored_files SET extraction_status = ?, extraction_error = ?, lease_owner = NULL, lease_expires_at = ?
      WHERE sha256 = ?`,
-  ).run(final ? 'failed' : 'pending', error.slice(0, 500), final ? null : retryAt, sha);
-  return final ? 'failed' : 'pending';
+  ).run(last ? 'failed' : 'pending', error.slice(0, 500), last ? null : retryAt, sha);
+  return last ? 'failed' : 'pending';
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -11,11 +11,14 @@ export interface AmountFormat {
   decimal: DecimalSeparator;
 }
 
+const MAX_AMOUNT_CHARS = 64;
 const SYMBOLS = /[€$£¥₹₽₺₩]|\b[A-Z]{3}\b/g;
 const SPACES = /[\s\u00a0\u202f']/g;
 
 /** Minor units of `text` in `currency`; null when it is not an amount (or has more decimals than the currency). */
 export function parseAmount(text: string, format: AmountFormat, currency: string): number | null {
+  // No amount is longer (the largest, with separators and a code, is about 30): the patterns below never see more.
+  if (text.length > MAX_AMOUNT_CHARS) return null;
   let s = text.trim().replace(SYMBOLS, '').trim();
   if (s === '') return null;
   let negative = false;

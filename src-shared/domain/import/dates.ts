@@ -66,6 +66,8 @@ const year2 = (yy: number) => (yy < 70 ? 2000 + yy : 1900 + yy);
 
 /** YYYY-MM-DD of `text` in `format`, or null. A trailing time ("2026-03-04 10:22", "…T10:22:00Z") is ignored. */
 export function parseDate(text: string, format: DateFormat): string | null {
+  // No date with its time is longer: the patterns below never see more.
+  if (text.length > 64) return null;
   const s = text
     .trim()
     .replace(/[T\s]\d{1,2}:\d{2}(:\d{2}(\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2}|[AaPp][Mm])?$/, '')

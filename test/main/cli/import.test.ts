@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ensureDefaultCategories } from '../../../src-main/store/categories/categories';
@@ -52,6 +53,52 @@ describe('finops import', () => {
     const undo = runCli(['import', 'undo', batch!, ...base]);
     expect(undo.stdout).toMatch(/undone batch/);
   }, 180_000);
+
+  it('imports MT940 as banks write it into the account given (issue 37): daily statements of one account, SOH/ETX, :NS:', () => {
+    const { dir, account } = dataDir();
+    const db = openDatabase(dir);
+    const team = db.prepare("SELECT id FROM teams WHERE name = 'Cli Import'").pluck().get() as string;
+    const [pln, huf] = write(db, team, (w) =>
+      ['PLN', 'HUF'].map((currency) => w.insert('bank_account', { name: currency, type: 'depository', currency, manual: 0 })),
+    ) as [string, string];
+    db.close();
+    const cases: [string, string, number][] = [
+      ['mt940-daily-one-account.sta', account, 3],
+      ['mt940-soh-etx.sta', pln, 3],
+      ['mt940-non-swift.sta', huf, 2],
+    ];
+    for (const [name, into, rows] of cases) {
+      const file = path.join(FIXTURES, 'as-banks-write', name);
+      const run = runCli(['import', '--data-dir', dir, '--team', 'Cli Import', '--account', into, file]);
+      expect(run.status, `${name}: ${run.stderr}`).toBe(0);
+      expect(run.stderr).toMatch(new RegExp(`import: mt940 \\(UTF-8\\), ${rows} rows`));
+      expect(run.stdout).toMatch(new RegExp(`${rows} rows: ${rows} new, 0 duplicate`));
+      expect(run.stdout).toMatch(/balance: ok/);
+    }
+    // The same days with a day of another account (the corpus file's shape), into a new team's account: neither
+    // account is guessed, and the warning says why the account given was not used.
+    const two = path.join(FIXTURES, 'as-banks-write', 'mt940-daily-two-accounts.sta');
+    const fresh = dataDir();
+    const asked = runCli(['import', '--data-dir', fresh.dir, '--team', 'Cli Import', '--account', fresh.account, two]);
+    expect(asked.status).toBe(2);
+    expect(asked.stderr).toMatch(
+      /warning: The file holds statements of 2 accounts \(3817\.42\.056EUR, 4402\.17\.930EUR\): the account given for the file is used only when its statements all name one account/,
+    );
+    expect(asked.stderr).toMatch(
+      /statement 2 \(4402\.17\.930EUR\): no account found; pass --statement-account '4402\.17\.930EUR=ACCOUNT_ID'/,
+    );
+  }, 120_000);
+
+  it("refuses the MT940 line of 32,000 braces at once, naming the line past the format's caps (exit 1)", () => {
+    const { dir, account } = dataDir();
+    const file = path.join(tmpDir('finops-cli-abuse-'), 'braces.sta');
+    fs.writeFileSync(file, `{1:x}{2:${'{'.repeat(32_000)}\n:20:X\n:25:Y\n:60F:C260301EUR1,00\n`);
+    const started = Date.now();
+    const run = runCli(['import', '--data-dir', dir, '--team', 'Cli Import', '--account', account, file]);
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/line 1: the line has 32,008 characters; an MT940 line has at most 65/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 120_000);
 
   it('refuses a malformed file with line-level errors (exit 1) and asks for what is missing (exit 2)', () => {
     const { dir, account } = dataDir();

@@ -2,9 +2,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseBankFile } from '../../../src-main/import/parse-file';
+import { commitFile, previewFile } from '../../../src-main/import/service';
 import { listBatchRows } from '../../../src-main/store/import/batches';
+import { write } from '../../../src-main/store/write';
 import { checkBalances } from '../../../src-shared/domain/import/balance';
-import { books, importFile, preview } from './helpers';
+import { ImportRefused } from '../../../src-shared/domain/import/types';
+import { accountRows, books, importFile, preview } from './helpers';
 
 /**
  * MT940, OFX and camt as banks really write them (docs/decisions/0060): one fixture of our own per class of file
@@ -27,7 +30,7 @@ function parsed(name: string) {
 }
 
 describe('MT940 as banks write it', () => {
-  it('SWIFT header lines before the first field (ABN AMRO: BIC, then 940, then BIC), a :86: wrapped mid-value', () => {
+  it('SWIFT header lines before the first field (ABN AMRO: BIC, then 940, then BIC), a :86: wrapped mid-value', async () => {
     expect(parsed('mt940-abnamro-header.sta')).toEqual({
       format: 'mt940',
       errors: [],
@@ -40,7 +43,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('an ING file header ("0000 01INGBNL2AXXXX00001", "940 00"), a type code followed by an IBAN as reference', () => {
+  it('an ING file header ("0000 01INGBNL2AXXXX00001", "940 00"), a type code followed by an IBAN as reference', async () => {
     const r = parseBankFile(read('mt940-ing-header.sta'), { currency: 'EUR' });
     expect(r.file.errors).toEqual([]);
     expect(r.file.rows.map((x) => [x.line, x.amountMinor, x.counterparty, x.description, x.details])).toEqual([
@@ -67,7 +70,7 @@ describe('MT940 as banks write it', () => {
     expect(checkBalances(r.file, 'EUR').status).toBe('ok');
   });
 
-  it('a leading ":940:" line and blank lines before the statement (Rabobank)', () => {
+  it('a leading ":940:" line and blank lines before the statement (Rabobank)', async () => {
     expect(parsed('mt940-leading-940.sta')).toMatchObject({
       errors: [],
       account: 'NL50RABO0123456789',
@@ -76,7 +79,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('a funds code after the mark (DF2402,00), a :61: wrapped after "CR", a field tag split over two lines', () => {
+  it('a funds code after the mark (DF2402,00), a :61: wrapped after "CR", a field tag split over two lines', async () => {
     expect(parsed('mt940-wrapped-lines.sta')).toEqual({
       format: 'mt940',
       errors: [],
@@ -89,7 +92,7 @@ describe('MT940 as banks write it', () => {
     });
   });
 
-  it('still refuses, naming the line, text that is neither a header nor a field, and a :61: no wrap explains', () => {
+  it('still refuses, naming the line, text that is neither a header nor a field, and a :61: no wrap explains', async () => {
     const text = read('mt940-wrapped-lines.sta')
       .toString()
       .replace(':20:STARTUMS', 'Kontoauszug vom 02.03.2026\r\n:20:STARTUMS')
@@ -102,8 +105,110 @@ describe('MT940 as banks write it', () => {
   });
 });
 
+describe('MT940 as banks write it (issue 37)', () => {
+  it('daily statements of one account concatenated, each :86: of a line a field of its own (Rabobank)', async () => {
+    expect(parsed('mt940-daily-one-account.sta')).toEqual({
+      format: 'mt940',
+      errors: [],
+      account: '3817.42.056EUR',
+      balance: 'ok',
+      rows: [
+        [6, '2026-03-02', -8615, null, 'Terugboeking HUUR GARAGEBOX MAART KENMERK 2026-0331'],
+        [10, '2026-03-02', 4000, null, 'CONTRIBUTIE TERUG'],
+        [24, '2026-03-04', -1260, null, 'Betaalautomaat 08:12 pasnr. 014'],
+      ],
+    });
+    // Imported into the account given, one batch, the three statements' balances checked in turn.
+    const b = books();
+    const r = await importFile(b, b.checking, read('mt940-daily-one-account.sta'), { fileName: 'rabo.sta' });
+    expect(r.batches).toHaveLength(1);
+    expect(r.batch.counts).toMatchObject({ created: 3 });
+    expect(r.batch.balance?.status).toBe('ok');
+    expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, 4000, -1260]);
+  });
+
+  it("Rabobank's daily statements of two accounts (the corpus file's shape): the account given is not guessed for either, and says why", async () => {
+    const b = books();
+    const bytes = read('mt940-daily-two-accounts.sta');
+    const { preview } = await previewFile(b.db, b.team, b.checking, bytes, { fileName: 'rabo.sta' });
+    expect(preview.statements.map((s) => [s.accountRef, s.bankAccountId])).toEqual([
+      ['3817.42.056EUR', null],
+      ['4402.17.930EUR', null],
+    ]);
+    expect(preview.warnings[0]).toBe(
+      'The file holds statements of 2 accounts (3817.42.056EUR, 4402.17.930EUR): the account given for the file is used only when its statements all name one account; choose the account of each statement (accounts)',
+    );
+    const refused = await commitFile(b.db, b.team, b.checking, bytes, { fileName: 'rabo.sta' }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(ImportRefused);
+    expect((refused as ImportRefused).problems.map((p) => p.field)).toEqual([
+      'bankAccountId',
+      'accounts.3817.42.056EUR',
+      'accounts.4402.17.930EUR',
+    ]);
+    expect(accountRows(b, b.checking)).toEqual([]);
+    // Each statement into the account chosen for it: the three days of the first as one, balances checked in turn.
+    const accounts = { '3817.42.056EUR': b.checking, '4402.17.930EUR': b.savings };
+    const done = await importFile(b, b.checking, bytes, { fileName: 'rabo.sta', accounts });
+    expect(done.batches.map((x) => [x.bankAccountId, x.counts.created, x.balance?.status])).toEqual([
+      [b.checking, 2, 'ok'],
+      [b.savings, 2, 'ok'],
+    ]);
+    expect(accountRows(b, b.checking).map((x) => x.amount)).toEqual([-8615, -1260]);
+    expect(accountRows(b, b.savings).map((x) => x.amount)).toEqual([-4250, 10000]);
+  });
+
+  it('SWIFT transmission characters around each message (SOH, ETX), CRLF and blank lines between them (mBank)', async () => {
+    const r = parseBankFile(read('mt940-soh-etx.sta'), { currency: 'PLN' });
+    expect(r.file.errors).toEqual([]);
+    expect(r.file.accountRef).toBe('/PL61109010140000071219812874');
+    expect(checkBalances(r.file, 'PLN').status).toBe('ok');
+    expect(r.file.rows.map((x) => [x.line, x.date, x.amountMinor, x.details.bankReference])).toEqual([
+      [6, '2026-03-03', -12050, 'MB26030312001'],
+      [10, '2026-03-03', 150000, 'MB26030312044'],
+      [22, '2026-03-04', -7950, 'MB26030412007'],
+    ]);
+    expect(r.file.rows[0]!.description).toBe(
+      '877 PRZELEW ZEWNETRZNY; NA RACH.: 49102028920000550201423123; DLA: ZAKLAD WODOCIAGOW SP. Z O.O.; TYT.: FAKTURA 03/2026',
+    );
+    // SOH right before the first tag, on the same line.
+    const joined = read('mt940-soh-etx.sta').toString('latin1').replace('\x01\r\n:20:', '\x01:20:');
+    expect(parseBankFile(Buffer.from(joined, 'latin1'), { currency: 'PLN' }).file.errors).toEqual([]);
+    const b = books();
+    const pln = write(b.db, b.team, (w) =>
+      w.insert('bank_account', { name: 'mBank', type: 'depository', currency: 'PLN', manual: 0 }),
+    );
+    const done = await importFile(b, pln, read('mt940-soh-etx.sta'), { fileName: 'mbank.sta' });
+    expect(done.batch.counts).toMatchObject({ created: 3 });
+    expect(done.batch.balance?.status).toBe('ok');
+  });
+
+  it('a funds code and a three-space transaction code (":61:…DF1830,00S   X"), the bank\'s :NS: fields (Sberbank, HUF)', async () => {
+    const r = parseBankFile(read('mt940-non-swift.sta'), { currency: 'HUF' });
+    expect(r.file.errors).toEqual([]);
+    expect(checkBalances(r.file, 'HUF').status).toBe('ok');
+    expect(r.file.rows.map((x) => [x.line, x.date, x.valueDate, x.amountMinor])).toEqual([
+      [12, '2026-06-15', '2026-06-15', -183000],
+      [21, '2026-06-15', '2026-06-15', 2500000],
+    ]);
+    expect(r.file.rows[0]!.details).toMatchObject({
+      transactionType: 'S',
+      customerReference: 'X',
+      nonSwift: { '01': '418812', '09': 'Tranzakcios illetek: 5,49HUF', '15': 'Dunamenti Biztosito Zrt. Fo', '16': 'kepviselet' },
+    });
+    // As the Python mt940 package reads it: the :NS: text, its two-digit codes left out, where there is no :86:.
+    expect(r.file.rows[1]!.description).toBe('522031 A20931512    20260612000100 Visszaterites Budai Konyveloiroda Kft.');
+    const b = books();
+    const huf = write(b.db, b.team, (w) =>
+      w.insert('bank_account', { name: 'Sberbank', type: 'depository', currency: 'HUF', manual: 0 }),
+    );
+    const done = await importFile(b, huf, read('mt940-non-swift.sta'), { fileName: '260615_01700420.sta' });
+    expect(done.batch.counts).toMatchObject({ created: 2 });
+    expect(done.batch.balance?.status).toBe('ok');
+  });
+});
+
 describe('OFX and camt as banks write them', () => {
-  it('OFX 1.x values in CDATA sections (with "&" and "<" inside)', () => {
+  it('OFX 1.x values in CDATA sections (with "&" and "<" inside)', async () => {
     expect(parsed('ofx1-cdata.ofx')).toMatchObject({
       format: 'ofx',
       errors: [],
@@ -115,15 +220,15 @@ describe('OFX and camt as banks write them', () => {
     });
   });
 
-  it('camt.054 entries without a booking date: booked on the value date, and the row outcome says so', () => {
+  it('camt.054 entries without a booking date: booked on the value date, and the row outcome says so', async () => {
     const b = books();
-    const p = preview(b, b.checking, read('camt054-no-booking-date.xml'));
+    const p = await preview(b, b.checking, read('camt054-no-booking-date.xml'));
     expect(p.rows.map((r) => [r.line, r.date, r.amount, r.outcome, r.reason])).toEqual([
       [15, '2026-03-04', 480, 'new', null],
       [29, '2026-03-05', -89.9, 'new', 'no booking date in the file: booked on the value date 2026-03-05'],
       [42, '2026-03-05', -12, 'new', 'no booking date in the file: booked on the value date 2026-03-05'],
     ]);
-    const r = importFile(b, b.checking, read('camt054-no-booking-date.xml'), { fileName: 'ntfctn.xml' });
+    const r = await importFile(b, b.checking, read('camt054-no-booking-date.xml'), { fileName: 'ntfctn.xml' });
     const rows = listBatchRows(b.db, b.team, r.batch.id, { limit: 10 }).data;
     expect(rows.map((x) => [x.outcome, x.reason])).toEqual([
       ['created', null],
@@ -136,7 +241,7 @@ describe('OFX and camt as banks write them', () => {
 describe('a camt batch entry split into its parts on request', () => {
   const camt = () => fs.readFileSync(path.resolve(FIXTURES, '../camt053-v08.xml'));
 
-  it('one row per transaction detail, with its own amount, payee and id; the statement still adds up', () => {
+  it('one row per transaction detail, with its own amount, payee and id; the statement still adds up', async () => {
     const whole = parseBankFile(camt(), { currency: 'EUR' }).file;
     const batch = whole.rows.find((r) => r.externalId === 'ref:2026030200002')!;
     expect(batch).toMatchObject({ amountMinor: -321000, line: 50 });
@@ -169,24 +274,24 @@ describe('a camt batch entry split into its parts on request', () => {
     expect(split.rows.map((r) => r.index)).toEqual(split.rows.map((_, i) => i));
   });
 
-  it('keeps the entry whole, saying why, when its parts do not add up to the booking', () => {
+  it('keeps the entry whole, saying why, when its parts do not add up to the booking', async () => {
     const text = camt().toString().replace('<Amt Ccy="EUR">1410.00</Amt>', '<Amt Ccy="EUR">1400.00</Amt>');
     const rows = parseBankFile(Buffer.from(text), { currency: 'EUR', splitBatches: true }).file.rows;
     const kept = rows.find((r) => r.externalId === 'ref:2026030200002')!;
     expect(kept.note).toBe("the batch's parts add up to -3200.00, but -3210.00 was booked: kept as one row");
   });
 
-  it('commits the parts as rows of their own, and a re-import with the option finds them again', () => {
+  it('commits the parts as rows of their own, and a re-import with the option finds them again', async () => {
     const b = books();
-    const first = importFile(b, b.checking, camt(), { splitBatches: true, fileName: 'stmt.xml' });
+    const first = await importFile(b, b.checking, camt(), { splitBatches: true, fileName: 'stmt.xml' });
     expect(first.batch.counts.created).toBe(7);
-    const again = importFile(b, b.checking, camt(), { splitBatches: true, allowReimport: true });
+    const again = await importFile(b, b.checking, camt(), { splitBatches: true, allowReimport: true });
     expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 7 });
   });
 });
 
 describe('never a crash for a bad file', () => {
-  it('reads every fixture cut short, with lines dropped or bytes changed, without throwing; a bad currency is named', () => {
+  it('reads every fixture cut short, with lines dropped or bytes changed, without throwing; a bad currency is named', async () => {
     const root = path.resolve(FIXTURES, '..');
     const files = ['as-banks-write', 'statements', 'qif', 'banks'].flatMap((d) =>
       fs

@@ -36,8 +36,8 @@ export function importFile(b: Books, account: string, bytes: Buffer, o: CommitFi
   return commitFile(b.db, b.team, account, bytes, { fileName: 'statement.csv', ...o });
 }
 
-export function preview(b: Books, account: string, bytes: Buffer) {
-  return previewFile(b.db, b.team, account, bytes, { fileName: 'statement.csv' }).preview;
+export async function preview(b: Books, account: string, bytes: Buffer) {
+  return (await previewFile(b.db, b.team, account, bytes, { fileName: 'statement.csv' })).preview;
 }
 
 export function accountRows(b: Books, account: string) {

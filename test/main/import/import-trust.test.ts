@@ -30,14 +30,14 @@ function weekly(weeks: number, from = 0): [string, string, string, string][] {
 }
 
 describe('identical rows are real, re-imports add nothing', () => {
-  it('keeps two identical purchases on one day as two rows, and re-importing the file adds none', () => {
+  it('keeps two identical purchases on one day as two rows, and re-importing the file adds none', async () => {
     b = books();
     const file = csv([
       ['12.03.2026', 'REWE Markt 4471', 'Kartenzahlung', '-23,45'],
       ['12.03.2026', 'REWE Markt 4471', 'Kartenzahlung', '-23,45'],
       ['13.03.2026', 'Bäckerei Kamps', 'Kartenzahlung', '-3,20'],
     ]);
-    const first = importFile(b, b.checking, file);
+    const first = await importFile(b, b.checking, file);
     expect(first.batch.counts).toMatchObject({ rows: 3, created: 3, duplicate: 0 });
     // After the commit the team hears of the new rows.
     const note = b.db
@@ -47,29 +47,29 @@ describe('identical rows are real, re-imports add nothing', () => {
     expect(note.map((m) => JSON.parse(m as string))).toEqual([expect.objectContaining({ count: 3, batchId: first.batch.id })]);
     expect(accountRows(b, b.checking).filter((r) => r.amount === -2345)).toHaveLength(2);
     // The same file again: reported before anything is written, and even when forced, nothing new.
-    expect(() => importFile(b, b.checking, file)).toThrow(/already imported/);
-    expect(preview(b, b.checking, file)).toMatchObject({
+    await expect(importFile(b, b.checking, file)).rejects.toThrow(/already imported/);
+    expect(await preview(b, b.checking, file)).toMatchObject({
       counts: { new: 0, duplicate: 3 },
       alreadyImported: { batchId: first.batch.id },
     });
-    const again = importFile(b, b.checking, file, { allowReimport: true });
+    const again = await importFile(b, b.checking, file, { allowReimport: true });
     expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 3 });
     expect(accountRows(b, b.checking)).toHaveLength(3);
     expect(checkLedger(b.db, b.team)).toEqual([]);
   });
 
-  it('imports an identical weekly debit as a new row every week; an overlapping file adds only its new weeks', () => {
+  it('imports an identical weekly debit as a new row every week; an overlapping file adds only its new weeks', async () => {
     b = books();
-    importFile(b, b.checking, csv(weekly(6)));
+    await importFile(b, b.checking, csv(weekly(6)));
     expect(accountRows(b, b.checking)).toHaveLength(6);
-    const overlap = importFile(b, b.checking, csv(weekly(5, 3)));
+    const overlap = await importFile(b, b.checking, csv(weekly(5, 3)));
     expect(overlap.batch.counts).toMatchObject({ rows: 5, created: 2, duplicate: 3 });
     expect(accountRows(b, b.checking)).toHaveLength(8);
   });
 
-  it('imports a back-dated posted row that arrives in a later file, and a second same-day purchase that the first file lacked', () => {
+  it('imports a back-dated posted row that arrives in a later file, and a second same-day purchase that the first file lacked', async () => {
     b = books();
-    importFile(
+    await importFile(
       b,
       b.checking,
       csv([
@@ -77,7 +77,7 @@ describe('identical rows are real, re-imports add nothing', () => {
         ['05.03.2026', 'REWE', 'Karte', '-10,00'],
       ]),
     );
-    const later = importFile(
+    const later = await importFile(
       b,
       b.checking,
       csv([
@@ -96,20 +96,20 @@ describe('identical rows are real, re-imports add nothing', () => {
     ]);
   });
 
-  it('dedupes by the bank id even when the description changed, and never merges two different bank ids', () => {
+  it('dedupes by the bank id even when the description changed, and never merges two different bank ids', async () => {
     b = books();
     const ofx = fs.readFileSync(path.join(FIXTURES, 'bank-102.ofx')).toString('latin1');
     const usd = b.db.prepare("UPDATE bank_accounts SET currency = 'USD' WHERE id = ?");
     usd.run(b.checking);
-    importFile(b, b.checking, Buffer.from(ofx, 'latin1'));
+    await importFile(b, b.checking, Buffer.from(ofx, 'latin1'));
     const renamed = ofx.replace('ADOBE *CREATIVE CLOUD', 'ADOBE SYSTEMS').replace('<NEWFILEUID>NONE', '<NEWFILEUID>2');
-    const r = importFile(b, b.checking, Buffer.from(renamed, 'latin1'));
+    const r = await importFile(b, b.checking, Buffer.from(renamed, 'latin1'));
     expect(r.batch.counts).toMatchObject({ created: 0, duplicate: 4 });
   });
 });
 
 describe('rules on import', () => {
-  it('runs the team’s import rules on the rows the commit created, in the same transaction', () => {
+  it('runs the team’s import rules on the rows the commit created, in the same transaction', async () => {
     b = books();
     createRule(
       b.db,
@@ -121,7 +121,7 @@ describe('rules on import', () => {
         applyOn: ['import'],
       }),
     );
-    importFile(
+    await importFile(
       b,
       b.checking,
       csv([
@@ -135,7 +135,7 @@ describe('rules on import', () => {
 });
 
 describe('hand-entered transactions meet the bank file', () => {
-  it('links a hand-entered row to the bank row two days later: one transaction, the bank facts, the person’s category and note', () => {
+  it('links a hand-entered row to the bank row two days later: one transaction, the bank facts, the person’s category and note', async () => {
     b = books();
     const [hand] = createTransactions(b.db, b.team, [
       {
@@ -150,8 +150,8 @@ describe('hand-entered transactions meet the bank file', () => {
       },
     ]);
     const file = csv([['12.03.2026', 'Coffee Fellows Berlin', 'Kartenzahlung Coffee', '-14,50']]);
-    expect(preview(b, b.checking, file).rows[0]).toMatchObject({ outcome: 'link', transactionId: hand });
-    const r = importFile(b, b.checking, file);
+    expect((await preview(b, b.checking, file)).rows[0]).toMatchObject({ outcome: 'link', transactionId: hand });
+    const r = await importFile(b, b.checking, file);
     expect(r.links).toEqual([{ index: 0, line: 2, transactionId: hand, score: expect.any(Number) }]);
     const rows = accountRows(b, b.checking);
     expect(rows).toHaveLength(1);
@@ -181,20 +181,20 @@ describe('hand-entered transactions meet the bank file', () => {
     expect(checkLedger(b.db, b.team)).toEqual([]);
   });
 
-  it('sends a row with two hand-entered candidates to the review queue, merges nothing, and a person resolves it', () => {
+  it('sends a row with two hand-entered candidates to the review queue, merges nothing, and a person resolves it', async () => {
     b = books();
     const [a, c] = createTransactions(b.db, b.team, [
       { bankAccountId: b.checking, name: 'Taxi', amountMinor: -2000, currency: 'EUR', date: '2026-03-09', manual: true },
       { bankAccountId: b.checking, name: 'Taxi', amountMinor: -2000, currency: 'EUR', date: '2026-03-11', manual: true },
     ]);
-    const r = importFile(b, b.checking, csv([['10.03.2026', 'Taxi Berlin', 'Fahrt', '-20,00']]));
+    const r = await importFile(b, b.checking, csv([['10.03.2026', 'Taxi Berlin', 'Fahrt', '-20,00']]));
     expect(r.batch.counts).toMatchObject({ created: 0, linked: 0, review: 1 });
     expect(accountRows(b, b.checking).map((x) => x.manual)).toEqual([1, 1]);
     const queue = listReviewItems(b.db, b.team, {});
     expect(queue.data).toHaveLength(1);
     expect(queue.data[0]!.candidates.map((x) => x.transactionId).sort()).toEqual([a, c].sort());
     // Importing the file again does not queue it twice.
-    expect(preview(b, b.checking, csv([['10.03.2026', 'Taxi Berlin', 'Fahrt', '-20,00']])).rows[0]).toMatchObject({
+    expect((await preview(b, b.checking, csv([['10.03.2026', 'Taxi Berlin', 'Fahrt', '-20,00']]))).rows[0]).toMatchObject({
       outcome: 'duplicate',
       match: 'review_item',
     });
@@ -205,12 +205,12 @@ describe('hand-entered transactions meet the bank file', () => {
     expect(getImportBatch(b.db, b.team, r.batch.id).counts).toMatchObject({ linked: 1, review: 0 });
   });
 
-  it('holds a weak single candidate for review and creates the row when a person says it is its own', () => {
+  it('holds a weak single candidate for review and creates the row when a person says it is its own', async () => {
     b = books();
     createTransactions(b.db, b.team, [
       { bankAccountId: b.checking, name: 'Lunch', amountMinor: -1200, currency: 'EUR', date: '2026-03-06', manual: true },
     ]);
-    const r = importFile(b, b.checking, csv([['10.03.2026', 'Office Depot', 'Toner', '-12,00']]));
+    const r = await importFile(b, b.checking, csv([['10.03.2026', 'Office Depot', 'Toner', '-12,00']]));
     expect(r.review).toHaveLength(1);
     const item = createFromReviewItem(b.db, b.team, r.review[0]!.itemId);
     expect(item.status).toBe('created');
@@ -223,7 +223,7 @@ describe('an import batch is a statement', () => {
     return accountRows(b, b.checking).map(({ id: _id, batch: _b, ...rest }) => rest);
   }
 
-  it('undoes a batch in one transaction and the same import then gives an identical result', () => {
+  it('undoes a batch in one transaction and the same import then gives an identical result', async () => {
     b = books();
     const [hand] = createTransactions(b.db, b.team, [
       {
@@ -242,23 +242,23 @@ describe('an import batch is a statement', () => {
       ['05.03.2026', 'Kunde Nord GmbH', 'RE-2026-0312', '3.570,00'],
     ]);
     const before = snapshot(b);
-    const first = importFile(b, b.checking, file);
+    const first = await importFile(b, b.checking, file);
     const after = snapshot(b);
     expect(first.batch.counts).toMatchObject({ created: 2, linked: 1 });
     const undone = undoImportBatch(b.db, b.team, first.batch.id);
     expect(undone.status).toBe('undone');
     expect(snapshot(b)).toEqual(before);
     expect(getTransaction(b.db, b.team, hand!)).toMatchObject({ manual: true, date: '2026-03-03T00:00:00.000Z' });
-    const second = importFile(b, b.checking, file);
+    const second = await importFile(b, b.checking, file);
     expect(second.batch.counts).toEqual(first.batch.counts);
     expect(snapshot(b)).toEqual(after);
     expect(checkLedger(b.db, b.team)).toEqual([]);
     expect(listBatchRows(b.db, b.team, second.batch.id, {}).data.map((r) => r.outcome)).toEqual(['linked', 'created', 'created']);
   });
 
-  it('refuses to undo a batch whose rows were reconciled since, naming them', () => {
+  it('refuses to undo a batch whose rows were reconciled since, naming them', async () => {
     b = books();
-    const r = importFile(
+    const r = await importFile(
       b,
       b.checking,
       csv([
@@ -279,26 +279,26 @@ describe('an import batch is a statement', () => {
     expect(getImportBatch(b.db, b.team, r.batch.id).status).toBe('committed');
   });
 
-  it('names the gap when a camt.053 entry is removed: the statement of that day, the missing amount; nothing is written', () => {
+  it('names the gap when a camt.053 entry is removed: the statement of that day, the missing amount; nothing is written', async () => {
     b = books();
     const full = fs.readFileSync(path.join(FIXTURES, 'camt053-v08.xml'), 'utf8');
     const cut = full.replace(/<Ntry>(?:(?!<\/Ntry>)[\s\S])*TDG-4471-202603[\s\S]*?<\/Ntry>/, '');
     expect(cut.length).toBeLessThan(full.length);
-    const p = preview(b, b.checking, Buffer.from(cut));
+    const p = await preview(b, b.checking, Buffer.from(cut));
     expect(p.balance).toMatchObject({
       status: 'mismatch',
       difference: -49.99,
       firstDivergingRow: { index: 3, date: '2026-03-03' },
     });
     expect(p.balance.message).toMatch(/a line of -49\.99 is missing at rows 4–5/);
-    expect(() => importFile(b, b.checking, Buffer.from(cut))).toThrow(/does not add up/);
+    await expect(importFile(b, b.checking, Buffer.from(cut))).rejects.toThrow(/does not add up/);
     expect(accountRows(b, b.checking)).toHaveLength(0);
-    const forced = importFile(b, b.checking, Buffer.from(cut), { acceptBalanceMismatch: true });
+    const forced = await importFile(b, b.checking, Buffer.from(cut), { acceptBalanceMismatch: true });
     expect(forced.batch.warnings.join(' ')).toMatch(/Balance check: .*-49\.99/);
-    expect(preview(b, b.savings, Buffer.from(full)).balance.status).toBe('ok');
+    expect((await preview(b, b.savings, Buffer.from(full))).balance.status).toBe('ok');
   });
 
-  it('refuses a malformed file with line-level errors and writes nothing', () => {
+  it('refuses a malformed file with line-level errors and writes nothing', async () => {
     b = books();
     const good = (d: number): [string, string, string, string] => [
       `${String(d).padStart(2, '0')}.03.2026`,
@@ -315,7 +315,7 @@ describe('an import batch is a statement', () => {
     ]);
     let err: unknown;
     try {
-      importFile(b, b.checking, bad);
+      await importFile(b, b.checking, bad);
     } catch (e) {
       err = e;
     }
@@ -354,7 +354,7 @@ describe('transfers between own accounts', () => {
       .get(b.team) as { inflow: number; outflow: number };
 
   for (const order of ['checking first', 'savings first'] as const) {
-    it(`pairs 5 mutual transfers (${order}): 5 pairs, both sides internal, no income or expense from them`, () => {
+    it(`pairs 5 mutual transfers (${order}): 5 pairs, both sides internal, no income or expense from them`, async () => {
       b = books();
       const files: [string, Buffer][] =
         order === 'checking first'
@@ -366,8 +366,8 @@ describe('transfers between own accounts', () => {
               [b.savings, savingsFile],
               [b.checking, checkingFile],
             ];
-      importFile(b, files[0]![0], files[0]![1]);
-      const second = importFile(b, files[1]![0], files[1]![1]);
+      await importFile(b, files[0]![0], files[0]![1]);
+      const second = await importFile(b, files[1]![0], files[1]![1]);
       expect(second.transfers).toEqual({ paired: 5, suggested: 0 });
       const pairs = listTransferPairs(b.db, b.team, { status: 'paired' });
       expect(pairs).toHaveLength(5);
@@ -382,10 +382,10 @@ describe('transfers between own accounts', () => {
     });
   }
 
-  it('undoing the second file unpairs its transfers: the first file’s rows count again', () => {
+  it('undoing the second file unpairs its transfers: the first file’s rows count again', async () => {
     b = books();
-    importFile(b, b.checking, checkingFile);
-    const second = importFile(b, b.savings, savingsFile);
+    await importFile(b, b.checking, checkingFile);
+    const second = await importFile(b, b.savings, savingsFile);
     expect(listTransferPairs(b.db, b.team, { status: 'paired' })).toHaveLength(5);
     undoImportBatch(b.db, b.team, second.batch.id);
     expect(listTransferPairs(b.db, b.team, {})).toHaveLength(0);
@@ -394,9 +394,9 @@ describe('transfers between own accounts', () => {
     expect(checkLedger(b.db, b.team)).toEqual([]);
   });
 
-  it('suggests an ambiguous transfer instead of applying it', () => {
+  it('suggests an ambiguous transfer instead of applying it', async () => {
     b = books();
-    importFile(
+    await importFile(
       b,
       b.savings,
       csv([
@@ -404,7 +404,7 @@ describe('transfers between own accounts', () => {
         ['08.01.2026', 'Girokonto', 'Umbuchung', '500,00'],
       ]),
     );
-    const r = importFile(b, b.checking, csv([['07.01.2026', 'Tagesgeld', 'Umbuchung', '-500,00']]));
+    const r = await importFile(b, b.checking, csv([['07.01.2026', 'Tagesgeld', 'Umbuchung', '-500,00']]));
     expect(r.transfers).toEqual({ paired: 0, suggested: 2 });
     expect(accountRows(b, b.checking)[0]!.internal).toBe(0);
   });

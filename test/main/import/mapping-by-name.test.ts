@@ -15,10 +15,10 @@ const HEADER =
 const vrFile = (header: string, rows: string[], before = '') => Buffer.from(`${before}${header}\n${rows.join('\n')}\n`);
 
 describe('CSV mapping by header name', () => {
-  it('previews every column by its header with sample values and the field read from it', () => {
+  it('previews every column by its header with sample values and the field read from it', async () => {
     const b = books();
     const bytes = fs.readFileSync(path.join(FIXTURES, 'de-sparkasse-camt-v2.csv'));
-    const { preview } = previewFile(b.db, b.team, b.checking, bytes, { fileName: 'sparkasse.csv' });
+    const { preview } = await previewFile(b.db, b.team, b.checking, bytes, { fileName: 'sparkasse.csv' });
     const by = (h: string) => preview.columns.find((c) => c.header === h);
     expect(preview.columns).toHaveLength(17);
     expect(by('Beguenstigter/Zahlungspflichtiger')).toEqual({
@@ -32,16 +32,16 @@ describe('CSV mapping by header name', () => {
     expect(by('Auftragskonto')).toMatchObject({ fields: [], samples: ['DE89370400440532013000'] });
   });
 
-  it('keeps a saved mapping working when the bank reorders its columns, adds one and a line above the header', () => {
+  it('keeps a saved mapping working when the bank reorders its columns, adds one and a line above the header', async () => {
     const b = books();
     const first = vrFile(HEADER, [
       'Giro;DE02500105170648489890;02.03.2026;02.03.2026;Hausverwaltung Becker;Dauerauftrag;Miete März;-1.250,00;EUR',
       'Giro;DE02500105170648489890;06.03.2026;06.03.2026;Kunde Süd AG;Gutschrift;RE 2026-022;2.000,00;EUR',
     ]);
-    const inferred = previewFile(b.db, b.team, b.checking, first, {}).preview.mapping!;
+    const inferred = (await previewFile(b.db, b.team, b.checking, first, {})).preview.mapping!;
     // The person adds the posting text to the description and saves the mapping with the commit.
     const adjusted = { ...inferred, description: [{ index: 5, header: 'Buchungstext' }, ...inferred.description] };
-    importFile(b, b.checking, first, { mapping: adjusted, saveMappingAs: 'VR Giro' });
+    await importFile(b, b.checking, first, { mapping: adjusted, saveMappingAs: 'VR Giro' });
 
     const reordered = vrFile(
       'Buchungstag;Betrag;Waehrung;Verwendungszweck;Kategorie;Buchungstext;Name Zahlungsbeteiligter;Valutadatum;IBAN Auftragskonto;Bezeichnung Auftragskonto',
@@ -51,7 +51,7 @@ describe('CSV mapping by header name', () => {
       ],
       'Umsätze Girokonto;;;;;;;;;\n',
     );
-    const { preview } = previewFile(b.db, b.team, b.checking, reordered, {});
+    const { preview } = await previewFile(b.db, b.team, b.checking, reordered, {});
     expect(preview.mappingName).toBe('VR Giro');
     expect(preview.notes.join(' ')).not.toMatch(/does not fit/);
     expect(preview.rows.map((r) => [r.date, r.amount, r.counterparty, r.description])).toEqual([
@@ -62,7 +62,7 @@ describe('CSV mapping by header name', () => {
     expect(preview.mapping).toMatchObject({ headerRow: 1, amount: { column: { index: 1, header: 'Betrag' } } });
   });
 
-  it('reads a mapping saved before payer columns existed, by header even where its positions are stale', () => {
+  it('reads a mapping saved before payer columns existed, by header even where its positions are stale', async () => {
     const b = books();
     const old = {
       delimiter: ';',
@@ -94,29 +94,29 @@ describe('CSV mapping by header name', () => {
     const file = vrFile(HEADER, [
       'Giro;DE02500105170648489890;02.03.2026;02.03.2026;Hausverwaltung Becker;Dauerauftrag;Miete März;-1.250,00;EUR',
     ]);
-    const { preview } = previewFile(b.db, b.team, b.checking, file, { mappingName: 'old' });
+    const { preview } = await previewFile(b.db, b.team, b.checking, file, { mappingName: 'old' });
     expect(preview.rows.map((r) => [r.date, r.amount, r.counterparty, r.description])).toEqual([
       ['2026-03-02', -1250, 'Hausverwaltung Becker', 'Miete März'],
     ]);
   });
 
-  it('refuses a saved mapping asked for by name when the file lacks one of its columns, naming it; else infers anew', () => {
+  it('refuses a saved mapping asked for by name when the file lacks one of its columns, naming it; else infers anew', async () => {
     const b = books();
     const first = vrFile(HEADER, [
       'Giro;DE02500105170648489890;02.03.2026;02.03.2026;Hausverwaltung Becker;Dauerauftrag;Miete März;-1.250,00;EUR',
     ]);
-    importFile(b, b.checking, first, { saveMappingAs: 'VR Giro' });
+    await importFile(b, b.checking, first, { saveMappingAs: 'VR Giro' });
     const other = Buffer.from('Datum;Empfänger;Zweck;Umsatz\n03.04.2026;Vodafone GmbH;Rechnung April;-59,50\n');
     let refused: ImportRefused | null = null;
     try {
-      previewFile(b.db, b.team, b.checking, other, { mappingName: 'VR Giro' });
+      await previewFile(b.db, b.team, b.checking, other, { mappingName: 'VR Giro' });
     } catch (err) {
       refused = err as ImportRefused;
     }
     expect(refused).toBeInstanceOf(ImportRefused);
     expect(refused!.problems[0]).toMatchObject({ field: 'mapping' });
     expect(refused!.problems[0]!.message).toMatch(/no column named as the mapping's date "Buchungstag", .*amount "Betrag"/);
-    const { preview } = previewFile(b.db, b.team, b.checking, other, {});
+    const { preview } = await previewFile(b.db, b.team, b.checking, other, {});
     expect(preview.notes[0]).toMatch(/the saved mapping "VR Giro" does not fit this file/);
     expect(preview.rows[0]).toMatchObject({ counterparty: 'Vodafone GmbH', amount: -59.5 });
   });

@@ -36,14 +36,14 @@ async function upload(api: TestApi, token: string): Promise<string> {
   return res.json().uploadId;
 }
 
-function batch(api: TestApi, teamId: string): string {
-  return commitFile(api.db, teamId, account(api, teamId), file(), { fileName: 'matrix.csv' }).batch.id;
+async function batch(api: TestApi, teamId: string): Promise<string> {
+  return (await commitFile(api.db, teamId, account(api, teamId), file(), { fileName: 'matrix.csv' })).batch.id;
 }
 
 /** The hand-entered candidate the link body names (set by the review fixture). */
 let candidate = '';
 
-function reviewItem(api: TestApi, teamId: string): string {
+async function reviewItem(api: TestApi, teamId: string): Promise<string> {
   const acc = account(api, teamId);
   const amount = ++n;
   const [a] = createTransactions(api.db, teamId, [
@@ -51,32 +51,32 @@ function reviewItem(api: TestApi, teamId: string): string {
     { bankAccountId: acc, name: 'Taxi', amountMinor: -amount * 100, currency: 'EUR', date: '2026-03-03', manual: true },
   ]);
   candidate = a!;
-  return commitFile(api.db, teamId, acc, file([`02.03.2026;Taxi;Fahrt;-${amount},00`]), {}).review[0]!.itemId;
+  return (await commitFile(api.db, teamId, acc, file([`02.03.2026;Taxi;Fahrt;-${amount},00`]), {})).review[0]!.itemId;
 }
 
-function linked(api: TestApi, teamId: string): string {
+async function linked(api: TestApi, teamId: string): Promise<string> {
   const acc = account(api, teamId);
   const amount = ++n;
   const [t] = createTransactions(api.db, teamId, [
     { bankAccountId: acc, name: 'Matrix Coffee', amountMinor: -amount * 100, currency: 'EUR', date: '2026-03-02', manual: true },
   ]);
-  commitFile(api.db, teamId, acc, file([`02.03.2026;Matrix Coffee;Karte;-${amount},00`]), {});
+  await commitFile(api.db, teamId, acc, file([`02.03.2026;Matrix Coffee;Karte;-${amount},00`]), {});
   return t!;
 }
 
-function transfer(api: TestApi, teamId: string, status: 'paired' | 'suggested'): string {
+async function transfer(api: TestApi, teamId: string, status: 'paired' | 'suggested'): Promise<string> {
   const [from, to] = [account(api, teamId), account(api, teamId)];
   const amount = ++n;
   const credits =
     status === 'paired'
       ? [`06.01.2026;Giro;Umbuchung;${amount},00`]
       : [`06.01.2026;Giro;Umbuchung;${amount},00`, `08.01.2026;Giro;Umbuchung;${amount},00`];
-  commitFile(api.db, teamId, to, file(credits), {});
-  const r = commitFile(api.db, teamId, from, file([`07.01.2026;Tagesgeld;Umbuchung;-${amount},00`]), {});
+  await commitFile(api.db, teamId, to, file(credits), {});
+  const r = await commitFile(api.db, teamId, from, file([`07.01.2026;Tagesgeld;Umbuchung;-${amount},00`]), {});
   return listTransferPairs(api.db, teamId, { status, batchId: r.batch.id })[0]!.id;
 }
 
-function reconciliation(api: TestApi, teamId: string): string {
+async function reconciliation(api: TestApi, teamId: string): Promise<string> {
   return reconcile(api.db, teamId, {
     bankAccountId: account(api, teamId),
     statementDate: '2026-03-31',
@@ -86,7 +86,7 @@ function reconciliation(api: TestApi, teamId: string): string {
 
 type Fixture = (api: TestApi, token: string) => Promise<string>;
 const of =
-  (make: (api: TestApi, teamId: string) => string): Fixture =>
+  (make: (api: TestApi, teamId: string) => string | Promise<string>): Fixture =>
   async (api, token) =>
     make(api, await teamOf(api, token));
 
@@ -100,9 +100,9 @@ export const IMPORT_FIXTURES: Record<string, Fixture> = {
   '/v1/imports/review/{id}/link': of(reviewItem),
   '/v1/imports/review/{id}/create': of(reviewItem),
   '/v1/imports/links/{id}/unlink': of(linked),
-  '/v1/imports/mappings/{id}': of((api, teamId) => {
+  '/v1/imports/mappings/{id}': of(async (api, teamId) => {
     const acc = account(api, teamId);
-    const m = commitFile(api.db, teamId, acc, file(), {}).batch.mapping!;
+    const m = (await commitFile(api.db, teamId, acc, file(), {})).batch.mapping!;
     return saveImportMapping(api.db, teamId, acc, `matrix ${++n}`, m).id;
   }),
   '/v1/transfers/{id}/accept': of((api, teamId) => transfer(api, teamId, 'suggested')),

@@ -21,7 +21,7 @@ function parsed(name: string, currency = 'EUR') {
 }
 
 describe('QIF', () => {
-  it("Quicken: dates with an apostrophe year (3/ 2'26), thousands commas, splits; the opening balance record left out", () => {
+  it("Quicken: dates with an apostrophe year (3/ 2'26), thousands commas, splits; the opening balance record left out", async () => {
     expect(parsed('quicken-bank.qif', 'USD')).toEqual({
       format: 'qif',
       errors: [],
@@ -40,7 +40,7 @@ describe('QIF', () => {
     ]);
   });
 
-  it('a European card export: day-first dates, decimal comma, thousands point', () => {
+  it('a European card export: day-first dates, decimal comma, thousands point', async () => {
     expect(parsed('european-card.qif').rows).toEqual([
       [2, '2026-03-02', -4590, 'Amazon EU S.a.r.l.', 'Bestellung 302-1234567'],
       [7, '2026-03-15', -123456, 'MediaMarkt', 'Notebook'],
@@ -48,12 +48,12 @@ describe('QIF', () => {
     ]);
   });
 
-  it('is recognised by its content whatever the file is called', () => {
+  it('is recognised by its content whatever the file is called', async () => {
     expect(detectFormat(read('european-card.qif').toString(), 'export.txt')).toBe('qif');
     expect(detectFormat('!Account\nNChecking\n^\n', null)).toBe('qif');
   });
 
-  it('refuses a record without a date or with a broken amount, naming its line', () => {
+  it('refuses a record without a date or with a broken amount, naming its line', async () => {
     const text = read('european-card.qif').toString().replace('D15.03.2026\n', '').replace('T500,00', 'T5O0,00');
     expect(parseBankFile(Buffer.from(text), { currency: 'EUR' }).file.errors).toEqual([
       { line: 7, row: 1, field: 'D', message: 'the record has no date (D line)' },
@@ -61,11 +61,11 @@ describe('QIF', () => {
     ]);
   });
 
-  it('imports into an account, and a second import of the same file finds only duplicates', () => {
+  it('imports into an account, and a second import of the same file finds only duplicates', async () => {
     const b = books();
-    const first = importFile(b, b.checking, read('european-card.qif'), { fileName: 'card.qif' });
+    const first = await importFile(b, b.checking, read('european-card.qif'), { fileName: 'card.qif' });
     expect(first.batch).toMatchObject({ format: 'qif', counts: { created: 3 } });
-    const again = importFile(b, b.checking, read('european-card.qif'), { fileName: 'card.qif', allowReimport: true });
+    const again = await importFile(b, b.checking, read('european-card.qif'), { fileName: 'card.qif', allowReimport: true });
     expect(again.batch.counts).toMatchObject({ created: 0, duplicate: 3 });
     expect(accountRows(b, b.checking).map((r) => r.name)).toEqual(['Amazon EU S.a.r.l.', 'MediaMarkt', 'Zahlung danke']);
   });

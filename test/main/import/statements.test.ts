@@ -21,9 +21,9 @@ const TAGESGELD = 'DE12500105170648489890';
 const count = (b: Books) => b.db.prepare('SELECT count(*) FROM transactions WHERE team_id = ?').pluck().get(b.team) as number;
 const batches = (b: Books) => b.db.prepare('SELECT count(*) FROM import_batches WHERE team_id = ?').pluck().get(b.team) as number;
 
-function refusal(fn: () => unknown): ImportRefused {
+async function refusal(work: Promise<unknown>): Promise<ImportRefused> {
   try {
-    fn();
+    await work;
   } catch (err) {
     if (err instanceof ImportRefused) return err;
     throw err;
@@ -32,9 +32,9 @@ function refusal(fn: () => unknown): ImportRefused {
 }
 
 describe('a file of several accounts’ statements', () => {
-  it('asks for the account of each statement no account is known for, and writes nothing until it has them', () => {
+  it('asks for the account of each statement no account is known for, and writes nothing until it has them', async () => {
     const b = books();
-    const { preview } = previewFile(b.db, b.team, null, read(ALL), { fileName: 'alle-konten.sta' });
+    const { preview } = await previewFile(b.db, b.team, null, read(ALL), { fileName: 'alle-konten.sta' });
     expect(preview.bankAccountId).toBeNull();
     expect(preview.statements).toEqual([
       expect.objectContaining({
@@ -47,16 +47,16 @@ describe('a file of several accounts’ statements', () => {
       expect.objectContaining({ index: 1, accountRef: TAGESGELD, currency: 'EUR', bankAccountId: null, counts: null }),
     ]);
     expect(preview.counts.rows).toBe(0);
-    const refused = refusal(() => commitFile(b.db, b.team, null, read(ALL), {}));
+    const refused = await refusal(commitFile(b.db, b.team, null, read(ALL), {}));
     expect(refused.message).toBe('2 statements of the file have no account: nothing was written');
     expect(refused.problems.map((p) => p.field)).toEqual([`accounts.${GIRO}`, `accounts.${TAGESGELD}`]);
     expect(count(b)).toBe(0);
   });
 
-  it('imports each statement into its account, one batch each; the next file finds the accounts by itself', () => {
+  it('imports each statement into its account, one batch each; the next file finds the accounts by itself', async () => {
     const b = books();
     const accounts = { [GIRO]: b.checking, [TAGESGELD]: b.savings };
-    const preview = previewFile(b.db, b.team, null, read(ALL), { accounts }).preview;
+    const preview = (await previewFile(b.db, b.team, null, read(ALL), { accounts })).preview;
     expect(preview.statements.map((s) => [s.accountRef, s.bankAccountId, s.matchedBy, s.counts?.new, s.balance?.status])).toEqual(
       [
         [GIRO, b.checking, 'choice', 3, 'ok'],
@@ -70,7 +70,7 @@ describe('a file of several accounts’ statements', () => {
       [1, 15, 500],
     ]);
 
-    const r = commitFile(b.db, b.team, null, read(ALL), { accounts, fileName: 'alle-konten.sta' });
+    const r = await commitFile(b.db, b.team, null, read(ALL), { accounts, fileName: 'alle-konten.sta' });
     expect(r.batches.map((x) => [x.bankAccountId, x.accountRef, x.counts.created, x.balance?.status])).toEqual([
       [b.checking, '37040044/0532013000', 3, 'ok'],
       [b.savings, 'DE12500105170648489890', 1, 'ok'],
@@ -79,7 +79,7 @@ describe('a file of several accounts’ statements', () => {
     expect(accountRows(b, b.savings).map((x) => [x.amount, x.name])).toEqual([[50000, 'EIGENE BANK']]);
 
     // The same export again, without choices: the statements go where their last import went; all duplicates.
-    const again = previewFile(b.db, b.team, null, read(ALL), {}).preview;
+    const again = (await previewFile(b.db, b.team, null, read(ALL), {})).preview;
     expect(again.statements.map((s) => [s.bankAccountId, s.matchedBy, s.counts?.duplicate])).toEqual([
       [b.checking, 'earlier import', 3],
       [b.savings, 'earlier import', 1],
@@ -87,25 +87,27 @@ describe('a file of several accounts’ statements', () => {
     expect(again.alreadyImported).toMatchObject({ accountId: b.checking });
   });
 
-  it('finds the one account whose name carries the reference, and refuses two statements into one account', () => {
+  it('finds the one account whose name carries the reference, and refuses two statements into one account', async () => {
     const b = books();
     write(b.db, b.team, (w) => w.update('bank_account', b.savings, { name: 'Tagesgeld DE12 5001 0517 0648 4898 90' }));
-    const preview = previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } }).preview;
+    const preview = (await previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } })).preview;
     expect(preview.statements.map((s) => [s.bankAccountId, s.matchedBy])).toEqual([
       [b.checking, 'choice'],
       [b.savings, 'account name'],
     ]);
-    const twice = refusal(() => previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.savings } }));
+    const twice = await refusal(previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.savings } }));
     expect(twice.problems[0]!.message).toMatch(/would both go to account/);
-    expect(() => previewFile(b.db, b.team, null, read(ALL), { accounts: { DE00999: b.checking } })).toThrow(InvalidReference);
+    await expect(previewFile(b.db, b.team, null, read(ALL), { accounts: { DE00999: b.checking } })).rejects.toThrow(
+      InvalidReference,
+    );
   });
 
-  it('finds the account whose IBAN the statement names, before earlier imports and names; warns when the upload names another', () => {
+  it('finds the account whose IBAN the statement names, before earlier imports and names; warns when the upload names another', async () => {
     const b = books();
     // The reference as the bank writes it (with spaces here); the account holds the IBAN as entered.
     write(b.db, b.team, (w) => w.update('bank_account', b.savings, { iban: TAGESGELD }));
     write(b.db, b.team, (w) => w.update('bank_account', b.checking, { name: `Giro ${TAGESGELD}` }));
-    const preview = previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } }).preview;
+    const preview = (await previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } })).preview;
     expect(preview.statements.map((s) => [s.bankAccountId, s.matchedBy])).toEqual([
       [b.checking, 'choice'],
       [b.savings, 'iban'],
@@ -116,7 +118,7 @@ describe('a file of several accounts’ statements', () => {
         .toString()
         .split(/\r?\n(?=:20:)/)[1] ?? '';
     expect(one).toContain(TAGESGELD);
-    const asked = previewFile(b.db, b.team, b.checking, Buffer.from(one), {}).preview;
+    const asked = (await previewFile(b.db, b.team, b.checking, Buffer.from(one), {})).preview;
     expect(asked.statements.map((s) => [s.bankAccountId, s.matchedBy])).toEqual([[b.checking, 'request']]);
     expect(asked.warnings.join(' ')).toContain(`the IBAN of another account (${b.savings})`);
     // Another team's account with the IBAN is never found.
@@ -127,26 +129,26 @@ describe('a file of several accounts’ statements', () => {
     const [theirs] = write(b.db, b.other, (w) => [
       w.insert('bank_account', { name: 'Theirs', type: 'depository', currency: 'EUR', manual: 0, iban: TAGESGELD }),
     ]) as [string];
-    const mine = previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } }).preview;
+    const mine = (await previewFile(b.db, b.team, null, read(ALL), { accounts: { [GIRO]: b.checking } })).preview;
     expect(mine.statements[1]).toMatchObject({ bankAccountId: null, matchedBy: null });
     expect(mine.statements[1]!.bankAccountId).not.toBe(theirs);
   });
 
-  it('is all or nothing: a statement that does not add up leaves the other account untouched too', () => {
+  it('is all or nothing: a statement that does not add up leaves the other account untouched too', async () => {
     const b = books();
     const broken = read(ALL).toString().replace(':62F:C260302EUR25500,00', ':62F:C260302EUR25600,00');
     const accounts = { [GIRO]: b.checking, [TAGESGELD]: b.savings };
-    expect(() => commitFile(b.db, b.team, null, Buffer.from(broken), { accounts })).toThrow(Conflict);
+    await expect(commitFile(b.db, b.team, null, Buffer.from(broken), { accounts })).rejects.toThrow(Conflict);
     expect([count(b), batches(b)]).toEqual([0, 0]);
   });
 
-  it('an OFX file of a bank and a card statement, each into its account in its currency', () => {
+  it('an OFX file of a bank and a card statement, each into its account in its currency', async () => {
     const b = books();
     const [checking, card] = write(b.db, b.team, (w) => [
       w.insert('bank_account', { name: 'US Checking', type: 'depository', currency: 'USD', manual: 0 }),
       w.insert('bank_account', { name: 'Visa 4111111111111111', type: 'credit', currency: 'USD', manual: 0 }),
     ]) as [string, string];
-    const r = commitFile(b.db, b.team, null, read('statements/ofx-bank-and-card.ofx'), {
+    const r = await commitFile(b.db, b.team, null, read('statements/ofx-bank-and-card.ofx'), {
       accounts: { '1234567890': checking },
     });
     expect(r.batches.map((x) => [x.bankAccountId, x.accountRef, x.counts.created])).toEqual([
@@ -155,26 +157,28 @@ describe('a file of several accounts’ statements', () => {
     ]);
   });
 
-  it('a GnuCash QIF of two accounts (an investment section left out), keyed by the QIF account names', () => {
+  it('a GnuCash QIF of two accounts (an investment section left out), keyed by the QIF account names', async () => {
     const b = books();
     const accounts = {
       'Assets:Current Assets:Checking Account': b.checking,
       'Assets:Current Assets:Savings Account': b.savings,
     };
-    const { preview } = previewFile(b.db, b.team, null, read('qif/gnucash-accounts.qif'), { accounts });
+    const { preview } = await previewFile(b.db, b.team, null, read('qif/gnucash-accounts.qif'), { accounts });
     expect(preview.format).toBe('qif');
     expect(preview.warnings).toContain('line 42: an investment account section (!Type:Invst) was left out');
-    const r = commitFile(b.db, b.team, null, read('qif/gnucash-accounts.qif'), { accounts });
+    const r = await commitFile(b.db, b.team, null, read('qif/gnucash-accounts.qif'), { accounts });
     expect(r.batches.map((x) => [x.format, x.bankAccountId, x.counts.created])).toEqual([
       ['qif', b.checking, 2],
       ['qif', b.savings, 1],
     ]);
   });
 
-  it('warns when a file imported into a named account names one that earlier imports put elsewhere', () => {
+  it('warns when a file imported into a named account names one that earlier imports put elsewhere', async () => {
     const b = books();
-    commitFile(b.db, b.team, null, read('as-banks-write/mt940-leading-940.sta'), { accounts: { NL50RABO0123456789: b.savings } });
-    const { preview } = previewFile(b.db, b.team, b.checking, read('as-banks-write/mt940-leading-940.sta'), {});
+    await commitFile(b.db, b.team, null, read('as-banks-write/mt940-leading-940.sta'), {
+      accounts: { NL50RABO0123456789: b.savings },
+    });
+    const { preview } = await previewFile(b.db, b.team, b.checking, read('as-banks-write/mt940-leading-940.sta'), {});
     expect(preview.statements[0]).toMatchObject({ bankAccountId: b.checking, matchedBy: 'request' });
     expect(preview.warnings).toContain(
       `The file names NL50RABO0123456789, which earlier imports put into another account (${b.savings})`,

@@ -37,6 +37,43 @@ function upload(
 }
 
 describe('import over the API', () => {
+  it('imports MT940 files as banks write them (issue 37): daily statements of one account, SOH/ETX, :NS: fields', async () => {
+    const { api, token, account, teamId } = await setup();
+    const other = (currency: string) =>
+      write(api.db, teamId, (w) => w.insert('bank_account', { name: currency, type: 'depository', currency, manual: 0 }));
+    const cases: [string, string, number][] = [
+      ['mt940-daily-one-account.sta', account, 3],
+      ['mt940-soh-etx.sta', other('PLN'), 3],
+      ['mt940-non-swift.sta', other('HUF'), 2],
+    ];
+    for (const [name, into, rows] of cases) {
+      const bytes = fs.readFileSync(path.join(FIXTURES, 'as-banks-write', name));
+      const up = await upload(api, token, into, bytes, 'application/octet-stream', name);
+      expect(up.statusCode, up.body).toBe(201);
+      expect(up.json()).toMatchObject({ format: 'mt940', counts: { rows, new: rows }, balance: { status: 'ok' } });
+      const commit = await api.call('POST', `/v1/imports/uploads/${up.json().uploadId}/commit`, { token, body: {} });
+      expect(commit.statusCode, commit.body).toBe(201);
+      expect(commit.json().batch.counts).toMatchObject({ created: rows });
+    }
+    // Days of two accounts (the corpus file's shape) uploaded into a third: the first account's days go where its
+    // earlier file went, the second's are asked for, and the answer says why the account given was not used.
+    const two = fs.readFileSync(path.join(FIXTURES, 'as-banks-write', 'mt940-daily-two-accounts.sta'));
+    const up = await upload(api, token, other('EUR'), two, 'application/octet-stream', 'rabo.sta');
+    expect(up.statusCode, up.body).toBe(201);
+    expect(
+      up.json().statements.map((s: { bankAccountId: string | null; matchedBy: string | null }) => [s.bankAccountId, s.matchedBy]),
+    ).toEqual([
+      [account, 'earlier import'],
+      [null, null],
+    ]);
+    expect(up.json().warnings[0]).toMatch(
+      /^The file holds statements of 2 accounts \(3817\.42\.056EUR, 4402\.17\.930EUR\): the account given for the file is used only when/,
+    );
+    const early = await api.call('POST', `/v1/imports/uploads/${up.json().uploadId}/commit`, { token, body: {} });
+    expect(early.statusCode).toBe(422);
+    expect(early.json().fields.map((f: { path: string }) => f.path)).toEqual(['bankAccountId', 'accounts.4402.17.930EUR']);
+  });
+
   it('uploads a raw CSV, previews it, commits it with a saved mapping, and reuses the mapping on the next file', async () => {
     const { api, token, account } = await setup();
     const dkb = fs.readFileSync(path.join(FIXTURES, 'dkb-giro.csv'));

@@ -3,6 +3,8 @@
  * provider posts the raw message signed with the team's inbox secret; its attachments become inbox items once, however
  * often the provider retries. Unsigned, wrongly signed, stale and unknown-address calls are the same 401.
  */
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { signWebhook } from '../../../../src-main/workflows/webhook-signature';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
@@ -106,5 +108,76 @@ describe('inbound e-mail callback', () => {
     expect(notMail.json().message).toBe('The body is not an e-mail message');
     const empty = await post(api, path, Buffer.alloc(0), signed(secret, Buffer.alloc(0)));
     expect(empty.statusCode).toBe(422);
+  });
+
+  it('answers an unknown address before reading the body: the 401 arrives while the body is still being sent', async () => {
+    const { api, path, secret } = await setup();
+    const url = new URL(await api.listen());
+    for (const target of ['/webhook/inbox/0123456789abcdef0123456789abcdef', '/webhook/inbox/anything', path]) {
+      // A chunked body whose end never comes; a stale timestamp makes the known address refuse as early.
+      const headers = target === path ? signed(secret, Buffer.alloc(0), Math.floor(Date.now() / 1000) - 3600) : {};
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = http.request(
+          {
+            host: url.hostname,
+            port: url.port,
+            method: 'POST',
+            path: target,
+            headers: { 'content-type': 'message/rfc822', 'content-encoding': 'gzip', ...headers },
+          },
+          (res) => {
+            res.resume();
+            req.destroy();
+            resolve(res.statusCode!);
+          },
+        );
+        req.on('error', () => {});
+        setTimeout(() => reject(new Error(`no answer to ${target} before the body ended`)), 5_000).unref();
+        req.write(zlib.gzipSync(Buffer.alloc(1024 * 1024)));
+      });
+      expect(status, target).toBe(401);
+    }
+  });
+
+  it('reads a signed compressed message (decoded into the signature first), and refuses one inflating past the limit', async () => {
+    const { api, path, secret } = await setup();
+    const url = await api.listen();
+    const at = Math.floor(Date.now() / 1000);
+    const bomb = zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024 - 1024, 0x61), { level: 9 });
+    const wrong = await fetch(`${url}${path}`, {
+      method: 'POST',
+      body: bomb,
+      headers: {
+        'content-type': 'message/rfc822',
+        'content-encoding': 'gzip',
+        'x-finops-timestamp': String(at),
+        'x-finops-signature': signWebhook('whsec_not-the-secret', at, Buffer.from('x')),
+      },
+    });
+    expect(wrong.status).toBe(401);
+    // Signed with the secret, the same coding is read: a compressed mail arrives whole.
+    const raw = await composeMail({
+      messageId: '<hook-gz@provider.example>',
+      attachments: [{ filename: 'b.png', content: picture('png', 'b') }],
+    });
+    const ok = await fetch(`${url}${path}`, {
+      method: 'POST',
+      body: zlib.gzipSync(raw),
+      headers: { 'content-type': 'message/rfc822', 'content-encoding': 'gzip', ...signed(secret, raw) },
+    });
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect((await ok.json()).created).toHaveLength(1);
+    // A signed body that inflates past the limit is 413, decoding stopped there.
+    const huge = zlib.gzipSync(Buffer.alloc(41 * 1024 * 1024, 0x61));
+    const tooLarge = await fetch(`${url}${path}`, {
+      method: 'POST',
+      body: huge,
+      headers: {
+        'content-type': 'message/rfc822',
+        'content-encoding': 'gzip',
+        ...signed(secret, Buffer.alloc(41 * 1024 * 1024, 0x61)),
+      },
+    });
+    expect(tooLarge.status).toBe(413);
   });
 });
