@@ -47,8 +47,8 @@ export interface EntityCapability {
   create: CreateCapability | null;
   update: UpdateCapability | null;
   delete: string | null;
-  /** Matched by this field before a create (look up, never upsert blind). */
-  naturalKey?: 'name' | 'slug' | 'email' | 'invoiceNumber';
+  /** Matched by this unique field before a create (look up, never upsert blind); a customer's email is not unique. */
+  naturalKey?: 'name' | 'slug' | 'invoiceNumber';
 }
 
 export interface RemoteCapabilities {
@@ -147,7 +147,7 @@ export const FINOPS: RemoteCapabilities = {
       key: true,
       createFields: ['name', 'currency', 'type', 'enabled'],
     }),
-    customer: crud({ path: '/customers', list: pages, clientId: true, key: true, naturalKey: 'email' }),
+    customer: crud({ path: '/customers', list: pages, clientId: true, key: true }),
     invoice: crud({
       path: '/invoices',
       list: pages,
@@ -207,7 +207,6 @@ export const HOSTED: RemoteCapabilities = {
       list: pages,
       clientId: true,
       key: true,
-      naturalKey: 'email',
       alwaysSend: ['name', 'email', 'tags'],
     }),
     // No id and no Idempotency-Key on its create (an unanswered one is read back by content before a retry); its

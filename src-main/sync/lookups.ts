@@ -11,7 +11,7 @@ import { fromApi } from './wire';
 
 /**
  * Reads of the remote that decide a push (docs/decisions/0140-sync-engine.md): a record with the same natural key
- * (tag name, category slug, customer email) is looked up before a create — look up, never upsert blind — and an
+ * (tag name, category slug, an invoice's number with its content) is looked up before a create — look up, never upsert blind — and an
  * unanswered create on a remote without ids or keys is read back by the fields it sent before it is sent again.
  */
 
@@ -88,11 +88,6 @@ export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, 
     // collision, which the push of a numbered invoice settles (invoice-numbers.ts).
     const hits = (await remoteInvoices(ctx, { q: wanted })).filter((r) => same(r.invoiceNumber) && free(r));
     return hits.map((r) => found(ctx, entity, r)).find((f) => sameInvoice(f.projection, local));
-  }
-  if (entity === 'customer') {
-    const res = await ctx.client.request<{ data?: Api[] }>('GET', '/customers', { query: { q: wanted, pageSize: 100 } });
-    const hit = (res.body?.data ?? []).find((c) => same(c.email) && free(c));
-    return hit ? found(ctx, entity, hit) : undefined;
   }
   const all = await listAll(ctx, entity);
   const hit = all.find((r) => same(r[key]) && free(r));

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
 import { acquireLease, PROCESS_OWNER, releaseLease, renewLease } from '../store/leases';
-import { pendingPushCount } from '../store/sync/outbox';
 import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/sync/remotes';
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
@@ -17,14 +16,17 @@ import { pullWalks } from './walk';
 /**
  * One full two-way sync round of a team with its remote (docs/decisions/0140-sync-engine.md):
  * 1. claim the team's sync lease (`sync:<team>`): a CLI round and a server's scheduled round never interleave;
- * 2. on the first round, check that both sides keep the same base currency (amounts are exact only within one);
- * 3. send the pushes a previous round froze and could not finish (same bytes, same keys);
- * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways;
- * 5. freeze the local changes since the last push into the outbox, and send them;
+ * 2. check that the credential's team on the remote keeps the same base currency (amounts are exact only within one);
+ * 3. settle the creates a previous round froze and could not finish (same bytes, same keys; read back where the
+ *    remote takes neither), so the pull knows our records there;
+ * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways — the
+ *    updates and deletes an earlier round froze are merged with what the remote holds now, never resent blind;
+ * 5. freeze the local changes since the last push into the outbox, and send everything waiting;
  * 6. hand the invoice emails waiting for sync to the remote, which sends them (invoice-emails.ts).
  * Pull comes before push so that a field changed on both sides is met by the merge (and recorded as a conflict)
  * instead of being overwritten. Each commit checks the lease; a kill at any point loses nothing and repeats
- * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys.
+ * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys. One change
+ * the remote fails on waits for the next round without holding up the others (send.ts).
  */
 
 export class RoundBusy extends Error {
@@ -72,7 +74,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     Math.max(1000, leaseTtlMs / 3),
   );
   keepAlive.unref();
-  const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, byEntity: {} };
+  const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, failed: 0, byEntity: {} };
   setRemoteState(db, remote.id, {
     state: 'running',
     roundStartedAt: new Date().toISOString(),
@@ -99,11 +101,10 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       cache: new Map(),
       pageSize: options.pageSize ?? 1000,
       signal: options.signal,
+      failedEntries: new Set(),
     };
     await checkBaseCurrency(ctx);
-    await sendOutbox(ctx);
-    if (pendingPushCount(db, remote.id) > 0)
-      throw new RemoteUnavailable('pushes are still waiting for the remote; pulling waits for them');
+    await sendOutbox(ctx, ['create']);
     if (ctx.caps.feed) await pullFeed(ctx);
     else await pullWalks(ctx);
     ctx.progress.set('push', 0, 0);
@@ -115,6 +116,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       pulled: counts.pulled,
       pushed: counts.pushed,
       conflicts: counts.conflicts,
+      ...(counts.failed > 0 ? { failed: counts.failed } : {}),
       finishedAt: new Date().toISOString(),
     };
     setRemoteState(db, remote.id, {
@@ -142,16 +144,34 @@ export function baseCurrencyMismatch(remote: string, local: string): string {
   return `the remote team keeps its books in ${remote}, this one in ${local}: syncing would mix amounts of two base currencies. Set both teams to the same base currency first.`;
 }
 
-/** The first round checks that both sides keep the same base currency; the remote's team id is kept. */
+/**
+ * Every round checks the remote team the credential belongs to keeps this team's base currency (it may change
+ * there). `GET /teams` lists the teams the credential sees: the one found before, else the only one; a credential
+ * that sees several teams names none of them, and is refused rather than guessed.
+ */
 async function checkBaseCurrency(ctx: RoundContext): Promise<void> {
-  if (ctx.remote.remoteTeamId) return;
-  const res = await ctx.client.request<{ data?: { id: string; baseCurrency?: string }[] }>('GET', '/teams');
-  const team = ok(res.status) ? res.body?.data?.[0] : undefined;
-  if (!team) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
+  const res = await ctx.client.request<{ data?: { id: string; baseCurrency?: string; countryCode?: string | null }[] }>(
+    'GET',
+    '/teams',
+  );
+  const teams = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : undefined;
+  if (!teams) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
+  const known = ctx.remote.remoteTeamId;
+  const team = known ? teams.find((t) => t.id === known) : teams.length === 1 ? teams[0] : undefined;
+  if (!team) {
+    throw new BaseCurrencyMismatch(
+      known
+        ? `the credential no longer sees the remote team ${known} this team syncs with: connect again with a credential of that team`
+        : `the credential sees ${teams.length} teams on the remote: use a credential (an API key) of the one team to sync with`,
+    );
+  }
   const local = getTeam(ctx.db, ctx.teamId);
   if (team.baseCurrency && local && team.baseCurrency !== local.baseCurrency) {
     throw new BaseCurrencyMismatch(baseCurrencyMismatch(team.baseCurrency, local.baseCurrency));
   }
-  setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
-  ctx.remote = { ...ctx.remote, remoteTeamId: team.id };
+  ctx.remoteTeam = team;
+  if (!known) {
+    setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
+    ctx.remote = { ...ctx.remote, remoteTeamId: team.id };
+  }
 }

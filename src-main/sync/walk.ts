@@ -5,7 +5,7 @@ import { countMisses, markSeen, projectionHash, syncRecordByRemoteId } from '../
 import { write } from '../store/write';
 import { applyRemoteDelete, applyRemoteUpsert } from './apply';
 import { type EntityCapability, type ListCapability, pathFor } from './capabilities';
-import { checkLease, count, type RoundContext } from './context';
+import { checkLease, commit, count, type RoundContext } from './context';
 import { categorySlugs } from './lookups';
 import { toLocalIds } from './refs';
 import { ok, RemoteUnavailable } from './remote-client';
@@ -171,7 +171,7 @@ async function walkEntity(ctx: RoundContext, entity: SyncEntity, cap: EntityCapa
 /** A complete walk: records missed by two walks in a row are gone there (after a 404 on their own read, if it has one). */
 async function finishWalk(ctx: RoundContext, entity: SyncEntity, cap: EntityCapability, walk: number): Promise<void> {
   const { db, teamId, remote } = ctx;
-  const missed = db.transaction(() => countMisses(db, remote.id, entity, walk))();
+  const missed = commit(ctx, () => countMisses(db, remote.id, entity, walk));
   const gone: string[] = [];
   const back: { id: string; projection: Projection }[] = [];
   for (const rec of missed) {

@@ -98,7 +98,10 @@ export function recordConflict(db: Db, c: NewConflict): boolean {
       `INSERT INTO sync_conflicts (id, team_id, remote_id, entity, local_id, fields, base_json, local_json, remote_json,
          rule, outcome, group_name, winner, values_hash, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (remote_id, entity, local_id, values_hash) DO NOTHING`,
+       ON CONFLICT (remote_id, entity, local_id, values_hash) DO UPDATE SET
+         resolved_at = NULL, outcome = excluded.outcome, winner = excluded.winner, rule = excluded.rule,
+         created_at = excluded.created_at
+       WHERE sync_conflicts.resolved_at IS NOT NULL AND sync_conflicts.outcome != excluded.outcome`,
     )
     .run(
       newId(),

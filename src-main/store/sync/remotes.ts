@@ -16,6 +16,8 @@ export interface RoundSummary {
   pulled: number;
   pushed: number;
   conflicts: number;
+  /** Changes the remote failed on (tried again next round); absent in summaries of older rounds. */
+  failed?: number;
   finishedAt: string;
 }
 
