@@ -64,7 +64,7 @@ async function firstRound(kind: RemoteKind): Promise<void> {
     const localDir = path.join(root, `local-${kind}`);
     const db = openDataDir(localDir);
     const team = ensureTeam(db, TEAM, { baseCurrency: 'EUR', countryCode: 'DE' });
-    const data = planDemo({ asOf: '2026-06-16' });
+    const data = planDemo({});
     data.baseCurrency = 'EUR';
     writeDemo(db, team.id, data);
     const remote = ensureRemote(db, team.id, { baseUrl: `${server.url}/v1`, kind });
@@ -123,6 +123,13 @@ async function firstRound(kind: RemoteKind): Promise<void> {
       )
       .all(team.id) as { entity: string; n: number }[];
     log(`  open conflicts after two rounds: ${open} (${byEntity.map((r) => `${r.entity} ${r.n}`).join(', ') || 'none'})`);
+    for (const r of db
+      .prepare(
+        `SELECT entity, min(rule) AS rule, count(*) AS n FROM sync_conflicts WHERE team_id = ? AND resolved_at IS NULL
+         GROUP BY entity, substr(rule, 1, 60) ORDER BY n DESC LIMIT 8`,
+      )
+      .all(team.id) as { entity: string; rule: string; n: number }[])
+      log(`    ${r.n} × ${r.entity}: ${r.rule.slice(0, 160)}`);
     db.close();
   } finally {
     server?.child.kill('SIGTERM');

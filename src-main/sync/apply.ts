@@ -1,7 +1,7 @@
 import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { groupValue, type Json, mergeRecord, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
 import { ENTITIES } from '../store/entities';
-import { recordConflict } from '../store/sync/conflicts';
+import { recordConflict, settleConflicts } from '../store/sync/conflicts';
 import {
   createLocal,
   createTransactionsLocal,
@@ -215,6 +215,8 @@ export function applyRemoteUpsert(
       try {
         const id = w.attempt(() => createLocal(w, entity, remoteRecordId, remote));
         agree(ctx, entity, id, remoteRecordId, remote);
+        // Refused by an earlier round and taken now: that conflict is over.
+        settleConflicts(ctx.db, ctx.remote.id, entity, remoteRecordId, 'refused');
         return true;
       } catch (err) {
         conflictOf(ctx, entity, remoteRecordId, {

@@ -29,6 +29,11 @@ export interface RoundContext {
   remoteTeam?: { id: string; baseCurrency?: string; countryCode?: string | null };
   /** Outbox entries the remote failed on in this round: not tried again before the next round. */
   failedEntries: Set<string>;
+  /**
+   * The round's pull is complete: what the remote held then is known here (linked, or refused with a conflict), so
+   * a create need not ask the remote for a twin first; one made there since is met by the create's answer (409).
+   */
+  pulled: boolean;
 }
 
 export interface RoundCounts {

@@ -39,8 +39,8 @@ export function resolveConflict(db: Db, teamId: string, conflictId: string, take
           w.attempt(() => createLocal(w, entity, c.localId, values));
         } catch (err) {
           throw new Conflict(
-            'The record cannot be made here',
-            `the local store refuses it: ${err instanceof Error ? err.message : String(err)}`,
+            `The record cannot be made here: ${err instanceof Error ? err.message : String(err)}`,
+            'The conflict stays open; once the cause is gone (here or on the remote), take the remote side again.',
           );
         }
         // A remote record refused before is its own copy there: linked, so the next round does not make it twice.

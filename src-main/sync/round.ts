@@ -102,11 +102,13 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       pageSize: options.pageSize ?? 1000,
       signal: options.signal,
       failedEntries: new Set(),
+      pulled: false,
     };
     await checkBaseCurrency(ctx);
     await sendOutbox(ctx, ['create']);
     if (ctx.caps.feed) await pullFeed(ctx);
     else await pullWalks(ctx);
+    ctx.pulled = true;
     ctx.progress.set('push', 0, 0);
     await prefetchNaturalKeys(ctx);
     freezeLocalChanges(ctx);

@@ -57,10 +57,27 @@ export async function sendOutbox(ctx: RoundContext, ops?: readonly OutboxOp[]): 
     const entries = pendingPushes(ctx.db, ctx.remote.id, 200 + passed.size, ops).filter((e) => !passed.has(e.id));
     if (entries.length === 0) return;
     if (total === 0) ctx.progress.set('push', 0, entries.length);
-    for (const entry of entries) {
+    for (const [i, entry] of entries.entries()) {
+      // Sent already in a batch of creates.
+      if (passed.has(entry.id)) continue;
       passed.add(entry.id);
       // An entry may have been finished out of order (a reference sent first).
       if (!isPending(ctx.db, entry.id)) continue;
+      const bulk =
+        entry.op === 'create' && entry.attempts === 0 ? ctx.caps.entities[entry.entity as SyncEntity]?.create?.bulk : undefined;
+      if (bulk) {
+        // Fresh creates of one entity go together (a first round's thousands of entries in tens of requests).
+        const batch = [entry];
+        for (const e of entries.slice(i + 1)) {
+          if (batch.length >= bulk.max) break;
+          if (e.entity === entry.entity && e.op === 'create' && e.attempts === 0 && !passed.has(e.id)) batch.push(e);
+        }
+        for (const e of batch) passed.add(e.id);
+        await sendCreates(ctx, batch, bulk.path);
+        total += batch.length;
+        ctx.progress.add(batch.length);
+        continue;
+      }
       await sendTracked(ctx, entry);
       total++;
       ctx.progress.add(1);
@@ -74,30 +91,43 @@ export async function sendOutbox(ctx: RoundContext, ops?: readonly OutboxOp[]): 
  */
 async function sendTracked(ctx: RoundContext, entry: OutboxEntry): Promise<boolean> {
   if (ctx.failedEntries.has(entry.id)) return false;
+  return tracked(ctx, entry, () => sendEntry(ctx, entry));
+}
+
+async function tracked(ctx: RoundContext, entry: OutboxEntry, send: () => Promise<void>): Promise<boolean> {
   try {
-    await sendEntry(ctx, entry);
+    await send();
     return true;
   } catch (err) {
     if (err instanceof Deferred) return false;
-    if (!(err instanceof RemoteUnavailable) || isNetworkFailure(err.message) || /rate limited/.test(err.message)) throw err;
-    ctx.failedEntries.add(entry.id);
-    ctx.counts.failed++;
-    const failures = commit(ctx, () => noteFailure(ctx.db, entry.id, err.message));
-    if (failures >= FAILURE_CAP) {
-      commit(ctx, () => {
-        finishPush(ctx.db, entry.id, 'conflict', `given up after ${failures} rounds: ${err.message}`);
-        conflict(
-          ctx,
-          entry,
-          'refused',
-          `the remote failed on this change in ${failures} rounds in a row (${err.message}): it is no longer sent and stays here as it is; take this side to try again`,
-          null,
-          'local',
-        );
-      });
-    }
+    if (!entrySpecific(err)) throw err;
+    failed(ctx, entry, err as RemoteUnavailable);
     return false;
   }
+}
+
+/** The remote answered this request with a failure (5xx): about the entry, not about reaching the remote. */
+function entrySpecific(err: unknown): boolean {
+  return err instanceof RemoteUnavailable && !isNetworkFailure(err.message) && !/rate limited/.test(err.message);
+}
+
+/** Notes the remote's failure on an entry; after FAILURE_CAP rounds it is given up and shown as a conflict. */
+function failed(ctx: RoundContext, entry: OutboxEntry, err: RemoteUnavailable): void {
+  ctx.failedEntries.add(entry.id);
+  ctx.counts.failed++;
+  const failures = commit(ctx, () => noteFailure(ctx.db, entry.id, err.message));
+  if (failures < FAILURE_CAP) return;
+  commit(ctx, () => {
+    finishPush(ctx.db, entry.id, 'conflict', `given up after ${failures} rounds: ${err.message}`);
+    conflict(
+      ctx,
+      entry,
+      'refused',
+      `the remote failed on this change in ${failures} rounds in a row (${err.message}): it is no longer sent and stays here as it is; take this side to try again`,
+      null,
+      'local',
+    );
+  });
 }
 
 function conflict(
@@ -205,71 +235,107 @@ async function sendReferences(ctx: RoundContext, entity: SyncEntity, p: Projecti
   return rewritten.missing.length === 0 ? rewritten.projection : undefined;
 }
 
-async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+/** A create's body as first sent, and the local record it came from; undefined when the entry was settled otherwise. */
+interface PreparedCreate {
+  entry: OutboxEntry;
+  local: Projection;
+  payload: string;
+}
+
+/**
+ * The first send of a create: a record with the same unique natural key there is linked instead, an invoice's number
+ * is settled, references are sent first; then the body, made once and stored with the attempt.
+ */
+async function prepareCreate(ctx: RoundContext, entry: OutboxEntry): Promise<PreparedCreate | undefined> {
   const entity = entry.entity as SyncEntity;
   const cap = ctx.caps.entities[entity]?.create;
   let local = readProjection(ctx.db, ctx.teamId, entity, entry.localId) ?? entry.projection;
   if (!cap || !local) {
     commit(ctx, () => finishPush(ctx.db, entry.id, 'done', 'nothing to create: the record is gone here'));
-    return;
+    return undefined;
   }
   const known = syncRecord(ctx.db, ctx.remote.id, entity, entry.localId);
   if (known?.remoteRecordId) {
     // Linked meanwhile (a pull matched it): what is left is an update.
     commit(ctx, () => finishPush(ctx.db, entry.id, 'done'));
     await pushDifference(ctx, entity, entry.localId, known.base, local);
-    return;
+    return undefined;
   }
-  let payload: string;
-  if (entry.attempts === 0) {
-    // First send: a record with the same unique natural key there is linked, never duplicated.
+  // After a complete pull an invoice's twin or number there is known here already: asked only before one (two
+  // requests an invoice, a first round's hundreds), else met by the create's answer (409, below).
+  if (entity !== 'invoice' || !ctx.pulled) {
     const match = await lookupByNaturalKey(ctx, entity, local);
     if (match) {
       commit(ctx, () => finishPush(ctx.db, entry.id, 'done'));
       linkAndMerge(ctx, entity, match.id, match.projection);
-      return;
+      return undefined;
     }
     if (entity === 'invoice') {
       const settled = await settleInvoiceNumber(ctx, entry, local);
-      if (!settled) return;
+      if (!settled) return undefined;
       local = settled;
     }
-    const remoteRefs = await sendReferences(ctx, entity, local);
-    if (!remoteRefs) {
-      commit(ctx, () => {
-        finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
-        conflict(
-          ctx,
-          entry,
-          'refused',
-          'it refers to a record that stays local (a bank connection’s account, a local-only category)',
-          null,
-          'local',
-        );
-      });
+  }
+  const remoteRefs = await sendReferences(ctx, entity, local);
+  if (!remoteRefs) {
+    commit(ctx, () => {
+      finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
+      conflict(
+        ctx,
+        entry,
+        'refused',
+        'it refers to a record that stays local (a bank connection’s account, a local-only category)',
+        null,
+        'local',
+      );
+    });
+    return undefined;
+  }
+  const fields = cap.fields ? Object.fromEntries(cap.fields.map((f) => [f, remoteRefs[f] ?? null])) : remoteRefs;
+  const body = {
+    ...createBody(entity, fields),
+    ...(await categoryParent(ctx, entity, fields)),
+    ...fileContent(ctx, entity, local),
+    ...(cap.clientId ? { id: entry.localId } : {}),
+  };
+  return { entry, local, payload: JSON.stringify(body) };
+}
+
+async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> {
+  const entity = entry.entity as SyncEntity;
+  const cap = ctx.caps.entities[entity]?.create;
+  if (entry.attempts === 0) {
+    const prepared = await prepareCreate(ctx, entry);
+    if (!prepared) return;
+    commit(ctx, () => markSent(ctx.db, entry.id, prepared.payload));
+    return postCreate(ctx, prepared);
+  }
+  const local = readProjection(ctx.db, ctx.teamId, entity, entry.localId) ?? entry.projection;
+  if (!cap || !local) {
+    commit(ctx, () => finishPush(ctx.db, entry.id, 'done', 'nothing to create: the record is gone here'));
+    return;
+  }
+  if (syncRecord(ctx.db, ctx.remote.id, entity, entry.localId)?.remoteRecordId) {
+    // Linked meanwhile (a pull found it there: its answer had been lost).
+    commit(ctx, () => finishPush(ctx.db, entry.id, 'done'));
+    return;
+  }
+  if (!cap.clientId && !cap.idempotencyKey) {
+    // The first send may have been created there although its answer was lost: look before sending again.
+    const found = await readBack(ctx, entity, entry.projection ?? local, JSON.parse(entry.payload) as Record<string, unknown>);
+    if (found.kind === 'one') {
+      await finishCreated(ctx, entry, entity, local, found.id, found.record);
       return;
     }
-    const fields = cap.fields ? Object.fromEntries(cap.fields.map((f) => [f, remoteRefs[f] ?? null])) : remoteRefs;
-    const body = {
-      ...createBody(entity, fields),
-      ...(await categoryParent(ctx, entity, fields)),
-      ...fileContent(ctx, entity, local),
-      ...(cap.clientId ? { id: entry.localId } : {}),
-    };
-    payload = JSON.stringify(body);
-    commit(ctx, () => markSent(ctx.db, entry.id, payload));
-  } else {
-    payload = entry.payload;
-    if (!cap.clientId && !cap.idempotencyKey) {
-      // The first send may have been created there although its answer was lost: look before sending again.
-      const found = await readBack(ctx, entity, JSON.parse(payload) as Record<string, unknown>);
-      if (found.kind === 'one') {
-        await finishCreated(ctx, entry, entity, local, found.id, found.record);
-        return;
-      }
-    }
-    commit(ctx, () => markSent(ctx.db, entry.id, payload));
   }
+  commit(ctx, () => markSent(ctx.db, entry.id, entry.payload));
+  return postCreate(ctx, { entry, local, payload: entry.payload });
+}
+
+/** Sends a create's stored bytes and takes the answer: the record there, a twin of it, or a refusal to show. */
+async function postCreate(ctx: RoundContext, { entry, local, payload }: PreparedCreate): Promise<void> {
+  const entity = entry.entity as SyncEntity;
+  const cap = ctx.caps.entities[entity]!.create!;
   const res = await ctx.client.request('POST', cap.path, {
     rawBody: payload,
     idempotencyKey: cap.idempotencyKey ? entry.idempotencyKey : undefined,
@@ -289,6 +355,18 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       }
       return;
     }
+    if (entity === 'invoice' && typeof local.invoiceNumber === 'string') {
+      // Its number is another invoice's there: settled as before a create (a draft gives it up, an issued one stays).
+      const settled = await settleInvoiceNumber(ctx, entry, local);
+      if (!settled) return;
+      if (settled.invoiceNumber === null) {
+        commit(ctx, () => {
+          finishPush(ctx.db, entry.id, 'done', 'its number was taken there: sent again without one');
+          freezeCreate(ctx, entity, entry.localId);
+        });
+        return;
+      }
+    }
   }
   if (!ok(res.status)) {
     commit(ctx, () => {
@@ -306,6 +384,62 @@ async function sendCreate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
   }
   const answer = answeredRecord(res.body);
   await finishCreated(ctx, entry, entity, local, answer.id ?? entry.localId, answer.record);
+}
+
+/**
+ * Fresh creates of one entity in one request (the remote's bulk route: all or nothing, answered in order). An entry
+ * a batch cannot carry (its reference failed) waits; a batch the remote refuses creates nothing there, so each of its
+ * entries is then sent on its own and meets its own answer. A lost answer leaves every entry of the batch unanswered:
+ * each is settled on its own next round (its id there, or read back).
+ */
+async function sendCreates(ctx: RoundContext, batch: readonly OutboxEntry[], path: string): Promise<void> {
+  const prepared: PreparedCreate[] = [];
+  for (const entry of batch) {
+    if (ctx.failedEntries.has(entry.id)) continue;
+    try {
+      const p = await prepareCreate(ctx, entry);
+      if (p) prepared.push(p);
+    } catch (err) {
+      if (!(err instanceof Deferred)) throw err;
+    }
+  }
+  if (prepared.length === 0) return;
+  const first = prepared[0]!;
+  if (prepared.length === 1) {
+    commit(ctx, () => markSent(ctx.db, first.entry.id, first.payload));
+    await tracked(ctx, first.entry, () => postCreate(ctx, first));
+    return;
+  }
+  const cap = ctx.caps.entities[first.entry.entity as SyncEntity]!.create!;
+  commit(ctx, () => {
+    for (const p of prepared) markSent(ctx.db, p.entry.id, p.payload);
+  });
+  let res: Awaited<ReturnType<typeof ctx.client.request>>;
+  try {
+    res = await ctx.client.request('POST', path, {
+      rawBody: `[${prepared.map((p) => p.payload).join(',')}]`,
+      idempotencyKey: cap.idempotencyKey ? `${first.entry.idempotencyKey}-bulk` : undefined,
+      retrySafe: cap.clientId || cap.idempotencyKey,
+    });
+  } catch (err) {
+    if (!entrySpecific(err)) throw err;
+    for (const p of prepared) failed(ctx, p.entry, err as RemoteUnavailable);
+    return;
+  }
+  const answers = (res.body as { data?: unknown[] } | null)?.data;
+  if (ok(res.status) && Array.isArray(answers) && answers.length === prepared.length) {
+    for (const [i, p] of prepared.entries()) {
+      const answer = answeredRecord(answers[i]);
+      await tracked(ctx, p.entry, () =>
+        finishCreated(ctx, p.entry, p.entry.entity as SyncEntity, p.local, answer.id ?? p.entry.localId, answer.record),
+      );
+    }
+    return;
+  }
+  if (ok(res.status))
+    throw new RemoteUnavailable(`POST ${path}: an answer that does not list the ${prepared.length} records sent`);
+  // Refused as a whole (one of them broke a rule there): nothing was made; each goes on its own.
+  for (const p of prepared) await tracked(ctx, p.entry, () => postCreate(ctx, p));
 }
 
 /**

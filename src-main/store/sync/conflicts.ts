@@ -161,6 +161,19 @@ export function closeConflict(db: Db, teamId: string, id: string, took: Winner):
   if (r.changes === 0) throw new NotFound('sync conflict', id);
 }
 
+/**
+ * Settles a record's open conflicts of a kind once a later round got past them (a remote record the store refused
+ * was taken after all): closed with the remote's side, as that is what the record now holds. Returns how many.
+ */
+export function settleConflicts(db: Db, remoteId: string, entity: string, localId: string, kind: ConflictKind): number {
+  return db
+    .prepare(
+      `UPDATE sync_conflicts SET resolved_at = ?, outcome = 'took_remote'
+       WHERE remote_id = ? AND entity = ? AND local_id = ? AND resolved_at IS NULL AND json_extract(fields, '$.kind') = ?`,
+    )
+    .run(nowIso(), remoteId, entity, localId, kind).changes;
+}
+
 /** Open conflicts of one record (a newer round's merge supersedes them when the record agrees again). */
 export function openConflictsOf(db: Db, remoteId: string, entity: string, localId: string): SyncConflict[] {
   return (

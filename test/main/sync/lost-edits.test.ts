@@ -261,6 +261,57 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       await proxy.close();
     });
 
+    it('6: creates whose answers were lost (an account, a project, an entry) are one record each on both sides', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      await a.call('POST', '/v1/bank-accounts', { name: 'Savings', currency: 'EUR' });
+      const project = (await a.call('POST', '/v1/tracker-projects', { name: 'Audit' })).body;
+      await a.call('POST', '/v1/tracker-entries', {
+        projectId: project.id,
+        date: '2026-03-04',
+        start: '2026-03-04T09:00:00Z',
+        stop: '2026-03-04T09:45:00Z',
+        duration: 2700,
+        description: 'interviews',
+      });
+      // Every create's answer is lost this round: each was made there, and none came back.
+      proxy.plan = (method, path) =>
+        method === 'POST' && /^\/v1\/(bank-accounts|tracker-projects|tracker-entries)/.test(path) ? 'lose-answer' : 'pass';
+      await sync().catch(() => undefined);
+      await sync().catch(() => undefined);
+      proxy.plan = () => 'pass';
+      await sync();
+      await sync();
+      for (const side of [r, a] as const) {
+        expect((await side.call('GET', '/v1/bank-accounts')).body.data.map((x: { name: string }) => x.name)).toEqual(['Savings']);
+        expect((await side.call('GET', '/v1/tracker-projects')).body.data.map((x: { name: string }) => x.name)).toEqual([
+          'Audit',
+        ]);
+        const entries = (await side.call('GET', '/v1/tracker-entries?from=2026-03-01&to=2026-03-31')).body.result;
+        expect(Object.values(entries).flat()).toHaveLength(1);
+      }
+      expect(pendingPushCount(a.api.db, teamRemote(a.api.db, a.teamId)!.id)).toBe(0);
+      await proxy.close();
+    });
+
+    it('6: an identical line made there while our answer was lost: two lines on each side, not three here', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Card', currency: 'EUR' })).body;
+      await sync();
+      const line = { name: 'Coffee', amount: -3.2, currency: 'EUR', date: '2026-03-06' };
+      await a.call('POST', '/v1/transactions', { ...line, bankAccountId: account.id });
+      proxy.plan = (method, path) => (method === 'POST' && path.startsWith('/v1/transactions') ? 'lose-answer' : 'pass');
+      await sync().catch(() => undefined);
+      proxy.plan = () => 'pass';
+      await r.call('POST', '/v1/transactions', { ...line, bankAccountId: there(a, 'bank_account', account.id) });
+      await sync();
+      await sync();
+      for (const side of [r, a] as const) {
+        const names = (await side.call('GET', '/v1/transactions?pageSize=100')).body.data.map((t: { name: string }) => t.name);
+        expect(names).toEqual(['Coffee', 'Coffee']);
+      }
+      await proxy.close();
+    });
+
     it('13: one change the remote always fails on is capped and reported; pulls and other pushes go on from the first round', async () => {
       const { r, a, proxy, sync } = await world(kind);
       const bad = (await a.call('POST', '/v1/customers', { name: 'Poison', email: 'poison@example.test' })).body;
