@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
 import { acquireLease, PROCESS_OWNER, releaseLease, renewLease } from '../store/leases';
-import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/sync/remotes';
+import { type RoundSummary, type SyncRemote, setFoundKind, setRemoteState } from '../store/sync/remotes';
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
 import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
@@ -105,9 +105,9 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       pulled: false,
     };
     await checkBaseCurrency(ctx);
+    await checkKind(ctx);
     await sendOutbox(ctx, ['create']);
-    if (ctx.caps.feed) await pullFeed(ctx);
-    else await pullWalks(ctx);
+    await pull(ctx);
     ctx.pulled = true;
     ctx.progress.set('push', 0, 0);
     await prefetchNaturalKeys(ctx);
@@ -139,6 +139,53 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     clearInterval(keepAlive);
     releaseLease(db, leaseName, { owner: leaseOwner });
   }
+}
+
+/**
+ * The remote's kind, where nobody chose it (docs/decisions/0180-remote-kind-probe.md): one request for one change
+ * of its feed (`GET /sync/changes?limit=1`, a Finops Desk extension) before a first round, and every round while it
+ * is walked (a server that gained its feed is read by it from then on). 200: a Finops Desk server; 404: a remote
+ * without a feed (the hosted service, a `--spec-only` server), walked list by list; any other answer decides
+ * nothing. The kind found is stored. A kind someone chose (`--kind`, the Sync screen) is kept as chosen.
+ */
+async function checkKind(ctx: RoundContext): Promise<void> {
+  const { remote } = ctx;
+  if (remote.kindSource === 'chosen' || (remote.kind === 'finops' && remote.lastSuccessAt)) return;
+  let res: Awaited<ReturnType<RemoteClient['request']>>;
+  try {
+    res = await ctx.client.request('GET', '/sync/changes', { query: { since: 0, limit: 1 } });
+  } catch (err) {
+    // A walked remote failing on a path it does not serve decides nothing; a first round's pull meets it.
+    if (remote.kind === 'hosted' && err instanceof RemoteUnavailable) return;
+    throw err;
+  }
+  if (res.status === 404) switchKind(ctx, 'hosted');
+  else if (ok(res.status) && Array.isArray((res.body as { data?: unknown } | null)?.data)) switchKind(ctx, 'finops');
+}
+
+/**
+ * The pull: the change feed, or walks. A found Finops Desk remote whose feed is gone (started with `--spec-only`
+ * since) is walked from this round on; a chosen one stops the round with what to do.
+ */
+async function pull(ctx: RoundContext): Promise<void> {
+  if (!ctx.caps.feed) {
+    await pullWalks(ctx);
+    return;
+  }
+  if ((await pullFeed(ctx)) !== false) return;
+  if (ctx.remote.kindSource === 'chosen') {
+    throw new RemoteUnavailable(
+      'GET /sync/changes answered 404: the remote has no change feed, so it is not a Finops Desk server with its extensions (connect it again without a kind, or as the hosted kind, to walk its lists)',
+    );
+  }
+  switchKind(ctx, 'hosted');
+  await pullWalks(ctx);
+}
+
+function switchKind(ctx: RoundContext, kind: SyncRemote['kind']): void {
+  setFoundKind(ctx.db, ctx.remote.id, kind);
+  ctx.remote = { ...ctx.remote, kind, kindSource: 'found' };
+  ctx.caps = capabilitiesOf(kind);
 }
 
 /** Why two teams of different base currencies cannot sync (a round's error, the connection test's reason). */

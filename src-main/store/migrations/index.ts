@@ -20,6 +20,7 @@ import { eInvoices } from './019-e-invoices';
 import { invoiceSync } from './020-invoice-sync';
 import { attachmentSync } from './021-attachment-sync';
 import { einvoiceDelivery } from './022-einvoice-delivery';
+import { syncKindsAndHeldValues } from './025-sync-kinds-and-held-values';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -73,6 +74,8 @@ export const MIGRATIONS: readonly Migration[] = [
   attachmentSync,
   // [022 e-invoice delivery: a team's Peppol access point, the hand-off queue]
   einvoiceDelivery,
+  // [025 sync: a remote's kind chosen or found, values a remote cannot take] — 023 and 024 are main's
+  syncKindsAndHeldValues,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

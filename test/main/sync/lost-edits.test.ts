@@ -14,6 +14,7 @@ import { pendingPushCount } from '../../../src-main/store/sync/outbox';
 import { remoteIdOf } from '../../../src-main/store/sync/records';
 import { teamRemote } from '../../../src-main/store/sync/remotes';
 import { resolveConflict } from '../../../src-main/sync/resolve';
+import { importWorkflow } from '../../../src-main/workflows/catalog';
 import type { SyncEntity } from '../../../src-shared/domain/sync/fields';
 import { type FaultProxy, faultProxy } from './fault-proxy';
 import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
@@ -35,6 +36,22 @@ function there(a: Replica, entity: SyncEntity, localId: string): string {
   const id = remoteIdOf(a.api.db, teamRemote(a.api.db, a.teamId)!.id, entity, localId);
   expect(id, `${entity} ${localId} has no remote id`).toBeDefined();
   return id!;
+}
+
+/** A workflow that starts whenever a customer enters a segment (an invoice's move), and how often it was started. */
+function segmentWorkflow(side: Replica | Remote): () => number {
+  const id = importWorkflow(
+    side.api.db,
+    side.teamId,
+    {
+      name: 'Welcome',
+      active: true,
+      triggers: [{ type: 'customer_segment_entered' }],
+      nodes: [{ id: 'n', kind: 'notify', message: 'hello' }],
+    },
+    { promote: true },
+  ).workflowId;
+  return () => side.api.db.prepare('SELECT count(*) FROM workflow_runs WHERE workflow_id = ?').pluck().get(id) as number;
 }
 
 const failing = (proxy: FaultProxy, method: string, prefix: string) => {
@@ -309,6 +326,27 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
         const names = (await side.call('GET', '/v1/transactions?pageSize=100')).body.data.map((t: { name: string }) => t.name);
         expect(names).toEqual(['Coffee', 'Coffee']);
       }
+      await proxy.close();
+    });
+
+    it('13: a pushed change starts no workflow on the remote: it started where it was made', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const here = segmentWorkflow(a);
+      const onRemote = segmentWorkflow(r);
+      const customer = (await a.call('POST', '/v1/customers', { name: 'Kunde AG', email: 'ap@kunde.example' })).body;
+      const inv = (
+        await a.call('POST', '/v1/invoices', {
+          customerId: customer.id,
+          issueDate: '2026-03-02',
+          dueDate: '2099-04-01',
+          lineItems: [{ name: 'Work', quantity: 1, price: 100 }],
+        })
+      ).body;
+      await a.call('PATCH', `/v1/invoices/${inv.id}`, { status: 'unpaid' });
+      expect(here()).toBeGreaterThan(0);
+      await sync();
+      expect((await r.call('GET', `/v1/invoices/${there(a, 'invoice', inv.id)}`)).body.status).toBe('unpaid');
+      expect(onRemote()).toBe(0);
       await proxy.close();
     });
 
