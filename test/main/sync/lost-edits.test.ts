@@ -329,6 +329,44 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       await proxy.close();
     });
 
+    it('7: tracker entries dated far from today stay on both sides, and those made there arrive', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const project = (await a.call('POST', '/v1/tracker-projects', { name: 'Archive' })).body;
+      const entry = (projectId: string, date: string, description: string) => ({
+        projectId,
+        date,
+        start: `${date}T09:00:00Z`,
+        stop: `${date}T10:00:00Z`,
+        duration: 3600,
+        description,
+      });
+      await a.call('POST', '/v1/tracker-entries', entry(project.id, '2015-03-01', 'old, made here'));
+      await a.call('POST', '/v1/tracker-entries', entry(project.id, '2029-06-01', 'ahead, made here'));
+      await sync();
+      const projectThere = there(a, 'tracker_project', project.id);
+      await r.call('POST', '/v1/tracker-entries', entry(projectThere, '2015-03-02', 'old, made there'));
+      await r.call('POST', '/v1/tracker-entries', entry(projectThere, '2029-06-02', 'ahead, made there'));
+      for (let i = 0; i < 4; i++) await sync();
+      const far = async (s: Replica | Remote) => {
+        const out: string[] = [];
+        for (const year of ['2015', '2029']) {
+          const res = (await s.call('GET', `/v1/tracker-entries?from=${year}-01-01&to=${year}-12-31`)).body;
+          out.push(
+            ...Object.values(res.result as Record<string, { description: string }[]>)
+              .flat()
+              .map((e) => e.description),
+          );
+        }
+        return out.sort();
+      };
+      const all = ['ahead, made here', 'ahead, made there', 'old, made here', 'old, made there'];
+      expect(await far(r)).toEqual(all);
+      expect(await far(a)).toEqual(all);
+      const quiet = await sync();
+      expect([quiet.pulled, quiet.pushed]).toEqual([0, 0]);
+      await proxy.close();
+    });
+
     it('13: a pushed change starts no workflow on the remote: it started where it was made', async () => {
       const { r, a, proxy, sync } = await world(kind);
       const here = segmentWorkflow(a);
