@@ -86,7 +86,9 @@ export function generateEntries(
   makeId: MakeId,
 ): DemoEntry[] {
   const entries: DemoEntry[] = [];
-  for (let day = w.first; day <= w.asOf; day++) {
+  // Through the day before the as-of day: every timestamp stops at the anchor (the start of that day), so an entry
+  // of that day would end where it starts and break the product's own rule (a duration within stop − start).
+  for (let day = w.first; day < w.asOf; day++) {
     if (isWeekend(day)) continue;
     const running = projects.filter((p) => p.start <= day && day <= p.end);
     if (!running.length) continue;

@@ -3,7 +3,7 @@ import { reviewStateOf } from '../../src-shared/domain/review-state';
 import type { Db } from '../store/db';
 import { type SeedOptions, seedTeam } from '../store/demo/bulk-seed';
 import type { SeedInvoice, SeedRecords, SeedSummary, SeedTransaction } from '../store/demo/seed-records';
-import { isoDay } from './calendar';
+import { isoDay, isoInstant } from './calendar';
 import { TAG_NAMES } from './catalog';
 import { type DemoWindow, stamp } from './context';
 import type { DemoInvoice } from './invoices';
@@ -136,6 +136,8 @@ function invoiceRecord(w: DemoWindow, inv: DemoInvoice): SeedInvoice {
     dueDate: isoDay(inv.dueDay),
     sentAt,
     paidAt,
+    // A plan for a day ahead, so not held to the anchor: the morning of its issue day.
+    scheduledAt: inv.status === 'scheduled' ? isoInstant(inv.issueDay, 9 * 3600) : null,
     lineItems: JSON.stringify(inv.lineItems),
     template: JSON.stringify(template),
     note: inv.note,

@@ -1,3 +1,5 @@
+import { outsideDefaultOrigin } from '../store/write';
+
 /**
  * A queue's drain run at once, then every `intervalMs` and whenever woken, never two at a time in this process (the
  * queue's lease columns keep other processes apart). For the invoice email sender and the e-invoice hand-off runner.
@@ -17,7 +19,8 @@ export function startDrainLoop(
   let stopped = false;
   const tick = () => {
     if (running || stopped) return;
-    running = drain()
+    // Woken by a request's write: the drain is background work, not part of that request (its default origin).
+    running = outsideDefaultOrigin(drain)
       .catch((err) => options.onError?.(err))
       .finally(() => {
         running = null;

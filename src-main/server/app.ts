@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { dataDirOf } from '../documents/storage';
 import { type BackgroundOptions, backgroundOf, startBackgroundWork } from '../runtime/background';
 import type { Db } from '../store/db';
+import { withDefaultOrigin } from '../store/write';
 import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
 import { installBodyParsing } from './body';
@@ -12,6 +13,7 @@ import { installOwnHostCheck } from './own-host';
 import { type IdempotencyOptions, idempotencyPlugin } from './plugins/idempotency';
 import { type RateLimitOptions, rateLimitPlugin } from './plugins/rate-limit';
 import { responseCachePlugin } from './plugins/response-cache';
+import { isReplicaPush } from './replica';
 import { genRequestId } from './request-id';
 import { appBackupRoutesPlugin, installRestoreGate } from './routes/app-backups';
 import { appEInvoiceDeliveryPlugin } from './routes/app-einvoice-delivery';
@@ -136,7 +138,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('X-Request-Id', request.id);
-    done();
+    // A sync replica's push is written as `sync` here: the triggers it would set off ran where it was made.
+    if (isReplicaPush(request)) withDefaultOrigin('sync', done);
+    else done();
   });
   installErrorHandling(app);
   // While a backup is restored into this database, every other request waits outside (503, Retry-After).

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Db } from './db';
 import { ENTITIES, type EntityName } from './entities';
 import { Conflict, NotFound } from './errors';
@@ -279,6 +280,26 @@ function sameValue(next: SqlValue, stored: SqlValue | undefined): boolean {
 
 const active = new WeakMap<Db, TeamWriter>();
 
+/** The origin of writes that name none, for the work running inside `withDefaultOrigin` (a request). */
+const defaultOrigin = new AsyncLocalStorage<Origin>();
+
+/**
+ * Runs `fn` (and what it awaits) with `origin` for the writes that name none: a sync replica's push to this server
+ * is written as `sync`, so the subscriptions that skip pulled changes (workflow triggers, rules, notifications of
+ * local events) skip it too — they ran on the replica where the change was made.
+ */
+export function withDefaultOrigin<T>(origin: Origin, fn: () => T): T {
+  return defaultOrigin.run(origin, fn);
+}
+
+/**
+ * Runs `fn` outside any request's default origin: background work woken by a request (a queue's drain, the
+ * workflow runner) writes as itself, not as the request that happened to wake it.
+ */
+export function outsideDefaultOrigin<T>(fn: () => T): T {
+  return defaultOrigin.exit(fn);
+}
+
 /**
  * Runs `fn` as one write of the team's records (see the module header). Returns what `fn` returns; any throw rolls
  * the whole write back.
@@ -289,7 +310,12 @@ export function write<T>(db: Db, teamId: string, fn: (w: Writer) => T, options: 
     if (outer.teamId !== teamId) throw new Error(`a write for team ${outer.teamId} is in progress; not mixing in ${teamId}`);
     return options.origin ? outer.as(options.origin, () => fn(outer)) : fn(outer);
   }
-  const writer = new TeamWriter(db, teamId, options.origin ?? 'local', options.now ?? new Date().toISOString());
+  const writer = new TeamWriter(
+    db,
+    teamId,
+    options.origin ?? defaultOrigin.getStore() ?? 'local',
+    options.now ?? new Date().toISOString(),
+  );
   const run = db.transaction(() => {
     active.set(db, writer);
     try {

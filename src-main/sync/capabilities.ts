@@ -31,6 +31,8 @@ export interface CreateCapability {
   idempotencyKey: boolean;
   /** Projection fields the create body carries; the rest follows in an update right after. Undefined: all. */
   fields?: readonly string[];
+  /** Creates many in one request (a JSON array of create bodies, all or nothing, answered `{data: [...]}` in order). */
+  bulk?: { path: string; max: number };
 }
 
 export interface UpdateCapability {
@@ -47,8 +49,8 @@ export interface EntityCapability {
   create: CreateCapability | null;
   update: UpdateCapability | null;
   delete: string | null;
-  /** Matched by this field before a create (look up, never upsert blind). */
-  naturalKey?: 'name' | 'slug' | 'email' | 'invoiceNumber';
+  /** Matched by this unique field before a create (look up, never upsert blind); a customer's email is not unique. */
+  naturalKey?: 'name' | 'slug' | 'invoiceNumber';
 }
 
 export interface RemoteCapabilities {
@@ -96,6 +98,8 @@ interface Resource {
   get?: boolean;
   /** Default PATCH. */
   updateMethod?: UpdateCapability['method'];
+  /** Up to this many creates in one request at `${path}/bulk`. */
+  bulk?: number;
 }
 
 /** A resource with list, get, create, PATCH update and delete at the usual paths. */
@@ -104,7 +108,13 @@ function crud(r: Resource): EntityCapability {
   return {
     list: { path: r.path, ...r.list },
     get: r.get === false ? null : one,
-    create: { path: r.path, clientId: r.clientId, idempotencyKey: r.key, ...(r.createFields ? { fields: r.createFields } : {}) },
+    create: {
+      path: r.path,
+      clientId: r.clientId,
+      idempotencyKey: r.key,
+      ...(r.createFields ? { fields: r.createFields } : {}),
+      ...(r.bulk ? { bulk: { path: `${r.path}/bulk`, max: r.bulk } } : {}),
+    },
     update: {
       method: r.updateMethod ?? 'PATCH',
       path: one,
@@ -147,7 +157,7 @@ export const FINOPS: RemoteCapabilities = {
       key: true,
       createFields: ['name', 'currency', 'type', 'enabled'],
     }),
-    customer: crud({ path: '/customers', list: pages, clientId: true, key: true, naturalKey: 'email' }),
+    customer: crud({ path: '/customers', list: pages, clientId: true, key: true }),
     invoice: crud({
       path: '/invoices',
       list: pages,
@@ -157,13 +167,14 @@ export const FINOPS: RemoteCapabilities = {
       createFields: INVOICE_CREATE_FIELDS,
     }),
     tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: true, key: true }),
-    tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: true, key: true }),
+    tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: true, key: true, bulk: 100 }),
     transaction: crud({
       path: '/transactions',
       list: TRANSACTION_LIST,
       clientId: true,
       key: true,
       createFields: [...TX_CREATE_FIELDS, 'manual'],
+      bulk: 100,
     }),
     // Attached with its file, detached; never edited (extension routes; pulled through the feed only).
     transaction_attachment: {
@@ -207,7 +218,6 @@ export const HOSTED: RemoteCapabilities = {
       list: pages,
       clientId: true,
       key: true,
-      naturalKey: 'email',
       alwaysSend: ['name', 'email', 'tags'],
     }),
     // No id and no Idempotency-Key on its create (an unanswered one is read back by content before a retry); its
@@ -223,7 +233,14 @@ export const HOSTED: RemoteCapabilities = {
     }),
     tracker_project: crud({ path: '/tracker-projects', list: pages, clientId: false, key: false }),
     // Listed by date range only, and not readable by id.
-    tracker_entry: crud({ path: '/tracker-entries', list: { paging: 'range' }, clientId: false, key: false, get: false }),
+    tracker_entry: crud({
+      path: '/tracker-entries',
+      list: { paging: 'range' },
+      clientId: false,
+      key: false,
+      get: false,
+      bulk: 100,
+    }),
     // No id and no Idempotency-Key there: after an unanswered create, read back by the fields sent before retrying.
     transaction: crud({
       path: '/transactions',
@@ -231,6 +248,7 @@ export const HOSTED: RemoteCapabilities = {
       clientId: false,
       key: false,
       createFields: TX_CREATE_FIELDS,
+      bulk: 100,
     }),
     // It cannot receive files (no upload route) and its documents' bytes are not ours to copy into the data dir
     // without one: documents stay local there (docs/decisions/0151-document-sync.md).

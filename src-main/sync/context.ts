@@ -25,12 +25,23 @@ export interface RoundContext {
   /** Records per page of the remote's change feed (default 1000). */
   pageSize: number;
   signal?: AbortSignal;
+  /** The remote team as `GET /teams` shows it (its country decides what its default categories hold). */
+  remoteTeam?: { id: string; baseCurrency?: string; countryCode?: string | null };
+  /** Outbox entries the remote failed on in this round: not tried again before the next round. */
+  failedEntries: Set<string>;
+  /**
+   * The round's pull is complete: what the remote held then is known here (linked, or refused with a conflict), so
+   * a create need not ask the remote for a twin first; one made there since is met by the create's answer (409).
+   */
+  pulled: boolean;
 }
 
 export interface RoundCounts {
   pulled: number;
   pushed: number;
   conflicts: number;
+  /** Changes the remote failed on this round (each tried again next round, up to a cap, then reported). */
+  failed: number;
   /** Records by entity touched by this round (tests, logs). */
   byEntity: Partial<Record<SyncEntity, { pulled: number; pushed: number }>>;
 }
@@ -55,6 +66,19 @@ export function checkLease(ctx: RoundContext): void {
       'the sync round lost its lease (another process took over the round); nothing after the last commit was kept',
     );
   }
+}
+
+/**
+ * A commit of the round's own bookkeeping (outbox, id map, cursors, conflicts) that writes no record: one immediate
+ * transaction, its lease checked first, like every other commit of the round.
+ */
+export function commit<T>(ctx: RoundContext, fn: () => T): T {
+  return ctx.db
+    .transaction(() => {
+      checkLease(ctx);
+      return fn();
+    })
+    .immediate();
 }
 
 /** A write of the round's: origin `sync`, its lease checked first (LeaseLost when another process holds it now). */

@@ -1,14 +1,13 @@
 import { SYNC_ORDER, SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
-import { changedFields, type Projection } from '../../src-shared/domain/sync/merge';
+import { changedFields } from '../../src-shared/domain/sync/merge';
 import { currentSeq } from '../store/changes';
-import { ENTITIES } from '../store/entities';
 import { cursorOf, setCursor } from '../store/sync/cursors';
-import { pushableRecord } from '../store/sync/local-writes';
-import { enqueuePush, latestPendingProjection, pendingCreateOf } from '../store/sync/outbox';
+import { changesBetween, type LocalChange } from '../store/sync/local-changes';
+import { enqueuePush, latestPendingProjection } from '../store/sync/outbox';
 import { readProjection, readProjections } from '../store/sync/projections';
 import { syncRecord, syncRecords } from '../store/sync/records';
 import { type Writer, write } from '../store/write';
-import { applyRemoteUpsert } from './apply';
+import { applyRemoteUpsert, freezeCreate } from './apply';
 import { checkLease, type RoundContext } from './context';
 import { prefetchedTwin } from './lookups';
 
@@ -21,10 +20,6 @@ import { prefetchedTwin } from './lookups';
  * and moving the pushed sequence are one transaction, so a crash never loses a change nor freezes it twice.
  */
 const CHUNK = 1000;
-
-function _tableOf(entity: SyncEntity): string {
-  return ENTITIES[entity].table;
-}
 
 /** Freezes every local change since the pushed sequence into the outbox; returns the entries made. */
 export function freezeLocalChanges(ctx: RoundContext): number {
@@ -40,18 +35,7 @@ export function freezeLocalChanges(ctx: RoundContext): number {
       let made = 0;
       let after = from;
       for (;;) {
-        const changes = db
-          .prepare(
-            `SELECT seq, entity, entity_id AS id, op FROM changes
-             WHERE team_id = ? AND seq > ? AND seq <= ? AND entity IN (${pushable.map(() => '?').join(', ')})
-             ORDER BY seq LIMIT ?`,
-          )
-          .all(teamId, after, to, ...pushable, CHUNK) as {
-          seq: number;
-          entity: SyncEntity;
-          id: string;
-          op: 'upsert' | 'delete';
-        }[];
+        const changes = changesBetween(db, teamId, after, to, pushable, CHUNK);
         if (changes.length === 0) break;
         after = changes[changes.length - 1]!.seq;
         made += freezeChunk(ctx, w, changes);
@@ -63,11 +47,7 @@ export function freezeLocalChanges(ctx: RoundContext): number {
   );
 }
 
-function freezeChunk(
-  ctx: RoundContext,
-  w: Writer,
-  changes: { seq: number; entity: SyncEntity; id: string; op: 'upsert' | 'delete' }[],
-): number {
+function freezeChunk(ctx: RoundContext, w: Writer, changes: readonly LocalChange[]): number {
   const { db, teamId, remote } = ctx;
   let made = 0;
   const rank = (e: SyncEntity) => SYNC_ORDER.indexOf(e);
@@ -108,18 +88,4 @@ function freezeChunk(
     made++;
   }
   return made;
-}
-
-/**
- * Freezes the create of a local record the remote does not know yet, when it may go there (records that only flow
- * down — a bank connection's accounts, a running timer, notifications — stay). Returns whether an entry was made.
- */
-export function freezeCreate(ctx: RoundContext, entity: SyncEntity, localId: string, projection?: Projection): boolean {
-  const cap = ctx.caps.entities[entity];
-  if (!cap?.create) return false;
-  if (pendingCreateOf(ctx.db, ctx.remote.id, entity, localId)) return false;
-  const p = projection ?? readProjection(ctx.db, ctx.teamId, entity, localId);
-  if (!p || !pushableRecord(ctx.db, ctx.teamId, ctx.remote.id, entity, p)) return false;
-  enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'create', payload: null, projection: p });
-  return true;
 }

@@ -1,30 +1,42 @@
 import type { SyncEntity } from '../../src-shared/domain/sync/fields';
 import { sameInvoice } from '../../src-shared/domain/sync/invoices';
 import type { Projection } from '../../src-shared/domain/sync/merge';
-import { toMinor } from '../../src-shared/money';
 import { localIdOf } from '../store/sync/records';
 import { pathFor } from './capabilities';
 import type { RoundContext } from './context';
+import { hasNaturalFields, sameNatural } from './natural';
 import { toLocalIds } from './refs';
 import { ok } from './remote-client';
 import { fromApi } from './wire';
 
 /**
  * Reads of the remote that decide a push (docs/decisions/0140-sync-engine.md): a record with the same natural key
- * (tag name, category slug, customer email) is looked up before a create — look up, never upsert blind — and an
+ * (tag name, category slug, an invoice's number with its content) is looked up before a create — look up, never upsert blind — and an
  * unanswered create on a remote without ids or keys is read back by the fields it sent before it is sent again.
  */
 
 type Api = Record<string, unknown>;
 
+/** A remote list, every page (once per round: kept in the round's cache). */
 async function listAll(ctx: RoundContext, entity: SyncEntity): Promise<Api[]> {
   const key = `list:${entity}`;
   const cached = ctx.cache.get(key) as Api[] | undefined;
   if (cached) return cached;
   const cap = ctx.caps.entities[entity]?.list;
-  if (!cap) return [];
-  const res = await ctx.client.request<{ data?: Api[] }>('GET', cap.path, { query: cap.query });
-  const data = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : [];
+  if (!cap || cap.paging === 'range') return [];
+  const data: Api[] = [];
+  let cursor: string | null = null;
+  for (;;) {
+    const query: Record<string, string | number | readonly string[]> = { ...(cap.query ?? {}) };
+    if (cap.paging === 'page') query.pageSize = cap.pageSize ?? 100;
+    if (cursor) query.cursor = cursor;
+    const res: { status: number; body: { data?: Api[]; meta?: { cursor?: string | null }; cursor?: string | null } } =
+      await ctx.client.request('GET', cap.path, { query });
+    const page = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : [];
+    data.push(...page);
+    cursor = cap.paging === 'page' ? (res.body?.meta?.cursor ?? res.body?.cursor ?? null) : null;
+    if (!cursor || page.length === 0) break;
+  }
   ctx.cache.set(key, data);
   return data;
 }
@@ -89,11 +101,6 @@ export async function lookupByNaturalKey(ctx: RoundContext, entity: SyncEntity, 
     const hits = (await remoteInvoices(ctx, { q: wanted })).filter((r) => same(r.invoiceNumber) && free(r));
     return hits.map((r) => found(ctx, entity, r)).find((f) => sameInvoice(f.projection, local));
   }
-  if (entity === 'customer') {
-    const res = await ctx.client.request<{ data?: Api[] }>('GET', '/customers', { query: { q: wanted, pageSize: 100 } });
-    const hit = (res.body?.data ?? []).find((c) => same(c.email) && free(c));
-    return hit ? found(ctx, entity, hit) : undefined;
-  }
   const all = await listAll(ctx, entity);
   const hit = all.find((r) => same(r[key]) && free(r));
   if (!hit) return undefined;
@@ -117,50 +124,55 @@ export async function remoteInvoices(ctx: RoundContext, query: Record<string, st
   }
 }
 
-export type ReadBack = { kind: 'none' } | { kind: 'one'; id: string; record: Api } | { kind: 'ambiguous'; count: number };
+export type ReadBack = { kind: 'none' } | { kind: 'one'; id: string; record: Api };
 
 /**
- * Looks on the remote for the record an unanswered create may have made: same account, day, amount and name, and
- * not linked to any local record yet (for transactions, the only create without an id or key that matters).
+ * Looks on the remote for the record an unanswered create may have made (a remote that takes neither our id nor a
+ * key): a record there with the natural fields of what was sent (natural.ts) and not linked to any local record yet.
+ * Identical records are interchangeable, so the first one not linked is ours: two identical lines sent, each
+ * answered or not, end as two there; one made there meanwhile by someone else stays theirs once ours is adopted.
+ * `sent` is the frozen projection (local ids), `body` the bytes sent.
  */
-export async function readBack(ctx: RoundContext, entity: SyncEntity, body: Record<string, unknown>): Promise<ReadBack> {
+export async function readBack(
+  ctx: RoundContext,
+  entity: SyncEntity,
+  sent: Projection,
+  body: Record<string, unknown>,
+): Promise<ReadBack> {
   if (entity === 'invoice') return readBackInvoice(ctx, body);
-  if (entity !== 'transaction') {
-    const key = ctx.caps.entities[entity]?.naturalKey;
-    if (!key) return { kind: 'none' };
+  const free = (r: Api) => localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined;
+  const mine = (r: Api) =>
+    free(r) && sameNatural(entity, sent, toLocalIds(ctx.db, ctx.remote.id, entity, fromApi(entity, r)).projection);
+  let candidates: Api[];
+  if (entity === 'transaction') {
+    const day = String(sent.date);
+    const res = await ctx.client.request<{ data?: Api[] }>('GET', '/transactions', {
+      query: {
+        start: day,
+        end: day,
+        accounts: [String(body.bankAccountId)],
+        statuses: ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'],
+        pageSize: 1000,
+      },
+    });
+    candidates = res.body?.data ?? [];
+  } else if (entity === 'tracker_entry') {
+    const day = String(sent.date);
+    const res = await ctx.client.request<{ result?: Record<string, Api[]> }>('GET', '/tracker-entries', {
+      query: { from: day, to: day },
+    });
+    candidates = Object.values(res.body?.result ?? {}).flat();
+  } else {
+    if (!hasNaturalFields(entity)) return { kind: 'none' };
     ctx.cache.delete(`list:${entity}`);
-    const hit = (await listAll(ctx, entity)).filter(
-      (r) => r[key] === body[key] && localIdOf(ctx.db, ctx.remote.id, entity, String(r.id)) === undefined,
-    );
-    return hit.length === 0
-      ? { kind: 'none' }
-      : hit.length === 1
-        ? { kind: 'one', id: String(hit[0]!.id), record: hit[0]! }
-        : { kind: 'ambiguous', count: hit.length };
+    candidates = await listAll(ctx, entity);
   }
-  const day = String(body.date).slice(0, 10);
-  const currency = String(body.currency);
-  const res = await ctx.client.request<{ data?: Api[] }>('GET', '/transactions', {
-    query: {
-      start: day,
-      end: day,
-      accounts: [String(body.bankAccountId)],
-      statuses: ['posted', 'pending', 'excluded', 'completed', 'archived', 'exported'],
-      pageSize: 1000,
-    },
-  });
-  const amount = toMinor(Number(body.amount), currency);
-  const hits = (res.body?.data ?? []).filter(
-    (t) =>
-      t.name === body.name &&
-      typeof t.amount === 'number' &&
-      toMinor(t.amount, currency) === amount &&
-      localIdOf(ctx.db, ctx.remote.id, 'transaction', String(t.id)) === undefined,
-  );
-  if (hits.length === 0) return { kind: 'none' };
-  if (hits.length > 1) return { kind: 'ambiguous', count: hits.length };
-  const detail = await ctx.client.request<Api>('GET', pathFor('/transactions/:id', String(hits[0]!.id)));
-  return { kind: 'one', id: String(hits[0]!.id), record: ok(detail.status) ? detail.body : hits[0]! };
+  const hit = candidates.find(mine);
+  if (!hit) return { kind: 'none' };
+  if (entity !== 'transaction') return { kind: 'one', id: String(hit.id), record: hit };
+  // A list item carries a few fields: the record in full becomes the base.
+  const detail = await ctx.client.request<Api>('GET', pathFor('/transactions/:id', String(hit.id)));
+  return { kind: 'one', id: String(hit.id), record: ok(detail.status) ? detail.body : hit };
 }
 
 /** The remote's current record as a projection with local ids; null when it is gone or cannot be read. */
@@ -196,7 +208,5 @@ async function readBackInvoice(ctx: RoundContext, body: Record<string, unknown>)
       (typeof body.invoiceNumber !== 'string' || r.invoiceNumber === body.invoiceNumber) &&
       sameInvoice(fromApi('invoice', r), sent),
   );
-  if (hits.length === 0) return { kind: 'none' };
-  if (hits.length > 1) return { kind: 'ambiguous', count: hits.length };
-  return { kind: 'one', id: String(hits[0]!.id), record: hits[0]! };
+  return hits.length === 0 ? { kind: 'none' } : { kind: 'one', id: String(hits[0]!.id), record: hits[0]! };
 }

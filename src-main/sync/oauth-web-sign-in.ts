@@ -14,7 +14,7 @@ export interface PendingSignIn {
   teamId: string;
   credentialId: string;
   baseUrl: string;
-  kind: 'finops' | 'hosted';
+  kind?: 'finops' | 'hosted';
   clientId: string;
   redirectUri: string;
   verifier: string;

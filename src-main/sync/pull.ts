@@ -37,13 +37,17 @@ export function dependencyOrder<T extends { entity: SyncEntity; op: 'upsert' | '
   return [...upserts, ...deletes];
 }
 
-/** Pulls the remote's feed until it has nothing more; returns the records applied. */
-export async function pullFeed(ctx: RoundContext): Promise<number> {
+/**
+ * Pulls the remote's feed until it has nothing more; returns the records applied, or false when the remote has no
+ * feed (it answers 404: not a Finops Desk server with its extensions, or no longer one).
+ */
+export async function pullFeed(ctx: RoundContext): Promise<number | false> {
   let since = Number(cursorOf(ctx.db, ctx.remote.id).pullCursor ?? 0);
   let applied = 0;
   let first = true;
   for (;;) {
     const res = await ctx.client.request<SyncChangesPage>('GET', '/sync/changes', { query: { since, limit: ctx.pageSize } });
+    if (res.status === 404 && first) return false;
     if (!ok(res.status) || !res.body || !Array.isArray(res.body.data)) {
       throw new RemoteUnavailable(
         `GET /sync/changes answered ${res.status}: the remote has no change feed (is it a Finops Desk server with extensions on?)`,

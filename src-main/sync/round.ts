@@ -1,8 +1,7 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
 import { acquireLease, PROCESS_OWNER, releaseLease, renewLease } from '../store/leases';
-import { pendingPushCount } from '../store/sync/outbox';
-import { type RoundSummary, type SyncRemote, setRemoteState } from '../store/sync/remotes';
+import { type RoundSummary, type SyncRemote, setFoundKind, setRemoteState } from '../store/sync/remotes';
 import { getTeam } from '../store/teams/teams';
 import { capabilitiesOf } from './capabilities';
 import { Progress, type ProgressListener, type RoundContext, type RoundCounts } from './context';
@@ -17,14 +16,17 @@ import { pullWalks } from './walk';
 /**
  * One full two-way sync round of a team with its remote (docs/decisions/0140-sync-engine.md):
  * 1. claim the team's sync lease (`sync:<team>`): a CLI round and a server's scheduled round never interleave;
- * 2. on the first round, check that both sides keep the same base currency (amounts are exact only within one);
- * 3. send the pushes a previous round froze and could not finish (same bytes, same keys);
- * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways;
- * 5. freeze the local changes since the last push into the outbox, and send them;
+ * 2. check that the credential's team on the remote keeps the same base currency (amounts are exact only within one);
+ * 3. settle the creates a previous round froze and could not finish (same bytes, same keys; read back where the
+ *    remote takes neither), so the pull knows our records there;
+ * 4. pull: the remote's change feed (a Finops Desk server) or complete walks of its lists, merged three ways — the
+ *    updates and deletes an earlier round froze are merged with what the remote holds now, never resent blind;
+ * 5. freeze the local changes since the last push into the outbox, and send everything waiting;
  * 6. hand the invoice emails waiting for sync to the remote, which sends them (invoice-emails.ts).
  * Pull comes before push so that a field changed on both sides is met by the merge (and recorded as a conflict)
  * instead of being overwritten. Each commit checks the lease; a kill at any point loses nothing and repeats
- * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys.
+ * nothing visible: cursors move with what they cover, pushes resend their frozen bytes with their keys. One change
+ * the remote fails on waits for the next round without holding up the others (send.ts).
  */
 
 export class RoundBusy extends Error {
@@ -72,7 +74,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
     Math.max(1000, leaseTtlMs / 3),
   );
   keepAlive.unref();
-  const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, byEntity: {} };
+  const counts: RoundCounts = { pulled: 0, pushed: 0, conflicts: 0, failed: 0, byEntity: {} };
   setRemoteState(db, remote.id, {
     state: 'running',
     roundStartedAt: new Date().toISOString(),
@@ -99,13 +101,14 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       cache: new Map(),
       pageSize: options.pageSize ?? 1000,
       signal: options.signal,
+      failedEntries: new Set(),
+      pulled: false,
     };
     await checkBaseCurrency(ctx);
-    await sendOutbox(ctx);
-    if (pendingPushCount(db, remote.id) > 0)
-      throw new RemoteUnavailable('pushes are still waiting for the remote; pulling waits for them');
-    if (ctx.caps.feed) await pullFeed(ctx);
-    else await pullWalks(ctx);
+    await checkKind(ctx);
+    await sendOutbox(ctx, ['create']);
+    await pull(ctx);
+    ctx.pulled = true;
     ctx.progress.set('push', 0, 0);
     await prefetchNaturalKeys(ctx);
     freezeLocalChanges(ctx);
@@ -115,6 +118,7 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
       pulled: counts.pulled,
       pushed: counts.pushed,
       conflicts: counts.conflicts,
+      ...(counts.failed > 0 ? { failed: counts.failed } : {}),
       finishedAt: new Date().toISOString(),
     };
     setRemoteState(db, remote.id, {
@@ -137,21 +141,86 @@ export async function runRound(options: RoundOptions): Promise<RoundResult> {
   }
 }
 
+/**
+ * The remote's kind, where nobody chose it (docs/decisions/0180-remote-kind-probe.md): one request for one change
+ * of its feed (`GET /sync/changes?limit=1`, a Finops Desk extension) before a first round, and every round while it
+ * is walked (a server that gained its feed is read by it from then on). 200: a Finops Desk server; 404: a remote
+ * without a feed (the hosted service, a `--spec-only` server), walked list by list; any other answer decides
+ * nothing. The kind found is stored. A kind someone chose (`--kind`, the Sync screen) is kept as chosen.
+ */
+async function checkKind(ctx: RoundContext): Promise<void> {
+  const { remote } = ctx;
+  if (remote.kindSource === 'chosen' || (remote.kind === 'finops' && remote.lastSuccessAt)) return;
+  let res: Awaited<ReturnType<RemoteClient['request']>>;
+  try {
+    res = await ctx.client.request('GET', '/sync/changes', { query: { since: 0, limit: 1 } });
+  } catch (err) {
+    // A walked remote failing on a path it does not serve decides nothing; a first round's pull meets it.
+    if (remote.kind === 'hosted' && err instanceof RemoteUnavailable) return;
+    throw err;
+  }
+  if (res.status === 404) switchKind(ctx, 'hosted');
+  else if (ok(res.status) && Array.isArray((res.body as { data?: unknown } | null)?.data)) switchKind(ctx, 'finops');
+}
+
+/**
+ * The pull: the change feed, or walks. A found Finops Desk remote whose feed is gone (started with `--spec-only`
+ * since) is walked from this round on; a chosen one stops the round with what to do.
+ */
+async function pull(ctx: RoundContext): Promise<void> {
+  if (!ctx.caps.feed) {
+    await pullWalks(ctx);
+    return;
+  }
+  if ((await pullFeed(ctx)) !== false) return;
+  if (ctx.remote.kindSource === 'chosen') {
+    throw new RemoteUnavailable(
+      'GET /sync/changes answered 404: the remote has no change feed, so it is not a Finops Desk server with its extensions (connect it again without a kind, or as the hosted kind, to walk its lists)',
+    );
+  }
+  switchKind(ctx, 'hosted');
+  await pullWalks(ctx);
+}
+
+function switchKind(ctx: RoundContext, kind: SyncRemote['kind']): void {
+  setFoundKind(ctx.db, ctx.remote.id, kind);
+  ctx.remote = { ...ctx.remote, kind, kindSource: 'found' };
+  ctx.caps = capabilitiesOf(kind);
+}
+
 /** Why two teams of different base currencies cannot sync (a round's error, the connection test's reason). */
 export function baseCurrencyMismatch(remote: string, local: string): string {
   return `the remote team keeps its books in ${remote}, this one in ${local}: syncing would mix amounts of two base currencies. Set both teams to the same base currency first.`;
 }
 
-/** The first round checks that both sides keep the same base currency; the remote's team id is kept. */
+/**
+ * Every round checks the remote team the credential belongs to keeps this team's base currency (it may change
+ * there). `GET /teams` lists the teams the credential sees: the one found before, else the only one; a credential
+ * that sees several teams names none of them, and is refused rather than guessed.
+ */
 async function checkBaseCurrency(ctx: RoundContext): Promise<void> {
-  if (ctx.remote.remoteTeamId) return;
-  const res = await ctx.client.request<{ data?: { id: string; baseCurrency?: string }[] }>('GET', '/teams');
-  const team = ok(res.status) ? res.body?.data?.[0] : undefined;
-  if (!team) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
+  const res = await ctx.client.request<{ data?: { id: string; baseCurrency?: string; countryCode?: string | null }[] }>(
+    'GET',
+    '/teams',
+  );
+  const teams = ok(res.status) && Array.isArray(res.body?.data) ? res.body.data : undefined;
+  if (!teams) throw new RemoteUnavailable(`GET /teams answered ${res.status}: cannot tell which team the credential belongs to`);
+  const known = ctx.remote.remoteTeamId;
+  const team = known ? teams.find((t) => t.id === known) : teams.length === 1 ? teams[0] : undefined;
+  if (!team) {
+    throw new BaseCurrencyMismatch(
+      known
+        ? `the credential no longer sees the remote team ${known} this team syncs with: connect again with a credential of that team`
+        : `the credential sees ${teams.length} teams on the remote: use a credential (an API key) of the one team to sync with`,
+    );
+  }
   const local = getTeam(ctx.db, ctx.teamId);
   if (team.baseCurrency && local && team.baseCurrency !== local.baseCurrency) {
     throw new BaseCurrencyMismatch(baseCurrencyMismatch(team.baseCurrency, local.baseCurrency));
   }
-  setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
-  ctx.remote = { ...ctx.remote, remoteTeamId: team.id };
+  ctx.remoteTeam = team;
+  if (!known) {
+    setRemoteState(ctx.db, ctx.remote.id, { remoteTeamId: team.id });
+    ctx.remote = { ...ctx.remote, remoteTeamId: team.id };
+  }
 }

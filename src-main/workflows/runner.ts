@@ -3,6 +3,7 @@ import type { Db } from '../store/db';
 import { PROCESS_OWNER } from '../store/leases';
 import { type Claim, claimNextRun, claimRun, releaseRunsOfGoneHolders } from '../store/workflows/runs/claims';
 import { loadRunState } from '../store/workflows/runs/state';
+import { outsideDefaultOrigin } from '../store/write';
 import { defaultEffectPorts, type EffectPorts } from './effects';
 import { type DriveResult, driveRun, type FaultInjector, SimulatedCrash } from './engine';
 import { fireDueSchedules } from './schedule';
@@ -96,7 +97,8 @@ export class WorkflowRunner {
     if (!this.started || this.stopping || this.crashed) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    this.tick();
+    // Woken by a request's write: runs as the runner, not as part of that request (its default origin).
+    outsideDefaultOrigin(() => this.tick());
   }
 
   private schedule(): void {

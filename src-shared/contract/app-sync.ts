@@ -37,6 +37,9 @@ export const SyncRemoteInfo = z
     name: z.string(),
     baseUrl: z.string(),
     kind: z.enum(REMOTE_KINDS),
+    kindSource: z
+      .enum(['chosen', 'found'])
+      .describe('chosen: someone named the kind; found: a round found it by asking the remote for its change feed'),
     remoteTeamId: z.string().nullable().describe('the remote team the credential belongs to, once a round has seen it'),
     state: z.enum(REMOTE_STATES),
     lastSuccessAt: z.string().nullable(),
@@ -75,7 +78,12 @@ export type SyncStatusBody = z.infer<typeof SyncStatusBody>;
 export const RemoteBody = z
   .object({
     baseUrl: RemoteBaseUrl,
-    kind: z.enum(REMOTE_KINDS).default('finops').describe('finops: another Finops Desk server; hosted: the hosted service'),
+    kind: z
+      .enum(REMOTE_KINDS)
+      .optional()
+      .describe(
+        'finops: another Finops Desk server; hosted: the hosted service (walked list by list); left out: the first round finds out',
+      ),
     name: z.string().trim().min(1).max(100).optional(),
   })
   .strict();
@@ -86,7 +94,7 @@ export const CredentialBody = z.object({ apiKey: z.string().trim().min(1).max(40
 export const OAuthStartBody = z
   .object({
     baseUrl: RemoteBaseUrl,
-    kind: z.enum(REMOTE_KINDS).default('finops'),
+    kind: z.enum(REMOTE_KINDS).optional().describe('left out: the first round finds out'),
     clientId: z.string().trim().min(1).max(200).describe("the OAuth client registered on the remote for this server's redirect"),
     scope: z.string().trim().max(1000).optional().describe('space-separated scopes to ask for (default: the client’s)'),
     redirect: z

@@ -9,7 +9,7 @@ import { isSingleTeam } from '../../store/teams/teams';
 import { resolveCredential } from '../../sync/credentials';
 import { oauthSignIn } from '../../sync/oauth-sign-in';
 import { resolveConflict } from '../../sync/resolve';
-import { runRound } from '../../sync/round';
+import { RoundBusy, type RoundResult, runRound } from '../../sync/round';
 import { dataDirOption, findTeam, parsePort, progressBar, resolveDataDir, teamOption, UsageError } from '../program';
 
 /**
@@ -41,6 +41,36 @@ function parseKind(value: string): RemoteKind {
   return value;
 }
 
+function parseSeconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new UsageError('--wait is a whole number of seconds');
+  return n;
+}
+
+/**
+ * Runs the round once the team's round already running (a server's, another command's) has ended: a person who
+ * types `finops sync` wants the round, not "busy". Gives up after `waitMs` with the busy error.
+ */
+async function roundWhenFree(waitMs: number, signal: AbortSignal, run: () => Promise<RoundResult>): Promise<RoundResult> {
+  const deadline = Date.now() + waitMs;
+  let told = false;
+  for (;;) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof RoundBusy) || Date.now() >= deadline) throw err;
+      if (!told) {
+        process.stderr.write(
+          'sync: a round of this team is running (the server’s, or another command’s); waiting for it to end…\n',
+        );
+        told = true;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      signal.throwIfAborted();
+    }
+  }
+}
+
 function conflictLine(c: SyncConflict): string {
   return JSON.stringify({
     id: c.id,
@@ -67,8 +97,13 @@ export function syncCommand(): Command {
       new Option('--kind <kind>', 'finops (a Finops Desk server: change feed) or hosted (lists are walked)').argParser(parseKind),
     )
     .addOption(new Option('--json', 'print the summary as JSON'))
+    .addOption(
+      new Option('--wait <seconds>', 'how long to wait for a round already running (the server’s) before giving up')
+        .argParser(parseSeconds)
+        .default(600),
+    )
     .action(async (_opts, command: Command) => {
-      const opts = common<{ remote?: string; token?: string; kind?: RemoteKind; json?: boolean }>(command);
+      const opts = common<{ remote?: string; token?: string; kind?: RemoteKind; json?: boolean; wait: number }>(command);
       await withDb(opts, async (db) => {
         const team = findTeam(db, opts.team);
         const known = teamRemote(db, team.id);
@@ -84,17 +119,26 @@ export function syncCommand(): Command {
         const stop = () => controller.abort(new Error('interrupted'));
         process.once('SIGINT', stop);
         try {
-          const result = await runRound({
-            db,
-            remote,
-            credential,
-            signal: controller.signal,
-            onProgress: (p) => bar(p.done, p.total),
-          });
+          const result = await roundWhenFree(opts.wait * 1000, controller.signal, () =>
+            runRound({
+              db,
+              remote: teamRemote(db, team.id) ?? remote,
+              credential,
+              signal: controller.signal,
+              onProgress: (p) => bar(p.done, p.total),
+            }),
+          );
           const s = result.summary;
           process.stdout.write(
-            opts.json ? `${JSON.stringify(result)}\n` : `pulled ${s.pulled}, pushed ${s.pushed}, conflicts ${s.conflicts}\n`,
+            opts.json
+              ? `${JSON.stringify(result)}\n`
+              : `pulled ${s.pulled}, pushed ${s.pushed}, conflicts ${s.conflicts}${s.failed ? `, failed ${s.failed}` : ''}\n`,
           );
+          if (s.failed) {
+            process.stderr.write(
+              `sync: the remote failed on ${s.failed} change${s.failed === 1 ? '' : 's'}; ${s.failed === 1 ? 'it is' : 'they are'} sent again next round (finops sync status)\n`,
+            );
+          }
         } finally {
           process.off('SIGINT', stop);
         }

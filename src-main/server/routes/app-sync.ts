@@ -285,7 +285,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
   /** Keeps a signed-in grant in the secret store and connects (or reconnects) the team's remote with it. */
   async function connectWithGrant(
     teamId: string,
-    signIn: { baseUrl: string; kind: PendingSignIn['kind']; clientId: string },
+    signIn: { baseUrl: string; kind?: PendingSignIn['kind']; clientId: string },
     grant: OAuthGrant,
   ): Promise<void> {
     notOtherRemote(teamId, signIn.baseUrl);
@@ -354,6 +354,7 @@ function remoteView(db: Db, r: SyncRemote): NonNullable<SyncStatusBody['remote']
     name: r.name,
     baseUrl: r.baseUrl,
     kind: r.kind,
+    kindSource: r.kindSource,
     remoteTeamId: r.remoteTeamId,
     state: interrupted ? 'failed' : r.state,
     lastSuccessAt: r.lastSuccessAt,

@@ -61,6 +61,8 @@ export interface SeedInvoice {
   dueDate: string;
   sentAt: string | null;
   paidAt: string | null;
+  /** When a scheduled invoice goes out (the product's rule: a scheduled invoice has one); null otherwise. */
+  scheduledAt: string | null;
   /** JSON text. */
   lineItems: string;
   /** JSON text. */

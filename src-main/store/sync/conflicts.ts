@@ -98,7 +98,10 @@ export function recordConflict(db: Db, c: NewConflict): boolean {
       `INSERT INTO sync_conflicts (id, team_id, remote_id, entity, local_id, fields, base_json, local_json, remote_json,
          rule, outcome, group_name, winner, values_hash, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (remote_id, entity, local_id, values_hash) DO NOTHING`,
+       ON CONFLICT (remote_id, entity, local_id, values_hash) DO UPDATE SET
+         resolved_at = NULL, outcome = excluded.outcome, winner = excluded.winner, rule = excluded.rule,
+         created_at = excluded.created_at
+       WHERE sync_conflicts.resolved_at IS NOT NULL AND sync_conflicts.outcome != excluded.outcome`,
     )
     .run(
       newId(),
@@ -156,6 +159,19 @@ export function closeConflict(db: Db, teamId: string, id: string, took: Winner):
     .prepare(`UPDATE sync_conflicts SET resolved_at = ?, outcome = ? WHERE team_id = ? AND id = ?`)
     .run(nowIso(), took === 'local' ? 'kept_local' : 'took_remote', teamId, id);
   if (r.changes === 0) throw new NotFound('sync conflict', id);
+}
+
+/**
+ * Settles a record's open conflicts of a kind once a later round got past them (a remote record the store refused
+ * was taken after all): closed with the remote's side, as that is what the record now holds. Returns how many.
+ */
+export function settleConflicts(db: Db, remoteId: string, entity: string, localId: string, kind: ConflictKind): number {
+  return db
+    .prepare(
+      `UPDATE sync_conflicts SET resolved_at = ?, outcome = 'took_remote'
+       WHERE remote_id = ? AND entity = ? AND local_id = ? AND resolved_at IS NULL AND json_extract(fields, '$.kind') = ?`,
+    )
+    .run(nowIso(), remoteId, entity, localId, kind).changes;
 }
 
 /** Open conflicts of one record (a newer round's merge supersedes them when the record agrees again). */

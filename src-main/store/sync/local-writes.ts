@@ -4,7 +4,7 @@ import { toMajor } from '../../../src-shared/money';
 import { createBankAccount, deleteBankAccount, updateBankAccount } from '../bank-accounts/bank-accounts';
 import { createCategory, deleteCategory, updateCategory } from '../categories/categories';
 import { ensureCategoriesOnce } from '../categories/defaults';
-import { createCustomer, deleteCustomer, updateCustomer } from '../customers/write';
+import { deleteCustomer, updateCustomer, upsertCustomer } from '../customers/write';
 import type { Db } from '../db';
 import { createSyncedDocument, deleteSyncedDocument, updateDocument } from '../documents/documents';
 import { InvalidReference } from '../errors';
@@ -136,7 +136,8 @@ export function createLocal(w: Writer, entity: SyncEntity, id: string, p: Projec
         manual: f.manual !== false,
       }).id;
     case 'customer':
-      return createCustomer(db, teamId, { id, ...customerFields(f) } as never).id;
+      // By its id only: an email is not unique, and a pulled customer is never merged into another one here.
+      return upsertCustomer(db, teamId, { id, ...customerFields(f) } as never, new Date(), { byEmail: false }).customer.id;
     case 'invoice':
       return createInvoiceLocal(w, id, f);
     case 'tracker_project':
@@ -327,8 +328,9 @@ export function deleteLocal(w: Writer, entity: SyncEntity, id: string): void {
 }
 
 /**
- * The local record with the same natural key (tag name, category slug, customer email; an invoice's number with
- * the same content), if one exists.
+ * The local record with the same unique natural key (tag name, category slug; an invoice's number with the same
+ * content), if one exists. Keys that are not unique (a customer's email, decision 0021) never match: two records
+ * that share one are two records.
  */
 export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity, p: Projection): string | undefined {
   const one = (sql: string, value: Json | undefined) =>
@@ -341,11 +343,6 @@ export function findLocalByNaturalKey(db: Db, teamId: string, entity: SyncEntity
       // matched with its twin here instead of colliding with it later.
       ensureCategoriesOnce(db, teamId);
       return one('SELECT id FROM transaction_categories WHERE team_id = ? AND slug = ?', p.slug);
-    case 'customer':
-      return one(
-        'SELECT id FROM customers WHERE team_id = ? AND email = ? COLLATE NOCASE ORDER BY created_at, id LIMIT 1',
-        p.email,
-      );
     case 'invoice':
       return findInvoiceTwin(db, teamId, p);
     default:

@@ -7,7 +7,8 @@ import { newId, nowIso } from '../ids';
  * Pushes, frozen when a push starts (docs/decisions/0140-sync-engine.md): the operation, the exact request body and
  * its hash, and an Idempotency-Key fixed when the entry is made. The sender sends an entry's bytes with its key
  * until the remote answers; a retry after a lost answer resends the same bytes with the same key, so the remote
- * replays its first answer instead of writing twice. Entries of one record are sent in the order they were made.
+ * replays its first answer instead of writing twice. Entries are sent in the order they were made: the table's
+ * rowid, which only grows, never a wall clock (a clock stepped back would reorder a record's updates).
  */
 export type OutboxOp = 'create' | 'update' | 'delete';
 export type OutboxState = 'pending' | 'done' | 'conflict';
@@ -95,12 +96,43 @@ export function enqueuePush(db: Db, teamId: string, remoteId: string, entry: New
   return toEntry(row);
 }
 
-/** Entries still to send, oldest first. */
-export function pendingPushes(db: Db, remoteId: string, limit = 500): OutboxEntry[] {
+/** Entries still to send, oldest first (`ops`: only these operations, e.g. the creates sent before a pull). */
+export function pendingPushes(db: Db, remoteId: string, limit = 500, ops?: readonly OutboxOp[]): OutboxEntry[] {
   return (
     db
-      .prepare(`SELECT * FROM sync_outbox WHERE remote_id = ? AND state = 'pending' ORDER BY created_at, id LIMIT ?`)
-      .all(remoteId, limit) as Row[]
+      .prepare(
+        `SELECT * FROM sync_outbox WHERE remote_id = ? AND state = 'pending'
+         AND (? IS NULL OR op IN (SELECT value FROM json_each(?))) ORDER BY rowid LIMIT ?`,
+      )
+      .all(remoteId, ops ? 1 : null, JSON.stringify(ops ?? []), limit) as Row[]
+  ).map(toEntry);
+}
+
+/** A record's entries still to send, oldest first. */
+export function pendingPushesOf(db: Db, remoteId: string, entity: string, localId: string): OutboxEntry[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM sync_outbox WHERE remote_id = ? AND entity = ? AND local_id = ? AND state = 'pending' ORDER BY rowid`,
+      )
+      .all(remoteId, entity, localId) as Row[]
+  ).map(toEntry);
+}
+
+/** Whether the entry still waits to be sent (an entry can be finished out of turn: a reference sent first). */
+export function isPending(db: Db, id: string): boolean {
+  return db.prepare(`SELECT 1 FROM sync_outbox WHERE id = ? AND state = 'pending'`).get(id) !== undefined;
+}
+
+/** The creates of an entity that were sent and never answered (a hosted-style remote may hold them already). */
+export function unansweredCreates(db: Db, remoteId: string, entity: string): OutboxEntry[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM sync_outbox WHERE remote_id = ? AND entity = ? AND op = 'create' AND state = 'pending' AND attempts > 0
+         ORDER BY rowid`,
+      )
+      .all(remoteId, entity) as Row[]
   ).map(toEntry);
 }
 
@@ -125,7 +157,7 @@ export function latestPendingProjection(db: Db, remoteId: string, entity: string
   const json = db
     .prepare(
       `SELECT projection FROM sync_outbox WHERE remote_id = ? AND entity = ? AND local_id = ? AND state = 'pending'
-       AND projection IS NOT NULL ORDER BY created_at DESC, id DESC LIMIT 1`,
+       AND projection IS NOT NULL ORDER BY rowid DESC LIMIT 1`,
     )
     .pluck()
     .get(remoteId, entity, localId) as string | undefined;
@@ -152,10 +184,39 @@ export function pendingCreateOf(db: Db, remoteId: string, entity: string, localI
   const row = db
     .prepare(
       `SELECT * FROM sync_outbox WHERE remote_id = ? AND entity = ? AND local_id = ? AND op = 'create' AND state = 'pending'
-       ORDER BY created_at LIMIT 1`,
+       ORDER BY rowid LIMIT 1`,
     )
     .get(remoteId, entity, localId) as Row | undefined;
   return row ? toEntry(row) : undefined;
+}
+
+/**
+ * Notes that the remote failed on an entry (it answered 5xx after the client's own retries); the entry stays
+ * pending. Returns how many rounds it has failed in so far, kept in front of the error as `[n]` (network failures
+ * are not counted: a remote that cannot be reached says nothing about the entry).
+ */
+export function noteFailure(db: Db, id: string, error: string): number {
+  const last = db.prepare('SELECT last_error FROM sync_outbox WHERE id = ?').pluck().get(id) as string | null | undefined;
+  const failures = failuresOf(last ?? null) + 1;
+  db.prepare('UPDATE sync_outbox SET last_error = ?, updated_at = ? WHERE id = ?').run(`[${failures}] ${error}`, nowIso(), id);
+  return failures;
+}
+
+/** The rounds an entry has failed in (see noteFailure). */
+export function failuresOf(lastError: string | null): number {
+  const m = lastError ? /^\[(\d+)\] /.exec(lastError) : null;
+  return m ? Number(m[1]) : 0;
+}
+
+/** The state of a record's latest create entry, if one was ever made (`conflict`: given up, the record stays here). */
+export function lastCreateState(db: Db, remoteId: string, entity: string, localId: string): OutboxState | undefined {
+  return db
+    .prepare(
+      `SELECT state FROM sync_outbox WHERE remote_id = ? AND entity = ? AND local_id = ? AND op = 'create'
+       ORDER BY rowid DESC LIMIT 1`,
+    )
+    .pluck()
+    .get(remoteId, entity, localId) as OutboxState | undefined;
 }
 
 export function finishPush(db: Db, id: string, state: 'done' | 'conflict', error: string | null = null): void {

@@ -160,3 +160,24 @@ export function countMisses(db: Db, remoteId: string, entity: string, walk: numb
 export function syncedCount(db: Db, remoteId: string): number {
   return db.prepare('SELECT count(*) FROM sync_records WHERE remote_id = ?').pluck().get(remoteId) as number;
 }
+
+/**
+ * The records of an entity whose base names `targetLocalId` in `field` (the records that belong to it, as both sides
+ * last agreed): the children to restore with a parent whose delete here lost to an edit there.
+ */
+export function syncRecordsReferring(
+  db: Db,
+  remoteId: string,
+  entity: string,
+  field: string,
+  targetLocalId: string,
+): SyncRecord[] {
+  return (
+    db
+      .prepare(
+        `SELECT * FROM sync_records WHERE remote_id = ? AND entity = ? AND base_json IS NOT NULL
+         AND json_extract(base_json, '$."' || ? || '"') = ?`,
+      )
+      .all(remoteId, entity, field, targetLocalId) as Row[]
+  ).map(toRecord);
+}

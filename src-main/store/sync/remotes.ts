@@ -11,11 +11,15 @@ import { newId, nowIso } from '../ids';
 export type RemoteKind = 'finops' | 'hosted';
 export type RemoteState = 'idle' | 'running' | 'failed' | 'credentials_expired' | 'refused';
 export type AuthKind = 'api_key' | 'oauth';
+/** `chosen`: someone named the kind (kept); `found`: a round's probe found it (checked again when the remote answers otherwise). */
+export type KindSource = 'chosen' | 'found';
 
 export interface RoundSummary {
   pulled: number;
   pushed: number;
   conflicts: number;
+  /** Changes the remote failed on (tried again next round); absent in summaries of older rounds. */
+  failed?: number;
   finishedAt: string;
 }
 
@@ -25,6 +29,7 @@ export interface SyncRemote {
   name: string;
   baseUrl: string;
   kind: RemoteKind;
+  kindSource: KindSource;
   remoteTeamId: string | null;
   credentialRef: string | null;
   authKind: AuthKind;
@@ -46,6 +51,7 @@ interface Row {
   name: string;
   base_url: string;
   kind: RemoteKind;
+  kind_source: KindSource;
   remote_team_id: string | null;
   credential_ref: string | null;
   auth_kind: AuthKind;
@@ -70,6 +76,7 @@ function toRemote(r: Row): SyncRemote {
     name: r.name,
     baseUrl: r.base_url,
     kind: r.kind,
+    kindSource: r.kind_source,
     remoteTeamId: r.remote_team_id,
     credentialRef: r.credential_ref,
     authKind: r.auth_kind,
@@ -94,6 +101,7 @@ export function normalizeBaseUrl(url: string): string {
 
 export interface RemoteInput {
   baseUrl: string;
+  /** Chosen by someone; left out, the first round finds it (docs/decisions/0180-remote-kind-probe.md). */
   kind?: RemoteKind;
   name?: string;
   authKind?: AuthKind;
@@ -112,10 +120,12 @@ export function ensureRemote(db: Db, teamId: string, input: RemoteInput): SyncRe
       const now = nowIso();
       if (existing) {
         db.prepare(
-          `UPDATE sync_remotes SET kind = coalesce(?, kind), auth_kind = coalesce(?, auth_kind),
+          `UPDATE sync_remotes SET kind = coalesce(?, kind),
+             kind_source = CASE WHEN ? IS NULL THEN kind_source ELSE 'chosen' END, auth_kind = coalesce(?, auth_kind),
              credential_ref = coalesce(?, credential_ref), oauth_client_id = coalesce(?, oauth_client_id),
              name = coalesce(?, name), updated_at = ? WHERE id = ?`,
         ).run(
+          input.kind ?? null,
           input.kind ?? null,
           input.authKind ?? null,
           input.credentialRef ?? null,
@@ -137,14 +147,17 @@ export function ensureRemote(db: Db, teamId: string, input: RemoteInput): SyncRe
       }
       const id = newId();
       db.prepare(
-        `INSERT INTO sync_remotes (id, team_id, name, base_url, kind, auth_kind, credential_ref, oauth_client_id, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO sync_remotes (id, team_id, name, base_url, kind, kind_source, auth_kind, credential_ref, oauth_client_id,
+           created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         id,
         teamId,
         input.name ?? new URL(baseUrl).host,
         baseUrl,
+        // Until the first round's probe: a Finops Desk server, the kind that asks least of the remote to find out.
         input.kind ?? 'finops',
+        input.kind ? 'chosen' : 'found',
         input.authKind ?? 'api_key',
         input.credentialRef ?? null,
         input.oauthClientId ?? null,
@@ -192,6 +205,15 @@ export interface StateChange {
   roundStartedAt?: string | null;
   progress?: { phase: string | null; done: number; total: number };
   remoteTeamId?: string;
+}
+
+/** Records the kind a round found the remote to be (a probe of its change feed, docs/decisions/0180-remote-kind-probe.md). */
+export function setFoundKind(db: Db, remoteId: string, kind: RemoteKind): void {
+  db.prepare(`UPDATE sync_remotes SET kind = ?, kind_source = 'found', updated_at = ? WHERE id = ?`).run(
+    kind,
+    nowIso(),
+    remoteId,
+  );
 }
 
 /** Records a round's state, progress or outcome (read by `finops sync status` and the app's status route). */

@@ -22,11 +22,13 @@ import { OAuthSignIn } from './OAuthSignIn';
 import { expectRound } from './use-sync-status';
 
 type Kind = (typeof REMOTE_KINDS)[number];
+/** `auto`: the first round finds out (a probe of the remote's change feed). */
+type KindChoice = 'auto' | Kind;
 
 export function ConnectForm({ status }: { status: SyncStatusBody }) {
   const { t } = useTranslation('sync');
   const [baseUrl, setBaseUrl] = useState('');
-  const [kind, setKind] = useState<Kind>('finops');
+  const [kind, setKind] = useState<KindChoice>('auto');
   const [apiKey, setApiKey] = useState('');
   const [touched, setTouched] = useState(false);
   const [result, setResult] = useState<ConnectionTestResult | null>(null);
@@ -56,7 +58,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
     setTouched(true);
     if (!valid) return;
     try {
-      await putRemote.mutateAsync({ body: { baseUrl: baseUrl.trim(), kind } });
+      await putRemote.mutateAsync({ body: { baseUrl: baseUrl.trim(), ...(kind === 'auto' ? {} : { kind }) } });
       await putKey.mutateAsync({ body: { apiKey: apiKey.trim() } });
       expectRound();
       await syncNow.mutateAsync({});
@@ -106,9 +108,9 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
               className="select"
               value={kind}
               disabled={!status.canManage}
-              onChange={(e) => setKind(e.target.value as Kind)}
+              onChange={(e) => setKind(e.target.value as KindChoice)}
             >
-              {REMOTE_KINDS.map((k) => (
+              {(['auto', ...REMOTE_KINDS] as const).map((k) => (
                 <option key={k} value={k}>
                   {t(`kinds.${k}`)}
                 </option>
@@ -139,7 +141,7 @@ export function ConnectForm({ status }: { status: SyncStatusBody }) {
         </div>
       </form>
       {/* The platform decides where the remote's page opens (platform.oauthSignIn). */}
-      <OAuthSignIn baseUrl={baseUrl} kind={kind} disabled={disabled} />
+      <OAuthSignIn baseUrl={baseUrl} kind={kind === 'auto' ? undefined : kind} disabled={disabled} />
     </section>
   );
 }

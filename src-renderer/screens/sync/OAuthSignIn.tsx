@@ -17,7 +17,7 @@ import { useToasts } from '../../stores/toasts';
 import { remoteUrlProblem } from './conflict-view';
 import { expectRound } from './use-sync-status';
 
-export function OAuthSignIn(props: { baseUrl: string; kind: (typeof REMOTE_KINDS)[number]; disabled: boolean }) {
+export function OAuthSignIn(props: { baseUrl: string; kind?: (typeof REMOTE_KINDS)[number]; disabled: boolean }) {
   const { t } = useTranslation('sync');
   const { redirect } = platform.oauthSignIn;
   const [clientId, setClientId] = useState('');
@@ -40,7 +40,7 @@ export function OAuthSignIn(props: { baseUrl: string; kind: (typeof REMOTE_KINDS
       const res = await start.mutateAsync({
         body: {
           baseUrl: props.baseUrl.trim(),
-          kind: props.kind,
+          ...(props.kind ? { kind: props.kind } : {}),
           clientId: clientId.trim(),
           ...(redirect === 'loopback' ? { redirect, port: portNumber } : {}),
         },

@@ -28,7 +28,15 @@ export type SyncEntity =
 export type FieldKind =
   | { type: 'value' }
   /** A local record id of another entity (rewritten to the remote's id on the wire). */
-  | { type: 'ref'; entity: SyncEntity }
+  | {
+      type: 'ref';
+      entity: SyncEntity;
+      /**
+       * The record belongs to the one it names and cannot exist without it (an entry's project, a line's account):
+       * a new or changed record there is an edit of its owner, which a delete made here does not win against.
+       */
+      owner?: boolean;
+    }
   /** A sorted set of record ids of another entity. */
   | { type: 'refs'; entity: SyncEntity };
 
@@ -70,6 +78,12 @@ const v = (name: string, createOnly = false): FieldSpec => ({
 const ref = (name: string, entity: SyncEntity, createOnly = false): FieldSpec => ({
   name,
   kind: { type: 'ref', entity },
+  ...(createOnly ? { createOnly } : {}),
+});
+/** A reference to the record this one belongs to (see FieldKind `owner`). */
+const owner = (name: string, entity: SyncEntity, createOnly = false): FieldSpec => ({
+  name,
+  kind: { type: 'ref', entity, owner: true },
   ...(createOnly ? { createOnly } : {}),
 });
 const refs = (name: string, entity: SyncEntity): FieldSpec => ({ name, kind: { type: 'refs', entity } });
@@ -229,7 +243,7 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
   },
   tracker_entry: {
     entity: 'tracker_entry',
-    fields: [ref('projectId', 'tracker_project'), v('date'), v('start'), v('stop'), v('durationSeconds'), v('description')],
+    fields: [owner('projectId', 'tracker_project'), v('date'), v('start'), v('stop'), v('durationSeconds'), v('description')],
     groups: [
       ...singles(['projectId', 'description'], 'remote', REMOTE),
       { name: 'time', fields: ['date', 'start', 'stop', 'durationSeconds'], winner: 'remote', rule: REMOTE },
@@ -238,7 +252,7 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
   transaction: {
     entity: 'transaction',
     fields: [
-      ref('bankAccountId', 'bank_account', true),
+      owner('bankAccountId', 'bank_account', true),
       v('currency', true),
       v('manual', true),
       v('method', true),
@@ -268,7 +282,7 @@ export const SYNC_SPECS: { readonly [E in SyncEntity]: EntitySyncSpec } = {
   transaction_attachment: {
     entity: 'transaction_attachment',
     fields: [
-      ref('transactionId', 'transaction', true),
+      owner('transactionId', 'transaction', true),
       v('sha256', true),
       v('size', true),
       v('mimetype', true),

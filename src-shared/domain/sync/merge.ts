@@ -1,4 +1,4 @@
-import type { EntitySyncSpec, Winner } from './fields';
+import type { EntitySyncSpec, GroupSpec, Winner } from './fields';
 
 /**
  * The three-way merge of one record (docs/decisions/0140-sync-engine.md), group by group against the base — the
@@ -7,7 +7,9 @@ import type { EntitySyncSpec, Winner } from './fields';
  * - a group changed on both sides to equal values is simply agreed;
  * - a group changed on both sides to different values is a conflict: its stated default (`GroupSpec.winner`)
  *   decides, and the conflict is reported with both values so a person can take the other one;
- * - without a base (a record matched by its natural key on the first round), every differing group is a conflict.
+ * - without a base (a record matched by its natural key or its id on a first round), a value nobody chose never
+ *   beats one a person set: an empty value, or one a record was made with (a default category's tax), gives way to
+ *   the other side's without a conflict; two values someone chose that differ are a conflict;
  * Coupled fields form one group, so the amount never comes from one side and its split parts from the other.
  * Pure: no clock, no I/O; wall clocks of the machines never order anything.
  */
@@ -58,12 +60,30 @@ export interface MergeResult {
   conflicts: MergeConflict[];
 }
 
+/** Empty: null, '', an empty list or object — no one wrote anything there. */
+export function isEmptyValue(v: Json | undefined): boolean {
+  if (v === null || v === undefined || v === '') return true;
+  if (Array.isArray(v)) return v.length === 0;
+  return typeof v === 'object' && Object.keys(v).length === 0;
+}
+
+export interface MergeOptions {
+  /**
+   * Without a base: whether one side's value of a group is one nobody chose beyond being empty (a default the record
+   * was made with, such as a default category's tax for that side's country).
+   */
+  unchosen?: (side: Winner, group: GroupSpec, value: Record<string, Json>) => boolean;
+}
+
 export function mergeRecord(
   spec: EntitySyncSpec,
   base: Projection | undefined,
   local: Projection,
   remote: Projection,
+  options: MergeOptions = {},
 ): MergeResult {
+  const unchosen = (side: Winner, group: GroupSpec, value: Record<string, Json>) =>
+    group.fields.every((f) => isEmptyValue(value[f])) || (options.unchosen?.(side, group, value) ?? false);
   const merged: Record<string, Json> = { ...local };
   const toLocal: Record<string, Json> = {};
   const toRemote: Record<string, Json> = {};
@@ -74,8 +94,21 @@ export function mergeRecord(
     const r = groupValue(remote, group.fields);
     let take: Winner;
     if (sameJson(l, r)) continue;
-    const localChanged = b === undefined || !sameJson(l, b);
-    const remoteChanged = b === undefined || !sameJson(r, b);
+    let localChanged = b === undefined || !sameJson(l, b);
+    let remoteChanged = b === undefined || !sameJson(r, b);
+    if (b === undefined) {
+      // No base: a side whose value nobody chose counts as unchanged; of two such, the one holding data stays.
+      const lu = unchosen('local', group, l);
+      const ru = unchosen('remote', group, r);
+      if (lu && ru) {
+        const localEmpty = group.fields.every((f) => isEmptyValue(l[f]));
+        localChanged = !localEmpty;
+        remoteChanged = localEmpty;
+      } else {
+        localChanged = !lu;
+        remoteChanged = !ru;
+      }
+    }
     if (localChanged && !remoteChanged) take = 'local';
     else if (!localChanged && remoteChanged) take = 'remote';
     else {

@@ -160,6 +160,22 @@ describe('demo data set', () => {
     }
   });
 
+  it("keeps the product's own rules: a scheduled invoice has its time, an entry lasts no longer than stop − start", () => {
+    const scheduled = db
+      .prepare(`SELECT issue_date, scheduled_at FROM invoices WHERE team_id = ? AND status = 'scheduled'`)
+      .all(a.teamId) as { issue_date: string; scheduled_at: string | null }[];
+    expect(scheduled.length).toBeGreaterThan(0);
+    for (const inv of scheduled) expect(inv.scheduled_at?.slice(0, 10)).toBe(inv.issue_date);
+    const tooLong = db
+      .prepare(
+        `SELECT count(*) FROM tracker_entries WHERE team_id = ? AND stop IS NOT NULL
+         AND duration_seconds > round((julianday(stop) - julianday(start)) * 86400)`,
+      )
+      .pluck()
+      .get(a.teamId);
+    expect(tooLong).toBe(0);
+  });
+
   it('each paid or refunded invoice has exactly one matching client payment (amount, currency, day of payment)', () => {
     const invoices = db
       .prepare(

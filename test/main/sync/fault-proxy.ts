@@ -12,8 +12,10 @@ export interface FaultProxy {
   url: string;
   /** What happened to each request, in order (tests assert faults really occurred). */
   log: { method: string; path: string; fault: Fault }[];
-  /** Decides each request's fault; replace it to change the plan. */
-  plan: (method: string, path: string, n: number) => Fault;
+  /** Decides each request's fault (the request's body as text, for plans aimed at one record); replace it to change the plan. */
+  plan: (method: string, path: string, n: number, body: string) => Fault;
+  /** Runs before a request is forwarded (a change made on the remote while a request is in flight). */
+  before?: (method: string, path: string, body: string) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -81,9 +83,10 @@ export async function faultProxy(remoteBaseUrl: string): Promise<FaultProxy> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', async () => {
       const body = Buffer.concat(chunks);
-      const fault = proxy.plan(req.method ?? 'GET', req.url ?? '/', n++);
+      const fault = proxy.plan(req.method ?? 'GET', req.url ?? '/', n++, body.toString());
       proxy.log.push({ method: req.method ?? 'GET', path: req.url ?? '/', fault });
       try {
+        await proxy.before?.(req.method ?? 'GET', req.url ?? '/', body.toString());
         switch (fault) {
           case 'drop':
             res.socket?.destroy();

@@ -65,11 +65,43 @@ describe('sync merge', () => {
     expect(m.merged.splits).toEqual([]);
   });
 
-  it('without a base, every differing group is a conflict decided by its default', () => {
+  it('without a base, two values people chose that differ are a conflict decided by its default', () => {
     const local = { ...base, categorySlug: 'travel' };
     const m = mergeRecord(tx, undefined, local, base);
     expect(m.conflicts.map((c) => c.group)).toEqual(['category']);
     expect(m.merged.categorySlug).toBe('travel');
+  });
+
+  it.each([
+    ['an empty note here gives way to the remote’s', { note: null }, { note: 'paid by card' }, 'paid by card'],
+    ['an empty note there gives way to this one', { note: 'paid by card' }, { note: null }, 'paid by card'],
+    ['an empty tag set gives way', { tags: [] }, { tags: ['t1'] }, ['t1']],
+  ])('without a base, a value nobody chose never beats one a person set: %s', (_, here, there, kept) => {
+    const field = Object.keys(here)[0]!;
+    const m = mergeRecord(tx, undefined, { ...base, ...here }, { ...base, ...there });
+    expect(m.conflicts).toEqual([]);
+    expect(m.merged[field]).toEqual(kept);
+  });
+
+  it('without a base, a default a side was made with gives way; of two defaults the one with data stays', () => {
+    const cat = SYNC_SPECS.transaction_category;
+    const row = { slug: 'income', name: 'Income', color: '#fff', description: null, taxReportingCode: null, excluded: false };
+    const de = { ...row, taxRate: 19, taxType: 'vat', parentSlug: 'revenue' };
+    const none = { ...row, taxRate: null, taxType: 'vat', parentSlug: 'revenue' };
+    const isDefault = (value: Record<string, unknown>, d: Record<string, unknown>) =>
+      Object.entries(value).every(([k, v]) => v === d[k]);
+    const unchosen = (defaults: { local: Record<string, unknown>; remote: Record<string, unknown> }) => ({
+      unchosen: (side: 'local' | 'remote', _g: unknown, value: Record<string, unknown>) => isDefault(value, defaults[side]),
+    });
+    // Both untouched defaults (19 % here, no rate there): the rate stays, nothing to decide.
+    let m = mergeRecord(cat, undefined, de, none, unchosen({ local: de, remote: none }));
+    expect([m.conflicts, m.merged.taxRate, m.toRemote.taxRate]).toEqual([[], 19, 19]);
+    // A person set 7 % there: it beats this side's default.
+    m = mergeRecord(cat, undefined, de, { ...none, taxRate: 7 }, unchosen({ local: de, remote: none }));
+    expect([m.conflicts, m.merged.taxRate]).toEqual([[], 7]);
+    // Both set by people: a conflict, decided by the group's default and shown.
+    m = mergeRecord(cat, undefined, { ...de, taxRate: 10 }, { ...none, taxRate: 7 }, unchosen({ local: de, remote: none }));
+    expect(m.conflicts.map((c) => c.group)).toEqual(['tax']);
   });
 
   it('never merges createOnly fields (a bank line stays one where it came from)', () => {
