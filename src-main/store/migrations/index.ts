@@ -22,6 +22,7 @@ import { attachmentSync } from './021-attachment-sync';
 import { einvoiceDelivery } from './022-einvoice-delivery';
 import { backups } from './023-backups';
 import { sellerTaxIds } from './024-seller-tax-ids';
+import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and-hook-calls';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -79,6 +80,9 @@ export const MIGRATIONS: readonly Migration[] = [
   backups,
   // [024 seller tax ids: BT-32 tax number and BT-30 legal registration id of a team]
   sellerTaxIds,
+  // [025 — reserved for another branch (the lead numbers it at merge)]
+  // [026 workflow run starters (four-eyes approvals), webhook calls accepted (replays refused)]
+  workflowRunStartersAndHookCalls,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
