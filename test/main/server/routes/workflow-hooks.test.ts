@@ -34,7 +34,12 @@ function signed(secret: string, body: string, ts = Math.floor(Date.now() / 1000)
 }
 
 const post = (app: FastifyInstance, wf: string, body: string, headers: Record<string, string>) =>
-  app.inject({ method: 'POST', url: `/hooks/workflows/${wf}`, headers: { 'content-type': 'application/json', ...headers }, payload: body });
+  app.inject({
+    method: 'POST',
+    url: `/hooks/workflows/${wf}`,
+    headers: { 'content-type': 'application/json', ...headers },
+    payload: body,
+  });
 
 const runCount = (db: Db) => db.prepare('SELECT count(*) FROM workflow_runs').pluck().get() as number;
 

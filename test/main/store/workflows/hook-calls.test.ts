@@ -33,15 +33,16 @@ describe('accepted webhook calls', () => {
       ...over,
     });
     write(db, teamId, (w) => acceptHookCall(w, call({})));
-    expect(() => write(db, teamId, (w) => acceptHookCall(w, call({ now: '2026-06-16T09:34:59.000Z' })))).toThrow(
-      ReplayedCall,
-    );
+    expect(() => write(db, teamId, (w) => acceptHookCall(w, call({ now: '2026-06-16T09:34:59.000Z' })))).toThrow(ReplayedCall);
     write(db, otherTeamId, (w) => acceptHookCall(w, call({ workflowId: otherWf })));
     expect(rows(db)).toHaveLength(2);
 
     // Another call after the first one's window: the expired rows go.
     write(db, teamId, (w) =>
-      acceptHookCall(w, call({ signature: 'b'.repeat(64), now: '2026-06-16T09:35:01.000Z', expiresAt: '2026-06-16T09:40:01.000Z' })),
+      acceptHookCall(
+        w,
+        call({ signature: 'b'.repeat(64), now: '2026-06-16T09:35:01.000Z', expiresAt: '2026-06-16T09:40:01.000Z' }),
+      ),
     );
     expect(rows(db)).toEqual([{ workflowId: wf, signature: 'b'.repeat(64) }]);
   });
@@ -50,7 +51,12 @@ describe('accepted webhook calls', () => {
     const { db, teamId } = openTestDb();
     dbs.push(db);
     const wf = importActive(db, teamId, definition({ triggers: [{ type: 'webhook' }] }));
-    const call: HookCall = { workflowId: wf, signature: 'c'.repeat(64), expiresAt: '2026-06-16T09:35:00.000Z', now: '2026-06-16T09:30:00.000Z' };
+    const call: HookCall = {
+      workflowId: wf,
+      signature: 'c'.repeat(64),
+      expiresAt: '2026-06-16T09:35:00.000Z',
+      now: '2026-06-16T09:30:00.000Z',
+    };
     expect(() =>
       write(db, teamId, (w) => {
         acceptHookCall(w, call);
