@@ -3,7 +3,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorPayload, FieldError, RuleFailure } from '../../src-shared/contract/errors';
-import { Conflict, InvalidReference, NotFound } from '../store/errors';
+import { Conflict, Forbidden, InvalidReference, NotFound } from '../store/errors';
 import { newRequestId } from './request-id';
 import { ResponseContractViolation } from './serializer';
 
@@ -97,6 +97,7 @@ export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
   if (err instanceof ApiError) return err;
   if (err instanceof NotFound) return notFound(`No ${err.entity} with id ${err.id}`);
   if (err instanceof Conflict) return conflict(err.message, err.description);
+  if (err instanceof Forbidden) return forbidden(err.message, err.description);
   if (err instanceof InvalidReference) {
     const location = request?.method === 'GET' ? 'query' : 'body';
     return unprocessable(err.message, `field: ${err.field}`, [{ location, path: err.field, message: err.message }]);

@@ -215,6 +215,7 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   workflow_steps: 'part of the workflow run',
   workflow_approvals: 'part of the workflow run',
   workflow_effects: 'idempotency ledger of workflow effects',
+  workflow_hook_calls: 'bookkeeping of signed webhook calls accepted within their window (replays are refused)',
   invoice_settings: 'per-team invoice numbering and template defaults: local settings, shown through GET /v1/invoices/settings',
   invoice_deliveries: 'the send queue: part of the invoice (its latest email is shown on it; each change touches the invoice)',
   invoice_files: 'cache of rendered invoice PDFs in the data dir (re-rendered when the invoice changes)',

@@ -33,3 +33,14 @@ export class InvalidReference extends Error {
     super(message);
   }
 }
+
+/** The caller may not do this, by a rule of who may (not of scopes): the server answers 403. */
+export class Forbidden extends Error {
+  override name = 'Forbidden';
+  constructor(
+    message: string,
+    readonly description?: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,5 +1,6 @@
 import type { Db } from '../store/db';
 import { Conflict } from '../store/errors';
+import { acceptHookCall, type HookCall } from '../store/workflows/hook-calls';
 import { findRunByKey, insertRun, type RunRef } from '../store/workflows/runs/enqueue';
 import type { RunSource } from '../store/workflows/runs/row';
 import { getWorkflowForStart } from '../store/workflows/workflows';
@@ -13,9 +14,10 @@ import { declares, dispatchProblem, triggerDataProblem } from './triggers';
  *
  * 1. access: the workflow is the caller's team's (else NotFound → 404); the public API needs API execution (403);
  * 2. readiness: active, a promoted version, and that version validates under this build's rules (409 each);
- * 3. a body idempotencyKey already used for this workflow answers that execution: bodies and callers are not
+ * 3. a signed webhook call is remembered, and a replay of one refused (409, docs/decisions/0178);
+ * 4. a body idempotencyKey already used for this workflow answers that execution: bodies and callers are not
  *    compared, but 1 and 2 pass again first;
- * 4. the dispatch: a triggerType a call may name (400), declared by the promoted version (409; chat needs manual),
+ * 5. the dispatch: a triggerType a call may name (400), declared by the promoted version (409; chat needs manual),
  *    and trigger data whose record ids are the team's (400).
  *
  * All of it runs in one IMMEDIATE transaction, so parallel starts with one key make exactly one run.
@@ -41,6 +43,10 @@ export interface StartRequest {
   requireApiExecution: boolean;
   /** A chat start: the workflow must declare a manual trigger. */
   chat?: boolean;
+  /** Who starts it by hand (runs/approvals.ts principals); none for a trigger, a schedule, a webhook. */
+  startedBy?: string | null;
+  /** The signed call of POST /hooks/workflows/{id} that starts it (remembered: a replay is refused). */
+  hookCall?: HookCall;
 }
 
 export interface Started extends RunRef {
@@ -66,6 +72,7 @@ export function startWorkflowRun(db: Db, teamId: string, workflowId: string, req
       throw new Conflict(`The promoted definition (version ${wf.promotedVersion}) is malformed`, definition);
     }
 
+    if (request.hookCall) acceptHookCall(w, request.hookCall);
     if (request.idempotencyKey) {
       const existing = findRunByKey(db, teamId, workflowId, request.idempotencyKey);
       if (existing) return { ...existing, reused: true };
@@ -96,6 +103,7 @@ export function startWorkflowRun(db: Db, teamId: string, workflowId: string, req
       source: request.source,
       conversationId: request.conversationId ?? null,
       idempotencyKey: request.idempotencyKey ?? null,
+      startedBy: request.startedBy ?? null,
     });
     return { ...run, reused: false };
   });

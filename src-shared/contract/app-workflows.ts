@@ -78,7 +78,9 @@ export const WorkflowApproval = z.object({
   decidedByName: z
     .string()
     .nullable()
-    .describe('who decided, in words: the member’s name or the API key’s name (null for the deadline or a former member)'),
+    .describe(
+      'who decided, in words: the member’s, API key’s or OAuth client’s name (null for the deadline, the CLI or a former member)',
+    ),
   decidedAt: z.string().nullable(),
   comment: z.string().nullable(),
   createdAt: z.string(),
@@ -92,6 +94,13 @@ const RunExtras = {
   workflowName: z.string(),
   version: z.number().int(),
   source: z.enum(RUN_SOURCES),
+  startedBy: z
+    .string()
+    .nullable()
+    .describe(
+      'who started the run by hand (user:<id>, api-key:<id>, oauth-client:<id>, cli); null for a trigger, a schedule or a webhook. Whoever started a run does not approve it (four eyes)',
+    ),
+  startedByName: z.string().nullable().describe('who started it, in words (the member’s, key’s or client’s name)'),
   conversationId: z.string().nullable(),
   errorMessage: z.string().nullable(),
   queuedAt: z.string(),
@@ -249,7 +258,7 @@ export const appWorkflowRoutes = {
     method: 'POST',
     path: '/workflow-runs/:id/approve',
     summary: 'Approve what the run waits for; it goes on along the approval’s "approved" edge',
-    description: `${INTERNAL} 409 when the run is not waiting for an approval.`,
+    description: `${INTERNAL} 409 when the run is not waiting for an approval. 403 when the caller started the run (four eyes: a person whichever credential they use, a key, an OAuth client); in a team of at most one person its owner or an apis.all key may approve what it started.`,
     params: AppWorkflowIdParams,
     body: DecisionBody.nullish(),
     responses: { 200: WorkflowRunDetail },

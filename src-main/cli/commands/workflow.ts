@@ -6,7 +6,7 @@ import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { NotFound } from '../../store/errors';
 import { ensureTeam } from '../../store/teams/teams';
-import { decideApproval } from '../../store/workflows/runs/approvals';
+import { CLI_PRINCIPAL, decideApproval } from '../../store/workflows/runs/approvals';
 import { cancelRun } from '../../store/workflows/runs/cancel';
 import { getRunDetail, listRuns } from '../../store/workflows/runs/reads';
 import { getWorkflowSettings, setWorkflowSettings } from '../../store/workflows/settings';
@@ -183,6 +183,7 @@ export function workflowCommand(): Command {
               idempotencyKey: opts.idempotencyKey,
               source: 'cli',
               requireApiExecution: false,
+              startedBy: CLI_PRINCIPAL,
             });
           } catch (err) {
             if (err instanceof StartRefused) throw new Error(err.message);
@@ -241,7 +242,8 @@ export function workflowCommand(): Command {
       .action(async (runId: string, opts: Common & { comment?: string; run: boolean }) =>
         withDb(opts, async (db) => {
           const team = findTeam(db, opts.team);
-          decideApproval(db, team.id, runId, decision, 'cli', opts.comment);
+          // The operator at the data dir is one principal: a run it started is approved by someone else (0179).
+          decideApproval(db, team.id, runId, decision, { principal: CLI_PRINCIPAL, administers: true }, opts.comment);
           await advance(db, team.id, runId, opts.run);
         }),
       );

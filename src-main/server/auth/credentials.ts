@@ -13,6 +13,8 @@ export interface Credential {
   id: string;
   teamId: string;
   userId: string | null;
+  /** The OAuth client's public id (OAuth access tokens): who acts when no person does. */
+  clientId?: string;
   /** Scopes as granted (umbrellas kept), for messages. */
   granted: readonly Scope[];
   /** Scopes in force, umbrellas expanded. */

@@ -31,6 +31,7 @@ export const resolveOAuthAccessToken: BearerResolver = (db, token) => {
       id: found.grantId,
       teamId: found.teamId,
       userId: found.userId,
+      clientId: found.clientId,
       granted: found.scopes,
       scopes: expandScopes(found.scopes),
       expiresAt: Date.parse(found.expiresAt),

@@ -10,7 +10,7 @@ import { listWorkflows } from '../../store/workflows/workflows';
 import { InvalidDefinition, importWorkflow, promote, setActive, workflowDetail } from '../../workflows/catalog';
 import { describeProblems } from '../../workflows/validate';
 import { wakeRunners } from '../../workflows/wakeup';
-import type { Credential } from '../auth/credentials';
+import { principalOf } from '../auth/principal';
 import { conflict, forbidden, unprocessable } from '../errors';
 import { registerRoute } from '../route';
 import { mayManage } from './app-sync';
@@ -20,11 +20,6 @@ import { startAck, startOrRefuse } from './workflows';
  * The internal app API for workflows under /app (contract/app-workflows.ts): what the renderer and tools need that
  * the public API deliberately lacks. Same credentials and scopes as /v1; every call is scoped to the caller's team.
  */
-
-/** Who decided, as the run's approval records it. */
-function decider(auth: Credential): string {
-  return auth.userId ? `user:${auth.userId}` : `${auth.kind === 'api_key' ? 'api-key' : 'oauth'}:${auth.id}`;
-}
 
 export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
   const { db } = opts;
@@ -82,6 +77,7 @@ export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: 
         idempotencyKey: body.idempotencyKey,
         source: 'app',
         requireApiExecution: false,
+        startedBy: principalOf(auth),
       }),
     ),
   );
@@ -92,7 +88,9 @@ export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: 
     [appWorkflowRoutes.reject, 'rejected'],
   ] as const) {
     registerRoute(app, route, ({ auth, params, body }) => {
-      decideApproval(db, auth.teamId, params.id, decision, decider(auth), body?.comment);
+      // Four eyes (0179): the store refuses an approval by whoever started the run, 403.
+      const decider = { principal: principalOf(auth), administers: mayManage(db, auth) };
+      decideApproval(db, auth.teamId, params.id, decision, decider, body?.comment);
       wakeRunners();
       return getRunDetail(db, auth.teamId, params.id);
     });
@@ -108,6 +106,7 @@ export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: 
         idempotencyKey: `retry:${run.executionId}`,
         source: 'app',
         requireApiExecution: false,
+        startedBy: principalOf(auth),
       }),
     );
   });

@@ -1,7 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db } from '../../store/db';
 import { findWebhookTarget } from '../../store/workflows/workflows';
-import { SIGNATURE_HEADER, TIMESTAMP_HEADER, webhookSignatureProblem } from '../../workflows/webhook-signature';
+import {
+  SIGNATURE_HEADER,
+  signWebhook,
+  TIMESTAMP_HEADER,
+  TOLERANCE_SECONDS,
+  webhookSignatureProblem,
+} from '../../workflows/webhook-signature';
 import { ApiError, unauthorized, unprocessable } from '../errors';
 import { startAck, startOrRefuse } from './workflows';
 
@@ -10,7 +16,9 @@ import { startAck, startOrRefuse } from './workflows';
  * app (an automation platform, a form). Outside /v1 and its bearer scheme: the call is signed with the workflow's own
  * secret (webhook-signature.ts; `finops workflow webhook-secret ID` shows it). The JSON body becomes the trigger data;
  * an `Idempotency-Key` header (1-255 characters) makes retries start one run. Answers 202 with the start
- * acknowledgment. An unknown workflow and a bad signature are the same 401, so ids cannot be probed.
+ * acknowledgment. An unknown workflow and a bad signature are the same 401, so ids cannot be probed. A signed call
+ * is accepted once (docs/decisions/0178): its replay within the window is 409 — unless it repeats its
+ * Idempotency-Key, which answers the run it started — in every process on the data dir and after a restart.
  */
 export interface WorkflowHooksOptions {
   db: Db;
@@ -36,13 +44,14 @@ export async function workflowHooksPlugin(app: FastifyInstance, opts: WorkflowHo
         const v = request.headers[name];
         return Array.isArray(v) ? v[0] : v;
       };
+      const now = clock();
       const target = request.params.id.length <= 200 ? findWebhookTarget(db, request.params.id) : undefined;
       const problem = target
         ? webhookSignatureProblem(
             target.secret,
             { signature: header(SIGNATURE_HEADER), timestamp: header(TIMESTAMP_HEADER) },
             raw,
-            clock(),
+            now,
           )
         : 'the signature does not match';
       if (!target || problem) throw unauthorized('Webhook signature not accepted', problem);
@@ -62,12 +71,20 @@ export async function workflowHooksPlugin(app: FastifyInstance, opts: WorkflowHo
       if (key !== undefined && (key.length < 1 || key.length > 255)) {
         throw unprocessable('Idempotency-Key must be 1 to 255 characters', 'header: idempotency-key');
       }
+      const timestamp = Number(header(TIMESTAMP_HEADER));
       const run = startOrRefuse(db, target.teamId, request.params.id, {
         triggerType: 'webhook',
         triggerData: data as Record<string, unknown>,
         idempotencyKey: key,
         source: 'webhook',
         requireApiExecution: false,
+        hookCall: {
+          workflowId: request.params.id,
+          signature: signWebhook(target.secret, timestamp, raw).slice('v1='.length),
+          idempotencyKey: key,
+          expiresAt: new Date((timestamp + TOLERANCE_SECONDS) * 1000).toISOString(),
+          now: now.toISOString(),
+        },
       });
       return reply.code(202).send(startAck(run));
     },

@@ -5,6 +5,7 @@ import { getRun } from '../../store/workflows/runs/reads';
 import { runReference } from '../../store/workflows/runs/row';
 import { type Started, StartRefused, type StartRequest, startWorkflowRun } from '../../workflows/dispatch';
 import { wakeRunners } from '../../workflows/wakeup';
+import { principalOf } from '../auth/principal';
 import { ApiError, forbidden } from '../errors';
 import { type RouteContext, registerRoute } from '../route';
 
@@ -47,6 +48,7 @@ export async function workflowRoutesPlugin(app: FastifyInstance, opts: { db: Db 
       idempotencyKey: b.idempotencyKey,
       source: 'api',
       requireApiExecution: true,
+      startedBy: principalOf(auth),
     });
     return startAck(run);
   };
@@ -63,6 +65,7 @@ export async function workflowRoutesPlugin(app: FastifyInstance, opts: { db: Db 
       source: 'chat',
       requireApiExecution: true,
       chat: true,
+      startedBy: principalOf(auth),
     });
     return { ...startAck(run), conversationId };
   });

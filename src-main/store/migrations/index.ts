@@ -23,6 +23,7 @@ import { einvoiceDelivery } from './022-einvoice-delivery';
 import { backups } from './023-backups';
 import { sellerTaxIds } from './024-seller-tax-ids';
 import { syncKindsAndHeldValues } from './025-sync-kinds-and-held-values';
+import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and-hook-calls';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -82,6 +83,8 @@ export const MIGRATIONS: readonly Migration[] = [
   sellerTaxIds,
   // [025 sync: a remote's kind chosen or found, values a remote cannot take]
   syncKindsAndHeldValues,
+  // [026 workflow run starters (four-eyes approvals), webhook calls accepted (replays refused)]
+  workflowRunStartersAndHookCalls,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -9,6 +9,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../../src-main/store/db';
+import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { createUser } from '../../../src-main/store/users/users';
+import { importWorkflow } from '../../../src-main/workflows/catalog';
+import { startWorkflowRun } from '../../../src-main/workflows/dispatch';
+import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import { FINOPS_BIN, ROOT, runCli } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 
@@ -143,6 +149,55 @@ describe('finops workflow', () => {
     expect(new Set(starts).size).toBe(1);
     const runs = runCli(['workflow', 'runs', '--data-dir', dir, '--team', 'Acme']).stdout.trim().split('\n');
     expect(runs).toHaveLength(1);
+  }, 60_000);
+
+  it('approve refuses a run the command line started while the team has other eyes; reject does not (0179)', async () => {
+    const dir = tmpDir('finops-wf-cli-');
+    const db = openDatabase(dir);
+    const team = ensureTeam(db, 'Acme');
+    createUser(db, team.id, { email: 'ann@acme.test', passwordHash: 'x' });
+    createUser(db, team.id, { email: 'bob@acme.test', passwordHash: 'x' });
+    const id = importWorkflow(
+      db,
+      team.id,
+      {
+        name: 'Ask first',
+        active: true,
+        triggers: [{ type: 'manual' }],
+        nodes: [
+          { id: 'ask', kind: 'approval', title: 'Go on?' },
+          { id: 'tell', kind: 'notify', message: 'went on' },
+        ],
+        edges: [{ from: 'ask', to: 'tell', when: 'approved' }],
+      },
+      { promote: true },
+    ).workflowId;
+    const byKey = startWorkflowRun(db, team.id, id, {
+      triggerType: 'manual',
+      triggerData: {},
+      source: 'api',
+      requireApiExecution: false,
+      startedBy: 'api-key:someone-else',
+    });
+    await new WorkflowRunner(db, { schedules: false }).runUntilIdle();
+    db.close();
+    const wf = (...args: string[]) => runCli(['workflow', ...args, '--data-dir', dir, '--team', 'Acme']);
+
+    const [runId] = wf('start', id).stdout.trim().split('\t');
+    const refused = wf('approve', runId!);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/Run WR-2 was started by you: someone else approves it/);
+    expect(wf('reject', runId!).stdout).toBe(`${runId}\tcompleted\n`);
+    expect(JSON.parse(wf('show', runId!).stdout)).toMatchObject({
+      startedBy: 'cli',
+      approvals: [{ status: 'rejected', decidedBy: 'cli' }],
+    });
+    // A run someone else started is the operator's to approve, and the run says who started and who approved it.
+    expect(wf('approve', byKey.id).stdout).toBe(`${byKey.id}\tcompleted\n`);
+    expect(JSON.parse(wf('show', byKey.id).stdout)).toMatchObject({
+      startedBy: 'api-key:someone-else',
+      approvals: [{ status: 'approved', decidedBy: 'cli' }],
+    });
   }, 60_000);
 
   it('prints and rotates the webhook secret of a workflow', () => {

@@ -109,7 +109,7 @@ async function driveThroughCrashes(db: Db, teamId: string, runIds: string[], cra
     for (const id of runIds) {
       const state = loadRunState(db, teamId, id);
       if (state.status === 'waiting' && state.approval?.status === 'pending') {
-        decideApproval(db, teamId, id, 'approved', 'tester');
+        decideApproval(db, teamId, id, 'approved', { principal: 'tester', administers: false });
         progressed = true;
       }
     }
@@ -210,7 +210,7 @@ describe('crash recovery', () => {
           },
         });
       await make('a').runUntilIdle();
-      decideApproval(db, teamId, run.id, 'approved', 'tester');
+      decideApproval(db, teamId, run.id, 'approved', { principal: 'tester', administers: false });
       clock = Date.now(); // the approval is stamped by the real clock: the runners see it as already made
       await expect(make('b', (p, node) => p === 'after-effect' && node === 'sync').runUntilIdle()).rejects.toThrow(
         SimulatedCrash,

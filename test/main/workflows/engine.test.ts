@@ -111,8 +111,8 @@ describe('workflow engine', () => {
     // Nothing to do while they wait.
     expect(await r.runUntilIdle()).toBe(0);
 
-    decideApproval(db, teamId, a.id, 'approved', 'user:1', 'fine');
-    decideApproval(db, teamId, b.id, 'rejected', 'user:1');
+    decideApproval(db, teamId, a.id, 'approved', { principal: 'user:1', administers: false }, 'fine');
+    decideApproval(db, teamId, b.id, 'rejected', { principal: 'user:1', administers: false });
     await r.runUntilIdle();
     expect(getRun(db, teamId, a.id)).toMatchObject({ status: 'completed' });
     expect(getRun(db, teamId, a.id).steps.map((s) => [s.nodeId, s.status])).toEqual([
@@ -126,7 +126,9 @@ describe('workflow engine', () => {
       comment: 'fine',
     });
     // A decision on a run that waits for nothing is refused.
-    expect(() => decideApproval(db, teamId, a.id, 'approved', 'user:1')).toThrow(/not waiting for an approval/);
+    expect(() => decideApproval(db, teamId, a.id, 'approved', { principal: 'user:1', administers: false })).toThrow(
+      /not waiting for an approval/,
+    );
   });
 
   it('lets an approval deadline decide with its stated outcome', async () => {

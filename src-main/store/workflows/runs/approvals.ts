@@ -1,9 +1,45 @@
 import type { Db } from '../../db';
-import { Conflict } from '../../errors';
+import { Conflict, Forbidden } from '../../errors';
+import { countMembers } from '../../users/users';
 import { write } from '../../write';
 import { runReference, runRow } from './row';
 
-/** Approvals are decided by a person (the app API, the CLI) or by their deadline (the engine). */
+/**
+ * Approvals are decided by a person (the app API, the CLI) or by their deadline (the engine).
+ *
+ * Who decides, and who started a run by hand (`workflow_runs.started_by`), is a principal: `user:<id>` (a person,
+ * whichever credential of theirs), `api-key:<id>`, `oauth-client:<client id>`, or `cli` (the operator at the data
+ * dir); server/auth/principal.ts derives it from a credential. Runs a trigger, a schedule or a webhook started
+ * have none.
+ *
+ * Four eyes (docs/decisions/0179-four-eyes-approvals.md): whoever started a run does not approve it. In a team of
+ * at most one person there are no other eyes to ask, and its administration (the owner, an apis.all key such as the
+ * desktop app's, the operator's CLI) may approve what it started; a narrower key may not, ever. Rejecting is never
+ * refused: stopping a run is not what four eyes guard against.
+ */
+
+export const CLI_PRINCIPAL = 'cli';
+
+export interface Decider {
+  principal: string;
+  /** Team administration (server/routes/app-sync.ts mayManage; the CLI): the exception of a team of one person. */
+  administers: boolean;
+}
+
+/** A team of at most one person: nobody else could look at what its one person (or its tools) started. */
+function hasOtherEyes(db: Db, teamId: string): boolean {
+  return countMembers(db, teamId) > 1;
+}
+
+function refuseOwnApproval(db: Db, teamId: string, startedBy: string | null, runNumber: number, decider: Decider): void {
+  if (startedBy === null || startedBy !== decider.principal) return;
+  if (decider.administers && !hasOtherEyes(db, teamId)) return;
+  throw new Forbidden(
+    `Run ${runReference(runNumber)} was started by you: someone else approves it`,
+    'Four eyes: someone other than whoever started a run approves it — another member of the team, or its owner. ' +
+      'Rejecting or canceling it stays possible.',
+  );
+}
 
 /** A deadline decided the approval; called by the engine inside the commit that completes the step. */
 export function resolveApprovalAtDeadline(
@@ -23,14 +59,14 @@ export function resolveApprovalAtDeadline(
 
 /**
  * Records a person's decision on the approval the run waits for, and makes the run ready (a runner takes it on).
- * Conflict when the run waits for no approval.
+ * Conflict when the run waits for no approval; Forbidden when the decider started the run and would approve it.
  */
 export function decideApproval(
   db: Db,
   teamId: string,
   runId: string,
   decision: 'approved' | 'rejected',
-  by: string,
+  decider: Decider,
   comment?: string,
 ): void {
   write(
@@ -48,9 +84,10 @@ export function decideApproval(
           `its status is ${r.status}${r.status === 'waiting' ? ' (waiting for a delay)' : ''}`,
         );
       }
+      if (decision === 'approved') refuseOwnApproval(db, teamId, r.started_by, r.run_number, decider);
       db.prepare('UPDATE workflow_approvals SET status = ?, decided_by = ?, decided_at = ?, comment = ? WHERE id = ?').run(
         decision,
-        by,
+        decider.principal,
         w.now,
         comment ?? null,
         pending,

@@ -12,6 +12,8 @@ export interface NewRun {
   source: RunSource;
   conversationId?: string | null;
   idempotencyKey?: string | null;
+  /** Who started it by hand (approvals.ts `Principal`); null for a trigger, a schedule, a webhook. */
+  startedBy?: string | null;
   /** A run that cannot start (its definition no longer validates) is stored failed, so monitoring shows why. */
   failed?: string;
 }
@@ -37,6 +39,7 @@ export function insertRun(w: Writer, run: NewRun): RunRef {
     source: run.source,
     conversation_id: run.conversationId ?? null,
     idempotency_key: run.idempotencyKey ?? null,
+    started_by: run.startedBy ?? null,
     error_message: run.failed ?? null,
     queued_at: w.now,
     completed_at: run.failed ? w.now : null,

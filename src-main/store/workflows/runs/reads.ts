@@ -69,18 +69,20 @@ interface ApprovalRow {
 }
 
 /**
- * Who decided, in words: a member's name, an API key's name; null for the deadline, an OAuth client, or a person no
- * longer in the team (read within the team only).
+ * Who started or decided (approvals.ts principals), in words: a member's name, an API key's name, an OAuth client's
+ * name; null for the deadline, the CLI, or a person no longer in the team (read within the team only).
  */
-function deciderName(db: Db, teamId: string, decidedBy: string | null): string | null {
-  const [kind, id] = decidedBy?.split(':', 2) ?? [];
+function principalName(db: Db, teamId: string, principal: string | null): string | null {
+  const [kind, id] = principal?.split(':', 2) ?? [];
   if (!id) return null;
   const sql =
     kind === 'user'
       ? 'SELECT u.full_name FROM team_members m JOIN users u ON u.id = m.user_id WHERE m.team_id = ? AND m.user_id = ?'
       : kind === 'api-key'
         ? 'SELECT name FROM api_keys WHERE team_id = ? AND id = ?'
-        : null;
+        : kind === 'oauth-client'
+          ? 'SELECT name FROM oauth_clients WHERE team_id = ? AND client_id = ?'
+          : null;
   return sql ? ((db.prepare(sql).pluck().get(teamId, id) as string | undefined) ?? null) : null;
 }
 
@@ -95,7 +97,7 @@ function approval(db: Db, teamId: string, a: ApprovalRow): WorkflowApproval {
     deadlineAt: a.deadline_at,
     deadlineOutcome: a.deadline_outcome,
     decidedBy: a.decided_by,
-    decidedByName: deciderName(db, teamId, a.decided_by),
+    decidedByName: principalName(db, teamId, a.decided_by),
     decidedAt: a.decided_at,
     comment: a.comment,
     createdAt: a.created_at,
@@ -112,6 +114,8 @@ function extras(db: Db, r: RunRow) {
     workflowName: workflowName(db, r.workflow_id),
     version: r.version,
     source: r.source,
+    startedBy: r.started_by,
+    startedByName: principalName(db, r.team_id, r.started_by),
     conversationId: r.conversation_id,
     errorMessage: r.error_message,
     queuedAt: r.queued_at,

@@ -31,6 +31,7 @@ export interface RunRow {
   source: RunSource;
   conversation_id: string | null;
   idempotency_key: string | null;
+  started_by: string | null;
   current_node_id: string | null;
   vars: string;
   step_count: number;

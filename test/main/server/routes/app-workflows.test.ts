@@ -5,8 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { configureOperator, resetOperator } from '../../../../src-main/operator/settings';
+import { createApiKey } from '../../../../src-main/store/auth/api-keys';
+import { createClient } from '../../../../src-main/store/auth/oauth/clients';
+import { issueClientCredentials } from '../../../../src-main/store/auth/oauth/tokens';
 import { createSession } from '../../../../src-main/store/auth/sessions';
 import { createUser } from '../../../../src-main/store/users/users';
+import { insertRun } from '../../../../src-main/store/workflows/runs/enqueue';
+import { write } from '../../../../src-main/store/write';
 import { WorkflowRunner } from '../../../../src-main/workflows/runner';
 import { createApiClient } from '../../../../src-shared/api-client';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
@@ -309,5 +314,146 @@ describe('/app/workflow-settings: who decides where runs may call', () => {
     } finally {
       resetOperator();
     }
+  });
+});
+
+describe('/app/workflow-runs/{id}/approve: four eyes (docs/decisions/0179)', () => {
+  async function person(api: TestApi, email: string, role: 'owner' | 'member') {
+    const teamId = api.team('Acme').id;
+    const { user } = createUser(api.db, teamId, { email, passwordHash: 'x', fullName: email.split('@')[0], role });
+    const cookie = `finops_session=${createSession(api.db, { teamId, userId: user.id }).token}`;
+    const csrf = (await api.call('GET', '/app/session', { headers: { cookie } })).json().csrfToken as string;
+    const headers = { cookie, 'x-csrf-token': csrf };
+    return {
+      user,
+      start: async () => {
+        const res = await api.call('POST', `/app/workflows/${wfOf.get(api)}/runs`, { headers, body: { triggerData: { n: 1 } } });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().executionId as string;
+      },
+      decide: (run: string, kind: 'approve' | 'reject') => api.call('POST', `/app/workflow-runs/${run}/${kind}`, { headers }),
+      ownKey: createApiKey(api.db, {
+        teamId,
+        name: `${email}'s key`,
+        scopes: ['workflows.read', 'workflows.write'],
+        userId: user.id,
+      }).key,
+    };
+  }
+  const wfOf = new Map<TestApi, string>();
+  async function team(): Promise<{ api: TestApi; token: string }> {
+    const { api, token, wf } = await setup();
+    wfOf.set(api, wf);
+    return { api, token };
+  }
+  const startWith = async (api: TestApi, token: string) => {
+    const res = await api.call('POST', `/app/workflows/${wfOf.get(api)}/runs`, { token, body: { triggerData: { n: 2 } } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json().executionId as string;
+  };
+
+  it('a member does not approve a run they started, with any credential of theirs; someone else does, and rejecting stays open', async () => {
+    const { api } = await team();
+    const ann = await person(api, 'ann@acme.test', 'owner');
+    const bob = await person(api, 'bob@acme.test', 'member');
+    const first = await ann.start();
+    const second = await ann.start();
+    await drive(api);
+
+    const own = await ann.decide(first, 'approve');
+    expect(own.statusCode).toBe(403);
+    expect(own.json()).toMatchObject({
+      error: 'Forbidden',
+      message: 'Run WR-1 was started by you: someone else approves it',
+      description: expect.stringContaining('Four eyes'),
+    });
+    // Her own API key is still her.
+    expect((await api.call('POST', `/app/workflow-runs/${first}/approve`, { token: ann.ownKey })).statusCode).toBe(403);
+    const detail = (await api.call('GET', `/app/workflow-runs/${first}`, { token: ann.ownKey })).json();
+    expect(detail).toMatchObject({ status: 'waiting', startedBy: `user:${ann.user.id}`, startedByName: 'ann' });
+
+    const approved = await bob.decide(first, 'approve');
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json().approvals[0]).toMatchObject({ status: 'approved', decidedBy: `user:${bob.user.id}` });
+    expect((await ann.decide(second, 'reject')).statusCode).toBe(200);
+  });
+
+  it('a key does not approve what it started; in a team of one person only its administration may', async () => {
+    const { api, token: adminKey } = await team();
+    const narrow = api.key('Acme', ['workflows.read', 'workflows.write']);
+    const other = api.key('Acme', ['workflows.read', 'workflows.write']);
+    const byNarrow = await startWith(api, narrow);
+    const byAdmin = await startWith(api, adminKey);
+    await drive(api);
+    // No person in the team yet: a narrow key still needs another's approval; the apis.all key (the desktop app's
+    // kind) approves what it started, as the team has no other eyes.
+    const refused = await api.call('POST', `/app/workflow-runs/${byNarrow}/approve`, { token: narrow });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/started by you/);
+    expect((await api.call('POST', `/app/workflow-runs/${byAdmin}/approve`, { token: adminKey })).statusCode).toBe(200);
+    expect((await api.call('POST', `/app/workflow-runs/${byNarrow}/approve`, { token: other })).statusCode).toBe(200);
+
+    // The team's one person may approve what they started; once a second person joins, not any more, nor the key.
+    const solo = await person(api, 'sol@acme.test', 'owner');
+    const bySolo = await solo.start();
+    const byAdminAgain = await startWith(api, adminKey);
+    await drive(api);
+    expect((await solo.decide(bySolo, 'approve')).statusCode).toBe(200);
+    await person(api, 'second@acme.test', 'member');
+    expect((await api.call('POST', `/app/workflow-runs/${byAdminAgain}/approve`, { token: adminKey })).statusCode).toBe(403);
+  });
+
+  it('the public start (POST /v1/workflows/{id}/execute) and a retry record their starter too', async () => {
+    const { api } = await team();
+    const key = api.key('Acme', ['workflows.read', 'workflows.write']);
+    const res = await api.call('POST', '/app/workflows', {
+      token: api.key('Acme'),
+      body: { definition: { ...approvalFlow, name: 'Public', apiExecution: true }, promote: true },
+    });
+    const run = (await api.call('POST', `/v1/workflows/${res.json().id}/execute`, { token: key, body: {} })).json();
+    await drive(api);
+    expect((await api.call('POST', `/app/workflow-runs/${run.executionId}/approve`, { token: key })).statusCode).toBe(403);
+
+    // A failed run retried by another key: the retry is that key's.
+    write(api.db, api.team('Acme').id, (w) => w.update('workflow_run', run.executionId, { status: 'failed' }));
+    const retrier = api.key('Acme', ['workflows.read', 'workflows.write']);
+    const retry = (await api.call('POST', `/app/workflow-runs/${run.executionId}/retry`, { token: retrier })).json();
+    await drive(api);
+    expect((await api.call('POST', `/app/workflow-runs/${retry.executionId}/approve`, { token: retrier })).statusCode).toBe(403);
+    expect((await api.call('POST', `/app/workflow-runs/${retry.executionId}/approve`, { token: key })).statusCode).toBe(200);
+  });
+
+  it('an OAuth client is one principal across its client-credentials tokens', async () => {
+    const { api } = await team();
+    const teamId = api.team('Acme').id;
+    const { client } = createClient(api.db, teamId, {
+      name: 'Zap',
+      scopes: ['workflows.read', 'workflows.write'],
+      redirectUris: ['http://127.0.0.1:9/cb'],
+      isPublic: false,
+    });
+    const token = () => {
+      const issued = issueClientCredentials(api.db, { client, scope: undefined });
+      if (!issued.ok) throw new Error(issued.description);
+      return issued.accessToken;
+    };
+    const run = await startWith(api, token());
+    await drive(api);
+    const refused = await api.call('POST', `/app/workflow-runs/${run}/approve`, { token: token() });
+    expect(refused.statusCode).toBe(403);
+    const detail = (await api.call('GET', `/app/workflow-runs/${run}`, { token: token() })).json();
+    expect(detail).toMatchObject({ startedBy: `oauth-client:${client.clientId}`, startedByName: 'Zap' });
+  });
+
+  it('runs a trigger, a schedule or a webhook started have no starter: anyone with the scope approves', async () => {
+    const { api, token } = await team();
+    const run = write(api.db, api.team('Acme').id, (w) =>
+      insertRun(w, { workflowId: wfOf.get(api)!, version: 1, triggerType: 'manual', triggerData: {}, source: 'trigger' }),
+    );
+    await drive(api);
+    const detail = (await api.call('GET', `/app/workflow-runs/${run.id}`, { token })).json();
+    expect(detail).toMatchObject({ status: 'waiting', startedBy: null });
+    const narrow = api.key('Acme', ['workflows.read', 'workflows.write']);
+    expect((await api.call('POST', `/app/workflow-runs/${run.id}/approve`, { token: narrow })).statusCode).toBe(200);
   });
 });
