@@ -48,6 +48,8 @@ export interface InvoiceRow {
   reminder_sent_at: string | null;
   tracker_project_id: string | null;
   internal_note: string | null;
+  /** The seller and buyer frozen at issue (JSON, ./parties.ts); null while not issued. */
+  issued_parties: string | null;
   created_at: string;
   updated_at: string;
   seq: number;
@@ -61,6 +63,8 @@ export interface StoredLine {
   priceMinor: number;
   vatRate?: number | null;
   taxRate?: number | null;
+  /** The line's revenue category (a transaction category's slug); a local extension. */
+  category?: string | null;
 }
 
 export interface CustomerRef {
@@ -217,6 +221,7 @@ function toInvoice(
         vat: l.vatRate ?? null,
         taxRate: own,
         tax: own,
+        category: l.category ?? null,
         amount,
       };
     }),
@@ -224,7 +229,7 @@ function toInvoice(
     note: r.note,
     internalNote: r.internal_note,
     trackerProjectId: r.tracker_project_id,
-    delivery: delivery ? toDelivery(delivery) : null,
+    delivery: delivery ? toDelivery(delivery, r.currency) : null,
     payment: payment ? ref(payment) : null,
     payments: applied.map(ref),
     paidAmount: major(totals.paidMinor),

@@ -20,6 +20,7 @@ import { eInvoices } from './019-e-invoices';
 import { invoiceSync } from './020-invoice-sync';
 import { attachmentSync } from './021-attachment-sync';
 import { einvoiceDelivery } from './022-einvoice-delivery';
+import { issuedInvoices } from './027-issued-invoices';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -73,6 +74,11 @@ export const MIGRATIONS: readonly Migration[] = [
   attachmentSync,
   // [022 e-invoice delivery: a team's Peppol access point, the hand-off queue]
   einvoiceDelivery,
+  // [023–026] — reserved for the areas working beside issue 36 (placeholders until their migrations land; a data dir
+  // migrated past them with a placeholder exists only in development)
+  ...[23, 24, 25, 26].map((version) => ({ version, name: 'reserved', sql: '' })),
+  // [027 issued invoices frozen (parties, files), a customer's invoice language, dunning levels]
+  issuedInvoices,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;
