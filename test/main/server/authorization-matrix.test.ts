@@ -419,6 +419,7 @@ const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<stri
     `?entity=tag&ids=${(await api.call('POST', '/v1/tags', { token, body: { name: `matrix-sync-${Math.random()}` } })).json().id}`,
   'GET /v1/rules/category-suggestions': async (api, token) => `?ids=${await matrixTransaction(api, token)}`,
   'GET /v1/rules/similar': async (api, token) => `?transactionId=${await matrixTransaction(api, token)}`,
+  'GET /v1/invoice-payments/candidates': async (api, token) => `?invoiceId=${await matrixInvoice(api, token, 'unpaid')}`,
   'GET /v1/metrics/stress-tests/compare': async (api, token) =>
     `?ids=${await matrixStressTest(api, token)},${await matrixStressTest(api, token)}`,
 };
