@@ -72,6 +72,7 @@ export const TemplateInput = z.looseObject({
   ),
   vatCategory: z
     .enum(ISSUED_VAT_CATEGORIES)
+    .nullable()
     .optional()
     .describe(
       'extension, for e-invoices: the EN 16931 VAT category of the lines without VAT — Z zero rated, E exempt, AE reverse ' +

@@ -63,6 +63,61 @@ export function defaultLineRate(situation: VatSituation, categoryRate: number | 
   return categoryRate ?? teamRate;
 }
 
+/**
+ * The standard VAT rate of a country in percent (as of 2026; EU member states, the UK, Switzerland, Norway), for a
+ * team that has set no default rate of its own: a German team's first invoice starts at 19 %, not 0 %. A team that
+ * charges none (a small business, § 19 UStG) says so in its settings with its reason. Null: not known here.
+ */
+const STANDARD_RATES: Readonly<Record<string, number>> = {
+  AT: 20,
+  BE: 21,
+  BG: 20,
+  CY: 19,
+  CZ: 21,
+  DE: 19,
+  DK: 25,
+  EE: 24,
+  ES: 21,
+  FI: 25.5,
+  FR: 20,
+  GR: 24,
+  HR: 25,
+  HU: 27,
+  IE: 23,
+  IT: 22,
+  LT: 21,
+  LU: 17,
+  LV: 21,
+  MT: 18,
+  NL: 21,
+  PL: 23,
+  PT: 23,
+  RO: 21,
+  SE: 25,
+  SI: 22,
+  SK: 23,
+  GB: 20,
+  CH: 8.1,
+  NO: 25,
+};
+
+export function standardVatRate(countryCode: string | null | undefined): number | null {
+  return STANDARD_RATES[countryCode?.toUpperCase() ?? ''] ?? null;
+}
+
+/**
+ * The rate a team's new lines start with when their category names none: the team's own default rate; none when it
+ * charges no VAT (`includeVat` off, or a reason such as the small business's); else its country's standard rate.
+ */
+export function teamDefaultRate(
+  template: { vatRate: number; includeVat: boolean; vatExemptionReason: string | null },
+  countryCode: string | null | undefined,
+): number {
+  if (template.vatRate > 0) return template.vatRate;
+  if (!template.includeVat || template.vatExemptionReason?.trim()) return 0;
+  return standardVatRate(countryCode) ?? 0;
+}
+
 export const REVERSE_CHARGE_CODE = 'VATEX-EU-AE';
 
 /** The reverse-charge note in the invoice's language (English for a language without one). */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defaultLineRate, invoiceDateFormat, reverseChargeNote, vatSituation } from '../../../src-shared/domain/invoice-vat';
+import {
+  defaultLineRate,
+  invoiceDateFormat,
+  reverseChargeNote,
+  standardVatRate,
+  teamDefaultRate,
+  vatSituation,
+} from '../../../src-shared/domain/invoice-vat';
 
 describe('the VAT situation of an invoice', () => {
   it.each([
@@ -39,5 +46,26 @@ describe('the VAT situation of an invoice', () => {
     ['sv-SE', 'yyyy-MM-dd'],
   ])('writes %s dates as %s', (locale, format) => {
     expect(invoiceDateFormat(locale)).toBe(format);
+  });
+});
+
+describe('the rate a team’s lines start with', () => {
+  const template = (vatRate: number, includeVat = true, vatExemptionReason: string | null = null) => ({
+    vatRate,
+    includeVat,
+    vatExemptionReason,
+  });
+  it('is the team’s own rate, else its country’s standard rate, else none', () => {
+    expect(teamDefaultRate(template(7), 'DE')).toBe(7);
+    expect(teamDefaultRate(template(0), 'DE')).toBe(19); // the 0 % a German customer got
+    expect(teamDefaultRate(template(0), 'at')).toBe(20);
+    expect(teamDefaultRate(template(0), 'FI')).toBe(25.5);
+    expect(teamDefaultRate(template(0), null)).toBe(0);
+    expect(teamDefaultRate(template(0), 'US')).toBe(0);
+    expect(standardVatRate('ZZ')).toBeNull();
+  });
+  it('is none for a team that charges no VAT (a small business says why)', () => {
+    expect(teamDefaultRate(template(0, false), 'DE')).toBe(0);
+    expect(teamDefaultRate(template(0, true, 'Kleinunternehmer gemäß § 19 UStG'), 'DE')).toBe(0);
   });
 });
