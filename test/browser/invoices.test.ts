@@ -1,16 +1,19 @@
 /**
  * Invoices in the web build against a real server: write an invoice from line items at two VAT rates (the total shown
  * while typing is the one the server computes), send the draft with a subject of one's own and no mail server set up
- * (issued; its e-mail plainly waiting for sync), see its PDF, record a part payment by hand and see what stays open,
+ * (issued; its e-mail plainly waiting for sync), see its PDF, record a part payment by hand and
+ * one from a bank line that names the invoice, seeing what stays open,
  * remind, mark it paid and refund it; accept a payment the matcher suggests; axe in both themes.
  */
 import { describe, expect, it } from 'vitest';
 import { matchInvoicePayments } from '../../src-main/store/invoices/matching';
 import { ensureTeam } from '../../src-main/store/teams/teams';
 import { createApiClient } from '../../src-shared/api-client';
+import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { paymentRoutes } from '../../src-shared/contract/invoice-payments';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
+import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { LAWFUL_BUYER_ADDRESS, makeTeamLawful } from '../helpers/lawful-team';
 import { checkAxeBothThemes } from './helpers/axe';
 import { formatted, LOCALE, startsWith, tk, tr } from './helpers/i18n';
@@ -119,6 +122,33 @@ describe('invoices in the web UI', () => {
       paidAmount: 1000,
       amountDue: 1327.37,
     });
+
+    // Another part from a bank line that names the invoice ("INV-0001 Teilzahlung", entered by hand in the account):
+    // offered in the dialog, its amount taken, shown on the page as from that line.
+    const [account] = (await api.call(bankAccountRoutes.list, {})).data;
+    await api.call(transactionRoutes.create, {
+      body: {
+        name: 'INV-0001 Teilzahlung',
+        counterpartyName: 'Nordlicht Design GmbH',
+        amount: 500,
+        currency: 'EUR',
+        date: stored!.issueDate,
+        bankAccountId: account!.id,
+      },
+    });
+    await invoices.command('Record a payment');
+    await payDialog.getByRole('radio', { name: /Nordlicht Design GmbH/ }).check();
+    await payDialog
+      .getByTestId('payment-rest')
+      .getByText(tr('After this payment {{amount}} is still open.', { amount: amount(827.37) }))
+      .waitFor();
+    await payDialog.getByRole('button', { name: tr('Record payment') }).click();
+    await expect.poll(() => page.getByTestId('amount-open').innerText()).toBe(amount(827.37));
+    await page
+      .getByRole('region', { name: tr('Payments') })
+      .getByText(tr('from the bank line of {{name}}', { name: 'Nordlicht Design GmbH' }))
+      .waitFor();
+    expect((await api.call(invoiceRoutes.get, { params: { id: draftId } })).amountDue).toBe(827.37);
     await checkAxeBothThemes(page, 'invoice page');
 
     // A reminder waits the same way; marking paid and refunding move it on, each asked first.
