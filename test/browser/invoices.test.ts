@@ -1,9 +1,9 @@
 /**
- * Invoices in the web build against a real server: write an invoice from line items at two VAT rates (the total shown
- * while typing is the one the server computes), send the draft with a subject of one's own and no mail server set up
- * (issued; its e-mail plainly waiting for sync), see its PDF, record a part payment by hand and
- * one from a bank line that names the invoice, seeing what stays open,
- * remind, mark it paid and refund it; accept a payment the matcher suggests; axe in both themes.
+ * Invoices in the web build against a real server: write an invoice from line items at two VAT rates (the total
+ * shown while typing is the one the server computes), edit the draft, send it with a subject of one's own and no
+ * mail server set up (issued; its e-mail plainly waiting for sync), see its PDF, record a part payment by hand and
+ * one from a bank line that names the invoice, seeing what stays open, remind, mark it paid and refund it; accept a
+ * payment the matcher suggests; axe in both themes.
  */
 import { describe, expect, it } from 'vitest';
 import { matchInvoicePayments } from '../../src-main/store/invoices/matching';
@@ -63,6 +63,19 @@ describe('invoices in the web UI', () => {
     expect(page.url()).toMatch(/\/invoices\/[\w-]+$/);
     const draftId = page.url().split('/').pop()!;
 
+    // The draft is edited in the same form, its lines and rates as saved: a description changed, the rest kept.
+    await invoices.command('Edit');
+    const editor = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: tr('Save draft') }) });
+    const travel = editor.getByLabel(tr('{{field}}, line {{n}}', { field: tr('Description'), n: 2 }), { exact: true });
+    await expect.poll(() => travel.inputValue()).toBe('Travel');
+    expect(await editor.getByLabel(tr('{{field}}, line {{n}}', { field: tr('VAT %'), n: 2 }), { exact: true }).inputValue()).toBe(
+      '7',
+    );
+    await travel.fill('Travel to Hamburg');
+    await editor.getByRole('button', { name: tr('Save draft') }).click();
+    await editor.waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: 'Travel to Hamburg' }).waitFor();
+
     // Send it with a subject of the person's own: issued, its e-mail waiting for sync with that subject.
     await invoices.command('Send');
     const sendDialog = page.getByRole('dialog').filter({ has: page.getByRole('button', { name: tr('Send invoice') }) });
@@ -93,7 +106,7 @@ describe('invoices in the web UI', () => {
       delivery: { state: 'awaiting_sync', recipient: 'rechnung@nordlicht.example', kind: 'invoice' },
       lineItems: [
         { name: 'Design workshop', quantity: 1.5, unit: 'days', price: 1250.5, vat: 19 },
-        { name: 'Travel', quantity: 1, price: 89, vat: 7 },
+        { name: 'Travel to Hamburg', quantity: 1, price: 89, vat: 7 },
       ],
     });
     expect(ui.server.db.prepare('SELECT subject FROM invoice_deliveries WHERE id = ?').get(stored!.delivery!.id)).toEqual({
