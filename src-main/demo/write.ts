@@ -3,6 +3,8 @@ import { reviewStateOf } from '../../src-shared/domain/review-state';
 import type { Db } from '../store/db';
 import { type SeedOptions, seedTeam } from '../store/demo/bulk-seed';
 import type { SeedInvoice, SeedRecords, SeedSummary, SeedTransaction } from '../store/demo/seed-records';
+import { updateTeam } from '../store/teams/team-api';
+import { getTeamDetails } from '../store/teams/teams';
 import { isoDay, isoInstant } from './calendar';
 import { TAG_NAMES } from './catalog';
 import { type DemoWindow, stamp } from './context';
@@ -20,9 +22,29 @@ import type { DemoDataSet } from './seed';
 /** The demo agency is German: its categories and their groups are the German default taxonomy. */
 const COUNTRY = 'DE';
 
+/**
+ * What the agency's invoices state of it (docs/decisions/0121): its address and VAT number, and the IBAN of its
+ * checking account — so a person trying the demo can issue an invoice, and sees what a complete one says.
+ */
+export const DEMO_SELLER = {
+  countryCode: COUNTRY,
+  addressLine1: 'Schönhauser Allee 36',
+  zip: '10435',
+  city: 'Berlin',
+  vatNumber: 'DE298765432',
+} as const;
+export const DEMO_IBAN = 'DE89370400440532013000';
+
 /** Writes the data set. The team must exist and hold no demo-table rows (store/demo/demo-data.ts teamHasData). */
 export function writeDemo(db: Db, teamId: string, data: DemoDataSet, options: SeedOptions = {}): SeedSummary {
-  return seedTeam(db, teamId, demoRecords(data), options);
+  const summary = seedTeam(db, teamId, demoRecords(data), options);
+  // What the team already says of itself is kept; what it does not say, the demo says.
+  const team = getTeamDetails(db, teamId);
+  const missing = Object.fromEntries(
+    Object.entries(DEMO_SELLER).filter(([k]) => !team[k as keyof typeof DEMO_SELLER]),
+  ) as Partial<typeof DEMO_SELLER>;
+  if (Object.keys(missing).length) updateTeam(db, { teamId, userId: null }, teamId, missing);
+  return summary;
 }
 
 function demoRecords(d: DemoDataSet): SeedRecords {
@@ -47,6 +69,7 @@ function demoRecords(d: DemoDataSet): SeedRecords {
       connectionId: `demo_conn_${a.institutionId}`,
       connectionName: a.connectionName,
       expiresAt: isoDay(w.asOf + 120),
+      iban: a.key === 'checking' ? DEMO_IBAN : null,
       createdAt: setup,
     })),
     customers: [...d.customers]

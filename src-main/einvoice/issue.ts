@@ -9,9 +9,11 @@ import {
 import { checkEInvoice, type RuleFailure } from '../../src-shared/domain/einvoice/rules';
 import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
+import { keptDocument } from '../invoices/issued-files';
 import { invoicePdf, pdfFileName } from '../invoices/pdf-files';
 import type { Db } from '../store/db';
 import { eInvoiceSources, vatInBaseCurrency } from '../store/einvoice/sources';
+import { getInvoiceRow } from '../store/invoices/read';
 import { validateCii } from './schema';
 import { writeEInvoice } from './write';
 
@@ -129,19 +131,30 @@ export async function issueEInvoice(
   options: IssueOptions = {},
 ): Promise<IssuedEInvoice> {
   const { format, einvoice, failures, locale } = checkInvoiceEInvoice(db, teamId, invoiceId, options);
-  if (failures.length) throw new EInvoiceRejected(failures);
   const info = FORMAT_INFO[format];
-  const pdf = info.container === 'pdf' ? (await invoicePdf(db, dataDir, teamId, invoiceId)).bytes : undefined;
-  const written = await writeEInvoice(einvoice, format, { lang: locale || 'en', pdf });
-  if (info.syntax === 'CII') {
-    const errors = await validateCii(written.xml);
-    if (errors.length) {
-      throw new EInvoiceRejected(errors.map((e) => ({ rule: 'XSD', field: e.path || `line ${e.line}`, message: e.message })));
-    }
-  }
   const base = pdfFileName(einvoice.number).replace(/\.pdf$/, '');
   const fileName = info.container === 'pdf' ? `${base}.pdf` : `${base}-${format}.xml`;
-  return { format, bytes: written.bytes, mimeType: written.mimeType, fileName };
+  const mimeType = info.container === 'pdf' ? 'application/pdf' : 'application/xml';
+  const produce = async () => {
+    if (failures.length) throw new EInvoiceRejected(failures);
+    // A hybrid's visible page is the invoice's PDF — for an issued invoice the one kept since its issue — and its XML
+    // is written from the same frozen parties: both parts say the same (0119).
+    const pdf = info.container === 'pdf' ? (await invoicePdf(db, dataDir, teamId, invoiceId)).bytes : undefined;
+    const written = await writeEInvoice(einvoice, format, { lang: locale || 'en', pdf });
+    if (info.syntax === 'CII') {
+      const errors = await validateCii(written.xml);
+      if (errors.length) {
+        throw new EInvoiceRejected(errors.map((e) => ({ rule: 'XSD', field: e.path || `line ${e.line}`, message: e.message })));
+      }
+    }
+    return written.bytes;
+  };
+  // An issued invoice's e-invoice is kept as first produced: the same file every time it is asked for.
+  const issued = Boolean(getInvoiceRow(db, teamId, invoiceId)?.issued_parties);
+  const kind = options.creditNote ? `credit-note:${format}` : format;
+  const extension = info.container === 'pdf' ? 'pdf' : 'xml';
+  const bytes = issued ? await keptDocument(db, dataDir, teamId, invoiceId, kind, extension, produce) : await produce();
+  return { format, bytes, mimeType, fileName };
 }
 
 /** Refuses (EInvoiceRejected) to send an invoice whose chosen e-invoice fails its rules; no format chosen: nothing. */

@@ -5,10 +5,13 @@ import { renderInvoicePdf } from '../pdf/invoice-pdf';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { invoiceParties, pdfFile, recordPdfFile } from '../store/invoices/files';
+import { frozenParties } from '../store/invoices/parties';
 import { getInvoice, getInvoiceRow } from '../store/invoices/read';
+import { keptDocument, removeKeptDocuments } from './issued-files';
 
 /**
- * Every invoice's PDF, stored in the data dir (`invoices/<team id>/<invoice id>.pdf`) and re-rendered when the
+ * Every invoice's PDF. An issued invoice's is kept as first produced (./issued-files.ts, docs/decisions/0119); one
+ * not issued yet is stored in the data dir (`invoices/<team id>/<invoice id>.pdf`) and re-rendered when the
  * invoice has changed since (its seq). Written to a temporary file and renamed, so a reader never sees half a file.
  * Without a data dir (an in-memory database) the PDF is rendered and not stored.
  */
@@ -33,6 +36,12 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
   const row = getInvoiceRow(db, teamId, invoiceId);
   if (!row) throw new NotFound('invoice', invoiceId);
   const fileName = pdfFileName(row.invoice_number);
+  const render = () => {
+    const invoice = getInvoice(db, teamId, invoiceId);
+    return renderInvoicePdf({ invoice, ...invoiceParties(db, teamId, invoice), issuedAt: frozenParties(row)?.issuedAt ?? null });
+  };
+  // Issued: the PDF as first produced from what the invoice said that day, never rendered anew (0119).
+  if (row.issued_parties) return { bytes: await keptDocument(db, dataDir, teamId, invoiceId, 'pdf', 'pdf', render), fileName };
   if (dataDir) {
     const stored = pdfFile(db, teamId, invoiceId);
     if (stored && stored.invoice_seq === row.seq) {
@@ -43,8 +52,7 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
       }
     }
   }
-  const invoice = getInvoice(db, teamId, invoiceId);
-  const bytes = await renderInvoicePdf({ invoice, ...invoiceParties(db, teamId, invoice) });
+  const bytes = await render();
   if (!dataDir) return { bytes, fileName };
   const rel = storedPath(teamId, invoiceId);
   const abs = path.join(dataDir, rel);
@@ -61,8 +69,9 @@ export async function invoicePdf(db: Db, dataDir: string | undefined, teamId: st
   return { bytes, fileName, path: abs };
 }
 
-/** Removes a deleted invoice's PDF from the data dir. */
+/** Removes a deleted invoice's PDF (and the documents kept of it, if it was issued and canceled) from the data dir. */
 export function removeInvoicePdf(dataDir: string | undefined, teamId: string, invoiceId: string): void {
   if (!dataDir) return;
   fs.rmSync(path.join(dataDir, storedPath(teamId, invoiceId)), { force: true });
+  removeKeptDocuments(dataDir, teamId, invoiceId);
 }

@@ -84,7 +84,10 @@ async function sendOne(db: Db, row: DeliveryRow, options: SenderOptions, owner: 
     const invoice = getInvoice(db, row.team_id, row.invoice_id);
     const name = findTeamById(db, row.team_id)?.name ?? 'Finops Desk';
     const pdf = await invoicePdf(db, options.dataDir, row.team_id, row.invoice_id);
-    const content = invoiceEmail(invoice, row.kind, name, clock());
+    const content = invoiceEmail(invoice, row.kind, name, clock(), {
+      overrides: { subject: row.subject, message: row.message },
+      reminder: { level: row.reminder_level, feeMinor: row.fee_minor ?? 0 },
+    });
     transport = await transportFor(
       settings,
       readSmtpPassword(options.dataDir, row.team_id, process.env, { ...settings, singleTeam: isSingleTeam(db) }),

@@ -1,4 +1,5 @@
 import type PDFKitDocument from 'pdfkit';
+import { formatDayAs } from '../../src-shared/domain/invoice-dates';
 import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice, unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
@@ -112,21 +113,7 @@ export function numberFormatter(locale: string, maxDecimals = 4): (n: number) =>
 }
 
 /** A YYYY-MM-DD day in one of the hosted date formats (dd/MM/yyyy, MM/dd/yyyy, yyyy-MM-dd, dd.MM.yyyy, dd-MM-yyyy). */
-export function formatDay(day: string, dateFormat: string): string {
-  const [y = '', m = '', d = ''] = day.split('-');
-  switch (dateFormat) {
-    case 'MM/dd/yyyy':
-      return `${m}/${d}/${y}`;
-    case 'dd/MM/yyyy':
-      return `${d}/${m}/${y}`;
-    case 'dd.MM.yyyy':
-      return `${d}.${m}.${y}`;
-    case 'dd-MM-yyyy':
-      return `${d}-${m}-${y}`;
-    default:
-      return day;
-  }
-}
+export const formatDay = formatDayAs;
 
 /** The locale if Intl knows it, else English (a stored template may carry anything). */
 export function safeLocale(locale: string): string {

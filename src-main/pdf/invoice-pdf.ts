@@ -1,5 +1,6 @@
 import type { Invoice } from '../../src-shared/contract/invoices';
 import { computeAmounts } from '../../src-shared/domain/invoice-amounts';
+import { reverseChargeNote } from '../../src-shared/domain/invoice-vat';
 import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
 import type { PdfParty } from '../store/invoices/files';
@@ -30,6 +31,10 @@ export interface InvoicePdfInput {
   invoice: Invoice;
   from: PdfParty;
   to: PdfParty;
+  /** The IBAN the invoice is paid to (the seller's, frozen at issue); null: none known. */
+  iban?: string | null;
+  /** When it was issued (its parties frozen); null: not issued — a draft carries its stamp. */
+  issuedAt?: string | null;
 }
 
 interface InvoiceLabels {
@@ -56,7 +61,13 @@ interface InvoiceLabels {
   discount: string;
   total: string;
   exemption: string;
+  reverseCharge: string;
   payment: string;
+  iban: string;
+  /** "Please pay €1,190.00 by 16/07/2026 without deduction." */
+  payBy: (amount: string, due: string) => string;
+  /** "Payment terms: 30 days net." */
+  terms: (days: number) => string;
   note: string;
   page: (p: number, n: number) => string;
   status: Record<string, string>;
@@ -87,7 +98,11 @@ const LABELS: { en: InvoiceLabels; de: InvoiceLabels; fr: InvoiceLabels } = {
     discount: 'Discount',
     total: 'Total due',
     exemption: 'No VAT charged',
+    reverseCharge: 'Reverse charge',
     payment: 'Payment details',
+    iban: 'IBAN',
+    payBy: (amount, due) => `Please pay ${amount} by ${due} without deduction.`,
+    terms: (days) => (days === 0 ? 'Payment terms: due on receipt.' : `Payment terms: ${days} days net.`),
     note: 'Note',
     page: (p, n) => `Page ${p} of ${n}`,
     status: { draft: 'DRAFT', canceled: 'CANCELED', paid: 'PAID', refunded: 'REFUNDED' },
@@ -115,7 +130,11 @@ const LABELS: { en: InvoiceLabels; de: InvoiceLabels; fr: InvoiceLabels } = {
     discount: 'Rabatt',
     total: 'Gesamtbetrag',
     exemption: 'Ohne Umsatzsteuer',
+    reverseCharge: 'Steuerschuldnerschaft des Leistungsempfängers',
     payment: 'Zahlungsinformationen',
+    iban: 'IBAN',
+    payBy: (amount, due) => `Bitte überweisen Sie ${amount} ohne Abzug bis zum ${due}.`,
+    terms: (days) => (days === 0 ? 'Zahlungsbedingungen: sofort fällig.' : `Zahlungsbedingungen: ${days} Tage netto.`),
     note: 'Hinweis',
     page: (p, n) => `Seite ${p} von ${n}`,
     status: { draft: 'ENTWURF', canceled: 'STORNIERT', paid: 'BEZAHLT', refunded: 'ERSTATTET' },
@@ -143,7 +162,11 @@ const LABELS: { en: InvoiceLabels; de: InvoiceLabels; fr: InvoiceLabels } = {
     discount: 'Remise',
     total: 'Total à payer',
     exemption: 'TVA non appliquée',
+    reverseCharge: 'Autoliquidation',
     payment: 'Modalités de paiement',
+    iban: 'IBAN',
+    payBy: (amount, due) => `Merci de régler ${amount} au plus tard le ${due}, sans escompte.`,
+    terms: (days) => (days === 0 ? 'Conditions de paiement : à réception.' : `Conditions de paiement : ${days} jours net.`),
     note: 'Remarque',
     page: (p, n) => `Page ${p} sur ${n}`,
     status: { draft: 'BROUILLON', canceled: 'ANNULÉE', paid: 'PAYÉE', refunded: 'REMBOURSÉE' },
@@ -159,8 +182,33 @@ function vatGroups(invoice: Invoice) {
   ).vatGroups;
 }
 
+/**
+ * How to pay: the amount and the day it is due by, the terms in days, the IBAN (unless the payment details written
+ * for the invoice already give it), then those details. Nothing to pay (a credit): only the details.
+ */
+function paymentBlock(invoice: Invoice, L: InvoiceLabels, amount: string, due: string, iban: string | null): string | null {
+  const t = invoice.template;
+  const lines: string[] = [];
+  if (invoice.amount > 0) lines.push(L.payBy(amount, due), L.terms(t.paymentTermsDays));
+  const compact = (v: string) => v.replace(/\s+/g, '').toUpperCase();
+  if (iban && !(t.paymentDetails && compact(t.paymentDetails).includes(compact(iban))))
+    lines.push(`${L.iban}: ${formatIban(iban)}`);
+  if (t.paymentDetails) lines.push(t.paymentDetails);
+  return lines.length ? lines.join('\n') : null;
+}
+
+/** An IBAN in groups of four, as banks print it. */
+function formatIban(iban: string): string {
+  return iban
+    .replace(/\s+/g, '')
+    .toUpperCase()
+    .replace(/(.{4})/g, '$1 ')
+    .trim();
+}
+
 export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
   const { invoice, from, to } = input;
+  const issued = Boolean(input.issuedAt);
   const t = invoice.template;
   const L = labelsFor(LABELS, t.locale);
   const minor = (major: number) => toMinor(major, invoice.currency);
@@ -177,14 +225,16 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     title: `${title} ${number}`,
     subject: `${title} ${number} — ${to.name}`,
     author: from.name,
-    createdAt: new Date(invoice.updatedAt),
+    // Reproducible: an issued invoice's PDF is dated by its issue, a draft's by its last change.
+    createdAt: new Date(input.issuedAt ?? invoice.updatedAt),
   });
   const left = doc.page.margins.left;
   const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
 
-  // Heading: title, number and dates on the right; a status stamp for anything but an open invoice.
+  // Heading: title, number and dates on the right; a stamp on a draft (or one canceled before it was issued). An issued
+  // invoice's document carries none: it is what was issued, whatever happened to it since (paid, refunded).
   doc.font(FONT.bold).fontSize(22).text(title, left, doc.page.margins.top);
-  const stamp = L.status[invoice.status];
+  const stamp = issued ? undefined : L.status[invoice.status];
   if (stamp) {
     doc
       .font(FONT.bold)
@@ -284,10 +334,13 @@ export function renderInvoicePdf(input: InvoicePdfInput): Promise<Buffer> {
     doc.fillColor('black').font(FONT.regular).fontSize(10).text(text, { width });
     doc.moveDown(0.8);
   };
-  // Where no VAT is charged (a 0 % rate, or none at all), the reason the law asks for (Art. 226 (11)).
+  // Where no VAT is charged (a 0 % rate, or none at all), the reason the law asks for (Art. 226 (11)); under reverse
+  // charge the words "reverse charge" in the invoice's language when the invoice writes none (Art. 226 (11a)).
   const untaxed = !t.includeVat || groups.some((g) => g.rate === 0);
-  if (untaxed) block(L.exemption, t.vatExemptionReason);
-  block(L.payment, t.paymentDetails);
+  const reverseCharge = (t as Record<string, unknown>).vatCategory === 'AE';
+  if (untaxed && reverseCharge) block(L.reverseCharge, t.vatExemptionReason ?? reverseChargeNote(t.locale));
+  else if (untaxed) block(L.exemption, t.vatExemptionReason);
+  block(L.payment, paymentBlock(invoice, L, money(minor(invoice.amount)), day(invoice.dueDate), input.iban ?? null));
   block(L.note, invoice.note);
 
   numberPages(doc, (p, n) => `${number} · ${L.page(p, n)}`);

@@ -218,7 +218,9 @@ export const NOT_ENTITIES: Readonly<Record<string, string>> = {
   workflow_hook_calls: 'bookkeeping of signed webhook calls accepted within their window (replays are refused)',
   invoice_settings: 'per-team invoice numbering and template defaults: local settings, shown through GET /v1/invoices/settings',
   invoice_deliveries: 'the send queue: part of the invoice (its latest email is shown on it; each change touches the invoice)',
-  invoice_files: 'cache of rendered invoice PDFs in the data dir (re-rendered when the invoice changes)',
+  invoice_files: 'cache of rendered PDFs of invoices not yet issued, in the data dir (re-rendered when the invoice changes)',
+  issued_invoice_files:
+    "the documents of an issued invoice as first produced, kept in the data dir: part of the invoice's record, never changed (0119)",
   smtp_settings: "local mail settings of a team (the password lives in the data dir's secret file)",
   einvoice_access_points: "a team's local Peppol access point settings (the API key lives in the data dir's secret file)",
   einvoice_handoffs: 'the e-invoice hand-off queue: bookkeeping of a send, read on the invoice through /app (0162)',

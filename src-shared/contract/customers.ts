@@ -25,6 +25,20 @@ export const Email = z
   .preprocess(emptyToNull, z.email('must be a valid email address').max(254, 'must be at most 254 characters').nullable())
   .optional();
 
+/** A BCP 47 language tag Intl knows, in its canonical spelling ("de-de" → "de-DE"). */
+const InvoiceLocale = z
+  .string()
+  .trim()
+  .max(35)
+  .refine((v) => {
+    try {
+      return Intl.getCanonicalLocales(v).length === 1;
+    } catch {
+      return false;
+    }
+  }, 'must be a language tag such as de-DE or en-GB')
+  .transform((v) => Intl.getCanonicalLocales(v)[0] ?? v);
+
 export const CountryCode = z
   .string()
   .trim()
@@ -178,6 +192,12 @@ const fields = {
     .optional()
     .describe("extension: the e-invoice format this customer receives with its invoices; null: the team's default"),
   buyerReference: text(100).describe('extension: BT-10 of its e-invoices, e.g. the Leitweg-ID of a German public buyer'),
+  invoiceLocale: z
+    .preprocess(emptyToNull, InvoiceLocale.nullable())
+    .optional()
+    .describe(
+      "extension: the language (BCP 47, e.g. de-DE) of this customer's invoices and emails, with its date format; null: the team's",
+    ),
   note: text(10_000),
   tags: Tags.optional(),
   ...enrichmentFields,
@@ -285,6 +305,7 @@ export const Customer = z
     peppolId: z.string().nullable(),
     eInvoiceFormat: z.enum(E_INVOICE_FORMATS).nullable(),
     buyerReference: z.string().nullable(),
+    invoiceLocale: z.string().nullable().describe("extension: the language of this customer's invoices; null: the team's"),
     note: z.string().nullable(),
     tags: z.array(TagRef),
     description: z.string().nullable(),

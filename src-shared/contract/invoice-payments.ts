@@ -78,6 +78,37 @@ export const InvoicePaymentCreate = z.strictObject({
 });
 export type InvoicePaymentCreate = z.infer<typeof InvoicePaymentCreate>;
 
+export const PaymentCandidateQuery = z
+  .object({
+    invoiceId: z.string().min(1).max(200).optional().describe('what could pay this open invoice'),
+    transactionId: z.string().min(1).max(200).optional().describe('what open invoice this transaction could pay'),
+    q: z.string().max(200).optional().describe("with invoiceId: the transactions' text or amount"),
+  })
+  .refine((v) => Boolean(v.invoiceId) !== Boolean(v.transactionId), {
+    message: 'give invoiceId or transactionId (one of them)',
+    path: ['invoiceId'],
+  });
+
+export const PaymentCandidate = z
+  .object({
+    invoiceId: z.string(),
+    invoiceNumber: z.string().nullable(),
+    customerName: z.string().nullable(),
+    amountDue: z.number().describe('what is still due on the invoice, in its currency'),
+    dueDate: z.string(),
+    transactionId: z.string(),
+    transactionName: z.string(),
+    counterpartyName: z.string().nullable(),
+    date: z.string().describe('the booking day of the transaction'),
+    amount: z.number().describe('the transaction amount: what it pays'),
+    currency: z.string(),
+    manual: z.boolean().describe('entered by hand, not a bank line'),
+    confidence: z.number().describe('0–1, as the matcher scores it (a part payment at most 0.85)'),
+    part: z.boolean().describe('less than what is due: the invoice stays open for the rest'),
+  })
+  .meta({ id: 'InvoicePaymentCandidate' });
+export type PaymentCandidate = z.infer<typeof PaymentCandidate>;
+
 /** The body is optional. */
 export const InvoicePaymentBounce = z.preprocess(
   (v) => v ?? {},
@@ -104,6 +135,17 @@ export const paymentRoutes = {
     scopes: ['invoices.read'],
     query: InvoicePaymentListQuery,
     responses: { 200: InvoicePaymentPage },
+  }),
+  candidates: defineRoute({
+    method: 'GET',
+    path: '/invoice-payments/candidates',
+    tag: 'invoices',
+    summary: 'Extension: what could pay an open invoice (or what open invoice a transaction could pay), best first',
+    description:
+      'Money in, in the invoice currency, up to what is still due, not paying another invoice: exact amounts scored as the matcher does, part payments (a reference such as "INV-0578 Teilzahlung" counts) at most 0.85. At most 20.',
+    scopes: ['invoices.read', 'transactions.read'],
+    query: PaymentCandidateQuery,
+    responses: { 200: z.object({ data: z.array(PaymentCandidate) }) },
   }),
   get: defineRoute({
     method: 'GET',

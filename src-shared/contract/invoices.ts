@@ -120,6 +120,7 @@ export const TemplateInput = z.looseObject({
   ),
   vatCategory: z
     .enum(ISSUED_VAT_CATEGORIES)
+    .nullable()
     .optional()
     .describe(
       'extension, for e-invoices: the EN 16931 VAT category of the lines without VAT — Z zero rated, E exempt, AE reverse ' +
@@ -171,10 +172,22 @@ export const LineItemInput = z.strictObject({
     .describe(
       'unit price in major units of the invoice currency (negative for a credit line), with up to two decimals more than the currency has (EN 16931 BT-146: 1.6349 EUR); the line amount is rounded to the currency',
     ),
-  vat: Rate.nullable().optional().describe("this line's VAT rate in percent; omitted or null: the invoice's vatRate"),
+  vat: Rate.nullable()
+    .optional()
+    .describe("this line's VAT rate in percent; omitted or null: its category's rate, else the invoice's vatRate"),
   taxRate: Rate.nullable().optional().describe("this line's tax rate in percent; omitted or null: the invoice's taxRate"),
   tax: Rate.nullable().optional().describe("the hosted service's older name of taxRate"),
   productId: z.string().max(200).optional().describe("the hosted service's saved-product reference; accepted and not kept"),
+  category: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .nullable()
+    .optional()
+    .describe(
+      "extension: the slug of the team's transaction category this line's revenue belongs to; its tax rate is the line's VAT rate when `vat` is not given",
+    ),
 });
 export type LineItemInput = z.infer<typeof LineItemInput>;
 
@@ -187,6 +200,7 @@ export const LineItem = z
     vat: z.number().nullable().describe('own VAT rate (%), null when the invoice rate applies'),
     taxRate: z.number().nullable().describe('own tax rate (%), null when the invoice rate applies'),
     tax: z.number().nullable().describe('same as taxRate (hosted name)'),
+    category: z.string().nullable().describe("extension: the line's revenue category (slug)"),
     amount: z.number().describe('quantity × price, rounded to the currency (net of VAT and tax)'),
     nameContent: EditorDoc.nullable().describe(
       "extension: the hosted editor's document the name was given as (null: plain text)",
@@ -277,6 +291,8 @@ export const InvoiceDelivery = z
     lastError: z.string().nullable(),
     createdAt: z.string(),
     sentAt: z.string().nullable(),
+    reminderLevel: z.number().int().nullable().describe("extension: a reminder's dunning level (1 = first); null: none"),
+    fee: z.number().nullable().describe('extension: the reminder fee it states, in the invoice currency'),
   })
   .meta({ id: 'InvoiceDelivery' });
 export type InvoiceDelivery = z.infer<typeof InvoiceDelivery>;
@@ -390,8 +406,35 @@ export const SendBody = z
       .max(255)
       .optional()
       .describe('the same key never queues a second email for this invoice (default: a new email each call)'),
+    subject: text(300).describe("extension: the email's subject (default: the invoice's, in its language)"),
+    message: text(20_000).describe("extension: the email's text (default: the invoice's, in its language)"),
   })
   .default({});
+
+export const EmailDraftQuery = z.object({
+  kind: z.enum(['invoice', 'reminder']).default('invoice'),
+});
+export const EmailDraft = z
+  .object({
+    kind: z.enum(['invoice', 'reminder']),
+    to: z.string().nullable().describe("the customer's billing email, else its email"),
+    subject: z.string(),
+    message: z.string(),
+    locale: z.string().describe('the language it is written in: the invoice’s'),
+    reminderLevel: z.number().int().nullable().describe('a reminder: the dunning level it would be (1 = first); null: none set'),
+    fee: z.number().describe('a reminder: the fee its level states, in the invoice currency'),
+  })
+  .meta({ id: 'InvoiceEmailDraft' });
+export type EmailDraft = z.infer<typeof EmailDraft>;
+
+export const IssueCheck = z
+  .object({
+    ok: z.boolean().describe('true: nothing is missing; the invoice can be issued'),
+    failures: z
+      .array(RuleFailure)
+      .describe('what the invoice must state and does not (Art. 226 VAT directive, § 14 UStG), then its e-invoice rules'),
+  })
+  .meta({ id: 'InvoiceIssueCheck' });
 
 export const InvoiceSummaryQuery = z.object({
   statuses: multiValue(InvoiceStatusSchema).describe('default: every issued status (all but draft and canceled)'),
@@ -418,11 +461,35 @@ export const PaymentStatus = z.object({
   windowDays: z.number().int(),
 });
 
+/** One reminder level of a team's dunning (docs/decisions/0122-dunning-levels.md). */
+export const DunningLevel = z.strictObject({
+  daysAfterDue: z.number().int().min(0).max(365).describe('the level is due this many days after the due date'),
+  fee: z.number().min(0).max(10_000).describe('the reminder fee it states, in major units of the invoice currency'),
+});
+export type DunningLevel = z.infer<typeof DunningLevel>;
+
+export const Dunning = z
+  .object({
+    levels: z
+      .array(DunningLevel)
+      .max(5, 'at most 5 levels')
+      .refine((l) => l.every((x, i) => i === 0 || x.daysAfterDue > l[i - 1]!.daysAfterDue), {
+        message: 'each level must come later than the one before',
+      })
+      .describe('the reminders, the first first; none: reminders carry no level or fee'),
+    automatic: z
+      .boolean()
+      .describe("true: the server queues each level's reminder on its day (the customer's e-mail); false: a person sends them"),
+  })
+  .meta({ id: 'InvoiceDunning' });
+export type Dunning = z.infer<typeof Dunning>;
+
 export const InvoiceSettings = z.object({
   numberPrefix: z.string(),
   numberWidth: z.number().int(),
   nextNumber: z.number().int().describe('the number the next invoice without an explicit invoiceNumber gets'),
   template: InvoiceTemplate,
+  dunning: Dunning.describe('extension: reminder levels with their fees and schedule'),
 });
 export const InvoiceSettingsPatch = z.strictObject({
   numberPrefix: z
@@ -433,6 +500,7 @@ export const InvoiceSettingsPatch = z.strictObject({
   numberWidth: z.number().int().min(1).max(12).optional(),
   nextNumber: z.number().int().min(1).max(1_000_000_000).optional(),
   template: TemplateInput.optional(),
+  dunning: Dunning.optional().describe('extension: replaces the reminder levels and their schedule'),
 });
 
 export const TrackerInvoiceBody = z.strictObject({
@@ -583,6 +651,27 @@ export const invoiceRoutes = {
     scopes: ['invoices.read'],
     params: InvoiceIdParams,
     responses: { 200: z.object({ data: z.array(InvoiceDelivery) }) },
+  }),
+  emailDraft: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/email',
+    tag: 'invoices',
+    summary: "Extension: the subject and text the invoice's email (or its next reminder) goes with unless others are given",
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    query: EmailDraftQuery,
+    responses: { 200: EmailDraft },
+  }),
+  issueCheck: defineRoute({
+    method: 'GET',
+    path: '/invoices/:id/issue-check',
+    tag: 'invoices',
+    summary: 'Extension: what the invoice must state before it is issued and does not (the send refuses it with the same list)',
+    description:
+      'Art. 226 of the EU VAT directive and § 14 (4) UStG: both parties’ names and addresses, the seller’s VAT number, the customer’s under reverse charge, the reason where no VAT is charged; where to pay; then the rules of the customer’s e-invoice format.',
+    scopes: ['invoices.read'],
+    params: InvoiceIdParams,
+    responses: { 200: IssueCheck },
   }),
   remind: defineRoute({
     method: 'POST',

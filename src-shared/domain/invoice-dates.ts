@@ -98,3 +98,20 @@ export function zoneOffsetMs(instant: Date, timeZone: string): number {
   const wall = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
   return wall - (instant.getTime() - instant.getMilliseconds());
 }
+
+/** A day (YYYY-MM-DD) written in one of the invoices' date formats; another format leaves it as it is (ISO). */
+export function formatDayAs(day: string, dateFormat: string): string {
+  const [y = '', m = '', d = ''] = day.split('-');
+  switch (dateFormat) {
+    case 'MM/dd/yyyy':
+      return `${m}/${d}/${y}`;
+    case 'dd/MM/yyyy':
+      return `${d}/${m}/${y}`;
+    case 'dd.MM.yyyy':
+      return `${d}.${m}.${y}`;
+    case 'dd-MM-yyyy':
+      return `${d}-${m}-${y}`;
+    default:
+      return day;
+  }
+}

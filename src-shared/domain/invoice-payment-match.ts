@@ -172,3 +172,30 @@ export function decide<I extends { id: string }, T extends { id: string }>(
   }
   return { apply, suggest };
 }
+
+/** The most a part payment scores: never enough to be applied without a person (AUTO_APPLY_AT). */
+export const PART_PAYMENT_CAP = 0.85;
+
+/**
+ * A part payment (docs/decisions/0123-payments-on-screen.md): money in, in the invoice's currency and date window,
+ * for less than what is still due. It scores 0.25, plus the date and name parts as a full payment does, plus 0.25
+ * when the text names the invoice number ("INV-0578 Teilzahlung"), capped at PART_PAYMENT_CAP: a person applies it.
+ * The matcher suggests only those that name the invoice; the payment dialog ranks all of them.
+ */
+export function scorePartPayment(inv: InvoiceSide, tx: TransactionSide): MatchScore {
+  const none = { confidence: 0, parts: { amount: 0, date: 0, reference: 0, name: 0 } };
+  if (tx.amountMinor <= 0 || tx.amountMinor >= inv.amountMinor || tx.currency !== inv.currency) return none;
+  if (daysBetween(inv.issueDate, tx.date) < -EARLIEST_DAYS_BEFORE_ISSUE) return none;
+  if (daysBetween(inv.dueDate, tx.date) > LATEST_DAYS_AFTER_DUE) return none;
+  const full = scorePayment({ ...inv, amountMinor: tx.amountMinor }, tx);
+  const amount = 0.25;
+  const { date, reference, name } = full.parts;
+  const confidence = Math.min(PART_PAYMENT_CAP, Math.round((amount + date + reference + name) * 1000) / 1000);
+  return { confidence, parts: { amount, date, reference, name } };
+}
+
+/** Exactly what is due scores as a payment; less than that as a part payment; more is no candidate. */
+export function scoreCandidate(inv: InvoiceSide, tx: TransactionSide): MatchScore & { part: boolean } {
+  if (tx.amountMinor === inv.amountMinor) return { ...scorePayment(inv, tx), part: false };
+  return { ...scorePartPayment(inv, tx), part: true };
+}

@@ -36,7 +36,9 @@ async function handOne(db: Db, row: HandOffRow, options: HandOffOptions): Promis
   const settings = getAccessPoint(db, row.team_id);
   const apiKey = readAccessPointKey(options.dataDir, row.team_id);
   if (!settings || !apiKey) return { kind: 'retry', error: 'The access point has no API key: set it in Settings › E-invoices' };
-  // The route was fixed at the send; a document addressed elsewhere since would reach nobody who can read it.
+  // The route was fixed at the send; a document addressed elsewhere would reach nobody who can read it. The buyer of
+  // an issued invoice is frozen at its issue (docs/decisions/0119), so route and document agree unless the queue row
+  // predates the freeze.
   const now = eInvoiceSources(db, row.team_id, row.invoice_id).buyer.peppolId?.trim() ?? null;
   if (now?.toLowerCase() !== row.recipient.toLowerCase()) {
     return {

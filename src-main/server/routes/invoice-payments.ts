@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { paymentRoutes as r } from '../../../src-shared/contract/invoice-payments';
 import type { Db } from '../../store/db';
-import { unmatchInvoicePayment } from '../../store/invoices/matching';
+import { paymentCandidateViews, unmatchInvoicePayment } from '../../store/invoices/matching';
 import { bounceInvoicePayment, recordInvoicePayment } from '../../store/invoices/payment-records';
 import { getInvoicePayment, listInvoicePayments, listPayments } from '../../store/invoices/payments';
 import type { ServerCredentialSources } from '../../sync/credentials';
@@ -20,6 +20,7 @@ export async function invoicePaymentRoutesPlugin(
   registerPaymentProviderRoutes(app, db, opts.sync || {});
   registerRoute(app, r.payments, ({ auth, query }) => listPayments(db, auth.teamId, query));
   registerRoute(app, r.list, ({ auth, query }) => listInvoicePayments(db, auth.teamId, query));
+  registerRoute(app, r.candidates, ({ auth, query }) => ({ data: paymentCandidateViews(db, auth.teamId, query) }));
   registerRoute(app, r.get, ({ auth, params }) => getInvoicePayment(db, auth.teamId, params.id));
   registerRoute(app, r.create, ({ auth, body }) => recordInvoicePayment(db, auth.teamId, body));
   registerRoute(app, r.delete, ({ auth, params }) => unmatchInvoicePayment(db, auth.teamId, params.id));

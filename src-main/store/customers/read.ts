@@ -85,6 +85,7 @@ export function toCustomer(r: ReadRow, now: Date): Customer {
     peppolId: r.peppol_id,
     eInvoiceFormat: r.e_invoice_format as Customer['eInvoiceFormat'],
     buyerReference: r.buyer_reference,
+    invoiceLocale: r.invoice_locale,
     note: r.note,
     tags,
     description: r.description,

@@ -21,6 +21,7 @@ export const FIELDS = [
   ['peppolId', 'peppol_id'],
   ['eInvoiceFormat', 'e_invoice_format'],
   ['buyerReference', 'buyer_reference'],
+  ['invoiceLocale', 'invoice_locale'],
   ['note', 'note'],
   ['description', 'description'],
   ['industry', 'industry'],

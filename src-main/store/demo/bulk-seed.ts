@@ -119,6 +119,7 @@ function writeRecords(w: Writer, r: SeedRecords, summary: SeedSummary): void {
     'connection_id',
     'connection_name',
     'expires_at',
+    'iban',
     'created_at',
     'updated_at',
   ]);
@@ -136,6 +137,7 @@ function writeRecords(w: Writer, r: SeedRecords, summary: SeedSummary): void {
       a.connectionId,
       a.connectionName,
       a.expiresAt,
+      a.iban ?? null,
       a.createdAt,
       a.createdAt,
     ]);

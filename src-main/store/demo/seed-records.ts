@@ -20,6 +20,8 @@ export interface SeedBankAccount {
   connectionId: string;
   connectionName: string;
   expiresAt: string | null;
+  /** The IBAN invoices are paid to (the demo's checking account). */
+  iban?: string | null;
   createdAt: string;
 }
 

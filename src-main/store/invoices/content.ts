@@ -31,7 +31,10 @@ export function minorOf(amount: number, currency: string, field: string): number
   }
 }
 
-export function toStoredLines(items: readonly LineItemInput[], currency: string): StoredLine[] {
+/** A category's tax rate by its slug: undefined when the team has no such category, null when it names no rate. */
+export type CategoryRate = (slug: string) => number | null | undefined;
+
+export function toStoredLines(items: readonly LineItemInput[], currency: string, categoryRate?: CategoryRate): StoredLine[] {
   return items.map((li, i) => {
     if (li.tax !== undefined && li.taxRate !== undefined && li.tax !== li.taxRate) {
       throw new InvalidReference(`lineItems.${i}.tax`, `lineItems.${i}: tax and taxRate name the same rate; send one`);
@@ -44,6 +47,15 @@ export function toStoredLines(items: readonly LineItemInput[], currency: string)
       ...unitPriceOf(li.price, currency, `lineItems.${i}.price`),
     };
     if (typeof li.name !== 'string') line.nameContent = li.name;
+    if (li.category) {
+      const rate = categoryRate?.(li.category);
+      if (rate === undefined) {
+        throw new InvalidReference(`lineItems.${i}.category`, `lineItems.${i}.category: the team has no category ${li.category}`);
+      }
+      line.category = li.category;
+      // The line's rate is its category's unless the line names one (docs/decisions/0120).
+      if ((li.vat === undefined || li.vat === null) && rate !== null) line.vatRate = rate;
+    }
     if (li.vat !== undefined && li.vat !== null) line.vatRate = li.vat;
     if (taxRate !== undefined && taxRate !== null) line.taxRate = taxRate;
     return line;

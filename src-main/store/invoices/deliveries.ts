@@ -1,4 +1,5 @@
 import type { InvoiceDelivery } from '../../../src-shared/contract/invoices';
+import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { cancelWaitingHandOffs, queueHandOff } from '../einvoice/handoffs';
 import { Conflict } from '../errors';
@@ -41,9 +42,16 @@ export interface DeliveryRow {
   created_at: string;
   updated_at: string;
   sent_at: string | null;
+  /** What the person wrote in the send dialog (migration 027); null: the default text. */
+  subject: string | null;
+  message: string | null;
+  /** A reminder's level of the team's dunning levels and the fee it states (docs/decisions/0122). */
+  reminder_level: number | null;
+  fee_minor: number | null;
 }
 
-export function toDelivery(r: DeliveryRow): InvoiceDelivery {
+/** A delivery as the API shows it; `currency` is its invoice's (the fee is in it). */
+export function toDelivery(r: DeliveryRow, currency: string): InvoiceDelivery {
   return {
     id: r.id,
     kind: r.kind,
@@ -53,6 +61,8 @@ export function toDelivery(r: DeliveryRow): InvoiceDelivery {
     lastError: r.last_error,
     createdAt: r.created_at,
     sentAt: r.sent_at,
+    reminderLevel: r.reminder_level,
+    fee: r.fee_minor === null ? null : toMajor(r.fee_minor, currency),
   };
 }
 
@@ -65,6 +75,10 @@ export interface QueueOptions {
   idempotencyKey: string;
   recipient: string | null;
   now?: string;
+  subject?: string | null;
+  message?: string | null;
+  reminderLevel?: number | null;
+  feeMinor?: number | null;
 }
 
 /**
@@ -91,8 +105,9 @@ export function queueDelivery(
     const state: DeliveryState = smtpConfigured(db, teamId) && isNumbered(db, teamId, invoiceId) ? 'queued' : 'awaiting_sync';
     db.prepare(
       `INSERT INTO invoice_deliveries (id, team_id, invoice_id, kind, idempotency_key, state, recipient, message_id,
-         next_attempt_at, created_at, updated_at)
-       VALUES (@id, @team, @invoice, @kind, @key, @state, @recipient, @messageId, @now, @now, @now)`,
+         next_attempt_at, created_at, updated_at, subject, message, reminder_level, fee_minor)
+       VALUES (@id, @team, @invoice, @kind, @key, @state, @recipient, @messageId, @now, @now, @now, @subject, @message,
+         @level, @fee)`,
     ).run({
       id,
       team: teamId,
@@ -103,6 +118,10 @@ export function queueDelivery(
       recipient: options.recipient,
       messageId: `<${id}.${options.kind}@finops-desk.invalid>`,
       now,
+      subject: options.subject ?? null,
+      message: options.message ?? null,
+      level: options.reminderLevel ?? null,
+      fee: options.feeMinor ?? null,
     });
     // The invoice's API shape shows its latest delivery.
     w.touch('invoice', invoiceId);

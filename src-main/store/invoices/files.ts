@@ -1,8 +1,12 @@
+import type { PartySource } from '../../../src-shared/domain/einvoice/from-invoice';
 import type { Db } from '../db';
+import { invoicePartiesOf } from './parties';
+import { requireInvoiceRow } from './read';
 
 /**
- * What an invoice PDF needs besides the invoice (the parties: name, address, VAT number), and the record of rendered
- * PDF files in the data dir (`invoice_files`: path relative to the data dir, the invoice seq it was rendered from).
+ * What an invoice PDF needs besides the invoice (the parties: name, address, VAT number; the IBAN it is paid to),
+ * and the record of rendered PDF files in the data dir: `invoice_files` for invoices not issued (path relative to
+ * the data dir, the invoice seq it was rendered from), `issued_invoice_files` for the documents of issued ones.
  */
 
 export interface PdfParty {
@@ -21,18 +25,6 @@ export interface PdfParty {
   email: string | null;
 }
 
-interface PartyRow {
-  name: string;
-  email: string | null;
-  address_line1: string | null;
-  address_line2: string | null;
-  city: string | null;
-  state: string | null;
-  zip: string | null;
-  country_code: string | null;
-  vat_number: string | null;
-}
-
 const NO_ADDRESS: PdfParty['address'] = {
   addressLine1: null,
   addressLine2: null,
@@ -42,20 +34,20 @@ const NO_ADDRESS: PdfParty['address'] = {
   countryCode: null,
 };
 
-function fromRow(r: PartyRow): PdfParty {
+function fromSource(p: PartySource): PdfParty {
   return {
-    name: r.name,
+    name: p.name,
     detailLines: null,
     address: {
-      addressLine1: r.address_line1,
-      addressLine2: r.address_line2,
-      zip: r.zip,
-      city: r.city,
-      state: r.state,
-      countryCode: r.country_code,
+      addressLine1: p.addressLine1,
+      addressLine2: p.addressLine2,
+      zip: p.zip,
+      city: p.city,
+      state: p.state,
+      countryCode: p.countryCode,
     },
-    vatNumber: r.vat_number,
-    email: r.email,
+    vatNumber: p.vatNumber,
+    email: p.email,
   };
 }
 
@@ -69,41 +61,20 @@ function fromText(text: string, vatNumber: string | null): PdfParty {
 }
 
 /**
- * The team (template.fromDetails, else the team's name and address) and the customer (template.customerDetails,
- * else the customer record, else the name on the invoice). The VAT numbers are the team's and the customer's
- * records', printed labelled in the invoice's language (Art. 226 (3) and (4) EU VAT directive).
+ * The team (template.fromDetails, else the seller's name and address) and the customer (template.customerDetails,
+ * else the buyer's). The parties are the invoice's (./parties.ts): frozen at issue, else as the records stand. The
+ * VAT numbers are the parties', printed labelled in the invoice's language (Art. 226 (3) and (4) EU VAT directive).
+ * The seller's IBAN goes with it, for the payment block.
  */
 export function invoiceParties(
   db: Db,
   teamId: string,
-  invoice: {
-    customerId: string | null;
-    customerName: string | null;
-    template: { fromDetails: string | null; customerDetails: string | null };
-  },
-): { from: PdfParty; to: PdfParty } {
-  const team = db
-    .prepare(
-      `SELECT name, NULL AS email, address_line1, address_line2, city, state, zip, country_code, vat_number
-       FROM teams WHERE id = ?`,
-    )
-    .get(teamId) as PartyRow | undefined;
-  const teamParty = team ? fromRow(team) : fromText('', null);
-  const from = invoice.template.fromDetails ? fromText(invoice.template.fromDetails, teamParty.vatNumber) : teamParty;
-  const c = invoice.customerId
-    ? (db
-        .prepare(
-          `SELECT name, coalesce(billing_email, email) AS email, address_line1, address_line2, city, state, zip,
-             coalesce(country_code, country) AS country_code, vat_number
-           FROM customers WHERE team_id = ? AND id = ?`,
-        )
-        .get(teamId, invoice.customerId) as PartyRow | undefined)
-    : undefined;
-  let to: PdfParty;
-  if (invoice.template.customerDetails) to = fromText(invoice.template.customerDetails, c?.vat_number ?? null);
-  else if (c) to = { ...fromRow(c), name: invoice.customerName ?? c.name };
-  else to = fromText(invoice.customerName ?? '', null);
-  return { from, to };
+  invoice: { id: string; template: { fromDetails: string | null; customerDetails: string | null } },
+): { from: PdfParty; to: PdfParty; iban: string | null } {
+  const { seller, buyer } = invoicePartiesOf(db, teamId, requireInvoiceRow(db, teamId, invoice.id));
+  const from = invoice.template.fromDetails ? fromText(invoice.template.fromDetails, seller.vatNumber) : fromSource(seller);
+  const to = invoice.template.customerDetails ? fromText(invoice.template.customerDetails, buyer.vatNumber) : fromSource(buyer);
+  return { from, to, iban: seller.iban };
 }
 
 export interface PdfFileRow {
@@ -143,4 +114,56 @@ export function recordPdfFile(
     sha: file.sha256,
     now: new Date().toISOString(),
   });
+}
+
+export interface IssuedFileRow {
+  kind: string;
+  path: string;
+  size: number;
+  sha256: string;
+  created_at: string;
+}
+
+/** A document of an issued invoice as first produced ('pdf', an e-invoice format, 'credit-note:<format>'). */
+export function issuedFile(db: Db, teamId: string, invoiceId: string, kind: string): IssuedFileRow | undefined {
+  return db
+    .prepare(
+      'SELECT kind, path, size, sha256, created_at FROM issued_invoice_files WHERE team_id = ? AND invoice_id = ? AND kind = ?',
+    )
+    .get(teamId, invoiceId, kind) as IssuedFileRow | undefined;
+}
+
+export function issuedFiles(db: Db, teamId: string, invoiceId: string): IssuedFileRow[] {
+  return db
+    .prepare(
+      'SELECT kind, path, size, sha256, created_at FROM issued_invoice_files WHERE team_id = ? AND invoice_id = ? ORDER BY kind',
+    )
+    .all(teamId, invoiceId) as IssuedFileRow[];
+}
+
+/**
+ * Keeps the first copy of an issued invoice's document: a second producer (the e-mail sender and a download at the
+ * same moment) finds the first one's row and keeps it. Returns the row that is kept.
+ */
+export function recordIssuedFile(
+  db: Db,
+  teamId: string,
+  invoiceId: string,
+  file: { kind: string; path: string; size: number; sha256: string },
+): IssuedFileRow | undefined {
+  db.prepare(
+    `INSERT INTO issued_invoice_files (team_id, invoice_id, kind, path, size, sha256, created_at)
+     SELECT @team, @invoice, @kind, @path, @size, @sha, @now
+     WHERE EXISTS (SELECT 1 FROM invoices WHERE team_id = @team AND id = @invoice)
+     ON CONFLICT (invoice_id, kind) DO NOTHING`,
+  ).run({
+    team: teamId,
+    invoice: invoiceId,
+    kind: file.kind,
+    path: file.path,
+    size: file.size,
+    sha: file.sha256,
+    now: new Date().toISOString(),
+  });
+  return issuedFile(db, teamId, invoiceId, file.kind);
 }

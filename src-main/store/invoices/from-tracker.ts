@@ -1,5 +1,7 @@
 import type { Invoice } from '../../../src-shared/contract/invoices';
 import { divRoundHalfAway } from '../../../src-shared/domain/invoice-amounts';
+import { formatDayAs as formatDay } from '../../../src-shared/domain/invoice-dates';
+import { invoiceDateFormat } from '../../../src-shared/domain/invoice-vat';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
@@ -7,6 +9,7 @@ import { categoryJoin, entryBillableSql, entryRateSourceSql, entryRateSql } from
 import { getTrackerProject } from '../tracker/projects';
 import { write } from '../write';
 import { dayRange, inList } from './conditions';
+import { getInvoiceSettings } from './settings';
 import { createInvoice } from './write';
 
 /**
@@ -56,9 +59,34 @@ const ENTRY_COLUMNS = `e.id, e.date, e.duration_seconds, e.invoice_id, e.stop, $
 const hoursOf = (entries: readonly EntryRow[]) =>
   Number(divRoundHalfAway(BigInt(entries.reduce((s, e) => s + e.duration_seconds, 0)), 36n)) / 100;
 
-function periodOf(entries: readonly EntryRow[]): string {
-  const dates = entries.map((e) => e.date).sort();
-  return dates[0] === dates[dates.length - 1] ? dates[0]! : `${dates[0]} – ${dates[dates.length - 1]}`;
+/** The entries' days as the invoice writes dates ("03.02.2025 – 05.02.2025" on a German invoice). */
+function periodOf(entries: readonly EntryRow[], dateFormat: string): string {
+  const days = entries.map((e) => e.date).sort();
+  const first = formatDay(days[0]!, dateFormat);
+  const last = formatDay(days[days.length - 1]!, dateFormat);
+  return first === last ? first : `${first} – ${last}`;
+}
+
+/** "hours" in the invoice's language. */
+const HOURS: Readonly<Record<string, string>> = { en: 'hours', de: 'Std.', fr: 'heures' };
+
+/**
+ * The language and date format the draft will be written in (as createInvoice decides them): the request's, else
+ * the customer's invoice language, else the team's invoice settings.
+ */
+function draftLanguage(db: Db, teamId: string, customerId: string | null, input: TrackerInvoiceInput) {
+  const team = getInvoiceSettings(db, teamId).template;
+  const customerLocale = customerId
+    ? (db.prepare('SELECT invoice_locale FROM customers WHERE team_id = ? AND id = ?').pluck().get(teamId, customerId) as
+        | string
+        | null
+        | undefined)
+    : null;
+  const locale = input.template?.locale ?? customerLocale ?? team.locale;
+  const dateFormat =
+    input.template?.dateFormat ??
+    (!input.template?.locale && customerLocale ? invoiceDateFormat(customerLocale) : team.dateFormat);
+  return { locale, dateFormat };
 }
 
 export function invoiceFromTracker(db: Db, teamId: string, input: TrackerInvoiceInput, now = new Date()): Invoice {
@@ -136,13 +164,14 @@ export function invoiceFromTracker(db: Db, teamId: string, input: TrackerInvoice
       const key = e.rate_source === 'category' ? `c:${e.category_id}` : 'project';
       groups.set(key, [...(groups.get(key) ?? []), e]);
     }
+    const language = draftLanguage(db, teamId, project.customerId, input);
     const lineItems = [...groups.values()].map((group) => {
       const first = group[0]!;
       const label = first.rate_source === 'category' ? `${project.name} – ${first.category_name}` : project.name;
       return {
-        name: `${label} (${periodOf(group)})`,
+        name: `${label} (${periodOf(group, language.dateFormat)})`,
         quantity: hoursOf(group),
-        unit: 'hours',
+        unit: HOURS[language.locale.toLowerCase().split(/[-_]/)[0] ?? 'en'] ?? HOURS.en!,
         price: toMajor(first.rate_minor!, currency),
       };
     });

@@ -5,6 +5,7 @@ import { Conflict } from '../errors';
 import { publish } from '../events';
 import type { Writer } from '../write';
 import { cancelPendingDeliveries } from './deliveries';
+import { freezeParties } from './parties';
 import { releaseInvoicePayments } from './payment-links';
 import { type InvoiceRow, invoiceTimeZone } from './read';
 import { publishEnteredSegments, segmentsBefore } from './segments';
@@ -46,6 +47,9 @@ export function applyMove(w: Writer, r: InvoiceRow, action: InvoiceAction, optio
   switch (action) {
     case 'issue':
       values.scheduled_at = null;
+      // What the invoice says of both parties is fixed now (docs/decisions/0119): later edits of the team or the
+      // customer never reach an issued invoice's documents. Issued once: a second issue (none exists) keeps them.
+      if (!r.issued_parties) values.issued_parties = freezeParties(w.db, w.teamId, r, w.now);
       // Left without a number by a remote the team no longer syncs with (0143): numbered here when it goes out.
       if (r.invoice_number === NO_NUMBER && numbersInvoicesHere(w.db, w.teamId)) {
         values.invoice_number = takeInvoiceNumber(w.db, w.teamId);

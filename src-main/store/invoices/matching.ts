@@ -1,9 +1,12 @@
+import type { PaymentCandidate as ApiPaymentCandidate } from '../../../src-shared/contract/invoice-payments';
 import type { Transaction } from '../../../src-shared/contract/transactions';
 import { addDays } from '../../../src-shared/domain/invoice-dates';
 import {
   decide,
   type InvoiceSide,
   type Pair,
+  scoreCandidate,
+  scorePartPayment,
   scorePayment,
   type TransactionSide,
 } from '../../../src-shared/domain/invoice-payment-match';
@@ -88,6 +91,23 @@ function candidatesFor(db: Db, teamId: string, inv: OpenInvoice): Transaction[] 
   return out;
 }
 
+/**
+ * Money in for less than what is due that names the invoice ("INV-0578 Teilzahlung", a bank line or one entered by
+ * hand), in its currency and date window: the part payments the matcher suggests.
+ */
+function partCandidatesFor(db: Db, teamId: string, inv: OpenInvoice): Transaction[] {
+  if (!inv.invoice_number || inv.due_minor <= 1) return [];
+  const page = listTransactionDetails(db, teamId, {
+    q: inv.invoice_number,
+    start: addDays(inv.issue_date, -3),
+    end: addDays(inv.due_date, 60),
+    type: 'income',
+    amountRange: { min: undefined, max: toMajor(inv.due_minor - 1, inv.currency) },
+    pageSize: 100,
+  });
+  return page.data.filter((t) => t.currency === inv.currency && !t.internal);
+}
+
 function pairRow(db: Db, teamId: string, invoiceId: string, transactionId: string): PaymentRow | undefined {
   return db
     .prepare('SELECT * FROM invoice_payments WHERE team_id = ? AND invoice_id = ? AND transaction_id = ?')
@@ -121,6 +141,12 @@ export function matchInvoicePayments(db: Db, teamId: string, options: { now?: Da
       if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) continue;
       const score = scorePayment(invoiceSide(inv, inv.customer_display, inv.due_minor), txSide(t));
       if (score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
+    }
+    // Part payments that name the invoice: suggested, never applied without a person (capped below AUTO_APPLY_AT).
+    for (const t of partCandidatesFor(db, teamId, inv)) {
+      if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) continue;
+      const score = scorePartPayment(invoiceSide(inv, inv.customer_display, inv.due_minor), txSide(t));
+      if (score.parts.reference > 0 && score.confidence > 0) pairs.push({ invoice: inv, transaction: t, score });
     }
   }
   const { apply, suggest } = decide(pairs);
@@ -325,4 +351,78 @@ export function entitiesChangedSince(db: Db, teamId: string, sinceSeq: number, e
       )
       .get(teamId, sinceSeq, ...entities) !== undefined
   );
+}
+
+export interface PaymentCandidate {
+  invoiceId: string;
+  transactionId: string;
+  confidence: number;
+  /** Less than what is still due: the invoice stays open for the rest. */
+  part: boolean;
+}
+
+/**
+ * What could pay an open invoice, or what open invoice a transaction could pay, best first
+ * (docs/decisions/0123-payments-on-screen.md): money in, in the invoice's currency, not paying another invoice, not
+ * dismissed for this pair, up to what is still due, in the invoice's date window — exact amounts scored as the
+ * matcher scores them, part payments as part payments. `q` narrows the transactions by text or amount. At most 20.
+ */
+export function paymentCandidates(
+  db: Db,
+  teamId: string,
+  input: { invoiceId?: string; transactionId?: string; q?: string },
+): PaymentCandidate[] {
+  const out: PaymentCandidate[] = [];
+  const consider = (inv: OpenInvoice, t: Transaction) => {
+    if (t.currency !== inv.currency || t.amount <= 0 || t.internal) return;
+    if (pairRow(db, teamId, inv.id, t.id)?.state === 'dismissed' || appliedTransaction(db, teamId, t.id)) return;
+    const score = scoreCandidate(invoiceSide(inv, inv.customer_display, inv.due_minor), txSide(t));
+    if (score.confidence > 0)
+      out.push({ invoiceId: inv.id, transactionId: t.id, confidence: score.confidence, part: score.part });
+  };
+  if (input.invoiceId) {
+    const [inv] = openInvoices(db, teamId, input.invoiceId);
+    if (!inv) return [];
+    const page = listTransactionDetails(db, teamId, {
+      ...(input.q ? { q: input.q } : {}),
+      start: addDays(inv.issue_date, -3),
+      end: addDays(inv.due_date, 60),
+      type: 'income',
+      amountRange: { min: undefined, max: toMajor(inv.due_minor, inv.currency) },
+      pageSize: 200,
+    });
+    for (const t of page.data) consider(inv, t);
+  } else if (input.transactionId) {
+    const t = getTransaction(db, teamId, input.transactionId);
+    for (const inv of openInvoices(db, teamId)) consider(inv, t);
+  }
+  return out.sort((a, b) => b.confidence - a.confidence).slice(0, 20);
+}
+
+/** The candidates as the API shows them: each with its invoice's number, customer and rest, and its transaction. */
+export function paymentCandidateViews(
+  db: Db,
+  teamId: string,
+  input: { invoiceId?: string; transactionId?: string; q?: string },
+): ApiPaymentCandidate[] {
+  return paymentCandidates(db, teamId, input).map((c) => {
+    const inv = openInvoices(db, teamId, c.invoiceId)[0]!;
+    const t = getTransaction(db, teamId, c.transactionId);
+    return {
+      invoiceId: inv.id,
+      invoiceNumber: inv.invoice_number || null,
+      customerName: inv.customer_display,
+      amountDue: toMajor(inv.due_minor, inv.currency),
+      dueDate: inv.due_date,
+      transactionId: t.id,
+      transactionName: t.name,
+      counterpartyName: t.counterpartyName,
+      date: t.date.slice(0, 10),
+      amount: t.amount,
+      currency: t.currency,
+      manual: t.manual === true,
+      confidence: c.confidence,
+      part: c.part,
+    };
+  });
 }

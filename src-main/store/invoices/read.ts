@@ -50,8 +50,10 @@ export interface InvoiceRow {
   reminder_sent_at: string | null;
   tracker_project_id: string | null;
   internal_note: string | null;
-  /** The hosted editor's rich-text blocks as sent (./editor-fields.ts, migration 028); null: none. */
+  /** The hosted editor's rich-text blocks as sent (./editor-fields.ts, migration 024); null: none. */
   rich_text: string | null;
+  /** The seller and buyer frozen at issue (JSON, ./parties.ts); null while not issued. */
+  issued_parties: string | null;
   created_at: string;
   updated_at: string;
   seq: number;
@@ -72,6 +74,8 @@ export interface StoredLine {
   nameContent?: EditorDoc;
   vatRate?: number | null;
   taxRate?: number | null;
+  /** The line's revenue category (a transaction category's slug); a local extension. */
+  category?: string | null;
 }
 
 export interface CustomerRef {
@@ -229,6 +233,7 @@ function toInvoice(
         vat: l.vatRate ?? null,
         taxRate: own,
         tax: own,
+        category: l.category ?? null,
         amount,
         nameContent: l.nameContent ?? null,
       };
@@ -242,7 +247,7 @@ function toInvoice(
     topBlock: blocks.topBlock ?? null,
     bottomBlock: blocks.bottomBlock ?? null,
     trackerProjectId: r.tracker_project_id,
-    delivery: delivery ? toDelivery(delivery) : null,
+    delivery: delivery ? toDelivery(delivery, r.currency) : null,
     payment: payment ? ref(payment) : null,
     payments: applied.map(ref),
     paidAmount: major(totals.paidMinor),

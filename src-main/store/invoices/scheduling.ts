@@ -1,9 +1,12 @@
+import { scheduledLevel } from '../../../src-shared/domain/dunning';
 import { dayIn, isPastDue } from '../../../src-shared/domain/invoice-dates';
 import type { Db } from '../db';
 import { type Writer, write } from '../write';
 import { queueDelivery } from './deliveries';
 import { applyMove } from './lifecycle';
 import { customerEmail, getInvoiceRow, type InvoiceRow, invoiceTimeZone } from './read';
+import { highestReminderLevel, queueInvoiceReminder } from './send';
+import { dunningOf } from './settings';
 
 /**
  * The time-driven moves of invoices, across all teams (docs/decisions/0072-invoice-overdue-and-scheduler.md):
@@ -16,6 +19,7 @@ import { customerEmail, getInvoiceRow, type InvoiceRow, invoiceTimeZone } from '
 export interface SchedulerResult {
   overdue: { teamId: string; invoiceId: string }[];
   issued: { teamId: string; invoiceId: string }[];
+  reminded: { teamId: string; invoiceId: string }[];
 }
 
 type Moved = SchedulerResult['overdue'];
@@ -87,6 +91,49 @@ export function issueScheduledInvoices(db: Db, now = new Date()): SchedulerResul
   });
 }
 
+/**
+ * Queues the reminders the teams' dunning schedules ask for (docs/decisions/0122): for each team whose levels are
+ * sent automatically, every overdue invoice whose next level's day has come, to the customer's e-mail. The key
+ * names the invoice and the level, so a rerun queues nothing more; an invoice whose customer has no e-mail is left
+ * for a person. Not for a team that syncs (its remote holds the same settings and sends them, as with scheduled
+ * invoices).
+ */
+export function queueScheduledReminders(db: Db, now = new Date()): SchedulerResult['reminded'] {
+  const teams = db
+    .prepare(
+      `SELECT team_id, dunning FROM invoice_settings WHERE dunning IS NOT NULL
+         AND team_id NOT IN (SELECT team_id FROM sync_remotes WHERE enabled = 1)`,
+    )
+    .all() as { team_id: string; dunning: string }[];
+  const reminded: SchedulerResult['reminded'] = [];
+  for (const team of teams) {
+    const dunning = dunningOf(team);
+    if (!dunning.automatic || dunning.levels.length === 0) continue;
+    const rows = db
+      .prepare(`SELECT * FROM invoices WHERE team_id = ? AND status = 'overdue' ORDER BY due_date, id`)
+      .all(team.team_id) as InvoiceRow[];
+    for (const r of rows) {
+      const today = dayIn(now, invoiceTimeZone(r));
+      const level = scheduledLevel(dunning.levels, r.due_date, today, highestReminderLevel(db, r.team_id, r.id));
+      if (level === null || !customerEmail(db, r.team_id, r.customer_id)) continue;
+      try {
+        write(
+          db,
+          r.team_id,
+          () => queueInvoiceReminder(db, r.team_id, r.id, { idempotencyKey: `dunning:${r.id}:${level}`, level, now }),
+          { origin: 'system' },
+        );
+        reminded.push({ teamId: r.team_id, invoiceId: r.id });
+      } catch {
+        // Paid or canceled between the read and the write: nothing to remind of; the next run looks again.
+      }
+    }
+  }
+  return reminded;
+}
+
 export function runInvoiceSchedule(db: Db, now = new Date()): SchedulerResult {
-  return { issued: issueScheduledInvoices(db, now), overdue: markOverdueInvoices(db, now) };
+  const issued = issueScheduledInvoices(db, now);
+  const overdue = markOverdueInvoices(db, now);
+  return { issued, overdue, reminded: queueScheduledReminders(db, now) };
 }

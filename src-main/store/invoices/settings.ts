@@ -1,4 +1,4 @@
-import type { InvoiceTemplate, TemplateInput } from '../../../src-shared/contract/invoices';
+import type { Dunning, InvoiceTemplate, TemplateInput } from '../../../src-shared/contract/invoices';
 import type { Db } from '../db';
 import { Conflict } from '../errors';
 import { nowIso } from '../ids';
@@ -18,6 +18,8 @@ interface SettingsRow {
   number_width: number;
   next_number: number | null;
   template: string;
+  /** The reminder levels (JSON, migration 027); null: none. */
+  dunning: string | null;
   updated_at: string;
 }
 
@@ -26,6 +28,29 @@ export interface InvoiceSettingsRecord {
   numberWidth: number;
   nextNumber: number;
   template: InvoiceTemplate;
+  dunning: Dunning;
+}
+
+export const NO_DUNNING: Dunning = { levels: [], automatic: false };
+
+/** The team's reminder levels as stored (docs/decisions/0122); none set: no levels, sent by hand. */
+export function dunningOf(r: Pick<SettingsRow, 'dunning'> | undefined): Dunning {
+  if (!r?.dunning) return NO_DUNNING;
+  try {
+    const v = JSON.parse(r.dunning) as Partial<Dunning>;
+    return {
+      levels: Array.isArray(v.levels)
+        ? v.levels.filter((l) => Number.isInteger(l?.daysAfterDue) && typeof l?.fee === 'number')
+        : [],
+      automatic: v.automatic === true,
+    };
+  } catch {
+    return NO_DUNNING;
+  }
+}
+
+export function teamDunning(db: Db, teamId: string): Dunning {
+  return dunningOf(row(db, teamId));
 }
 
 /** Template defaults when neither the team settings nor the request say otherwise. */
@@ -113,6 +138,7 @@ export function getInvoiceSettings(db: Db, teamId: string): InvoiceSettingsRecor
     numberWidth: r?.number_width ?? 4,
     nextNumber: r?.next_number ?? highestTaken(db, teamId, prefix) + 1,
     template: resolveTemplate(r ? JSON.parse(r.template) : {}, baseTemplate(teamCurrency(db, teamId))),
+    dunning: dunningOf(r),
   };
 }
 
@@ -139,6 +165,7 @@ export interface SettingsPatch {
   numberWidth?: number;
   nextNumber?: number;
   template?: TemplateInput;
+  dunning?: Dunning;
 }
 
 export function updateInvoiceSettings(db: Db, teamId: string, patch: SettingsPatch): InvoiceSettingsRecord {
@@ -157,6 +184,9 @@ export function updateInvoiceSettings(db: Db, teamId: string, patch: SettingsPat
         next,
         template: JSON.stringify(storedTemplate),
       });
+      if (patch.dunning) {
+        db.prepare('UPDATE invoice_settings SET dunning = ? WHERE team_id = ?').run(JSON.stringify(patch.dunning), teamId);
+      }
       return getInvoiceSettings(db, teamId);
     })
     .immediate();

@@ -1,4 +1,4 @@
-import type { Invoice, InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
+import type { Invoice, InvoiceCreate, InvoicePatch, InvoiceTemplate, TemplateInput } from '../../../src-shared/contract/invoices';
 import { dayOf } from '../../../src-shared/domain/day-input';
 import { addDays, dayIn } from '../../../src-shared/domain/invoice-dates';
 import {
@@ -10,12 +10,13 @@ import {
 } from '../../../src-shared/domain/invoice-lifecycle';
 import { dueMinor, refundableMinor } from '../../../src-shared/domain/invoice-settlement';
 import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import { invoiceDateFormat } from '../../../src-shared/domain/invoice-vat';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference } from '../errors';
 import { newId } from '../ids';
 import { type Writer, write } from '../write';
-import { convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
+import { type CategoryRate, convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
 import { queueDelivery } from './deliveries';
 import { editorWrite, readBlocks } from './editor-fields';
 import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
@@ -48,6 +49,29 @@ import { restoreMatchedTransaction } from './transaction-link';
  * every write that touches them. Sending is ./send.ts.
  */
 
+/** The team's categories' tax rates by slug, for lines that name their category. */
+function categoryRates(db: Db, teamId: string): CategoryRate {
+  const statement = db.prepare('SELECT tax_rate FROM transaction_categories WHERE team_id = ? AND slug = ?');
+  return (slug) => {
+    const row = statement.get(teamId, slug) as { tax_rate: number | null } | undefined;
+    return row ? row.tax_rate : undefined;
+  };
+}
+
+/**
+ * The customer's invoice language over the team's (docs/decisions/0120): an invoice for a customer who reads German
+ * is written in German with German dates, unless the request names its own locale or date format.
+ */
+function inCustomerLanguage(db: Db, teamId: string, template: InvoiceTemplate, customerId: string, input?: TemplateInput) {
+  if (input?.locale) return template;
+  const locale = db
+    .prepare('SELECT invoice_locale FROM customers WHERE team_id = ? AND id = ?')
+    .pluck()
+    .get(teamId, customerId) as string | null | undefined;
+  if (!locale) return template;
+  return { ...template, locale, dateFormat: input?.dateFormat ?? invoiceDateFormat(locale) };
+}
+
 function customerOf(db: Db, teamId: string, id: string): CustomerRef {
   const c = customersById(db, teamId, [id]).get(id);
   if (!c) throw new InvalidReference('customerId', `customerId: the team has no customer ${id}`);
@@ -74,7 +98,12 @@ export interface CreateOptions {
   trackerProjectId?: string;
   /** Idempotency key of the send a create_and_send queues (default: one per invoice). */
   sendKey?: string;
+  /** Asked before a create_and_send issues or a scheduled create schedules it (inside the write); throws to refuse. */
+  beforeIssue?: IssueGuard;
 }
+
+/** The checks before issuing (src-main/invoices/issue-check.ts), passed in by the routes a person's request takes. */
+export type IssueGuard = (row: InvoiceRow) => void;
 
 export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, options: CreateOptions = {}): Invoice {
   const now = options.now ?? new Date();
@@ -87,11 +116,12 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
     const currency = template.currency;
     const tz = template.timezone;
     const customer = input.customerId ? customerOf(db, teamId, input.customerId) : undefined;
+    if (customer) template = inCustomerLanguage(db, teamId, template, customer.id, input.template);
     const issueDate = input.issueDate ? dayOf(input.issueDate, tz) : dayIn(now, tz);
     const dueDate = input.dueDate ? dayOf(input.dueDate, tz) : addDays(issueDate, template.paymentTermsDays);
     if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
     const supply = supplyPeriod(input.supplyDate ?? null, input.supplyEndDate ?? null);
-    const lines = toStoredLines(input.lineItems ?? [], currency);
+    const lines = toStoredLines(input.lineItems ?? [], currency, categoryRates(db, teamId));
     const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount') : 0;
     if (discount > 0) template = { ...template, includeDiscount: true };
     const totals = totalsOf(lines, template, discount);
@@ -132,6 +162,7 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
       tracker_project_id: options.trackerProjectId ?? null,
     });
     const row = requireInvoiceRow(db, teamId, invoiceId);
+    if (input.deliveryType !== 'create') options.beforeIssue?.(row);
     if (input.deliveryType === 'create_and_send') {
       const to = recipientOf(db, teamId, row, input.recipient);
       applyMove(w, row, 'issue', { now });
@@ -180,6 +211,8 @@ export interface UpdateOptions {
    * issued invoice but this copy following the shared one, so the lifecycle's edit checks do not apply.
    */
   followRemote?: boolean;
+  /** Asked before the invoice is issued or scheduled by this update (inside the write); throws to refuse. */
+  beforeIssue?: IssueGuard;
 }
 
 /**
@@ -225,7 +258,7 @@ export function updateInvoice(
       const currency = patch.currency ?? patch.template?.currency ?? r.currency;
       template = { ...template, currency };
       if (patch.timezone) template = { ...template, timezone: patch.timezone };
-      if (patch.lineItems) lines = toStoredLines(patch.lineItems, currency);
+      if (patch.lineItems) lines = toStoredLines(patch.lineItems, currency, categoryRates(db, teamId));
       else if (currency !== r.currency) lines = convertLines(lines, r.currency, currency);
       if (patch.discount !== undefined) discount = minorOf(patch.discount, currency, 'discount');
       else if (currency !== r.currency) discount = minorOf(toMajor(discount, r.currency), currency, 'discount');
@@ -235,6 +268,7 @@ export function updateInvoice(
         else {
           const c = customerOf(db, teamId, patch.customerId);
           values.customer_id = c.id;
+          if (c.id !== r.customer_id) template = inCustomerLanguage(db, teamId, template, c.id, patch.template);
           if (patch.customerName === undefined) values.customer_name = c.name;
         }
       }
@@ -278,7 +312,7 @@ export function updateInvoice(
           `The invoice is ${r.status}: it cannot become ${target}. Allowed next states: ${allowed.length ? allowed.join(', ') : 'none (the invoice is settled)'}`,
         );
       }
-      for (const step of steps) r = moveTo(w, requireInvoiceRow(db, teamId, id), step, patch, now);
+      for (const step of steps) r = moveTo(w, requireInvoiceRow(db, teamId, id), step, patch, now, options.beforeIssue);
     } else if (patch.paidAt !== undefined && r.status === 'paid') {
       w.update('invoice', id, { paid_at: new Date(patch.paidAt).toISOString() });
     }
@@ -295,7 +329,14 @@ function syncPath(from: InvoiceStatus, target: InvoiceStatus, ctx: LifecycleCont
 }
 
 /** One move of the lifecycle to `target` (asked by PATCH/PUT `status`), with what goes with it. */
-function moveTo(w: Writer, row: InvoiceRow, target: InvoiceStatus, patch: InvoicePatch, now: Date): InvoiceRow {
+function moveTo(
+  w: Writer,
+  row: InvoiceRow,
+  target: InvoiceStatus,
+  patch: InvoicePatch,
+  now: Date,
+  beforeIssue?: IssueGuard,
+): InvoiceRow {
   const { db, teamId } = w;
   const id = row.id;
   let r = row;
@@ -311,6 +352,7 @@ function moveTo(w: Writer, row: InvoiceRow, target: InvoiceStatus, patch: Invoic
       throw new InvalidReference('scheduledAt', 'scheduledAt must be in the future');
     }
   }
+  if (action === 'issue' || action === 'schedule') beforeIssue?.(r);
   if (action === 'issue' && !r.sent_at) w.update('invoice', id, { sent_at: w.now });
   if (action === 'issue') r = requireInvoiceRow(db, teamId, id);
   // Marked paid (or refunded) by hand: what was still due (or what can be refunded) is recorded as a payment

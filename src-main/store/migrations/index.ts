@@ -24,6 +24,7 @@ import { backups } from './023-backups';
 import { sellerTaxIds } from './024-seller-tax-ids';
 import { syncKindsAndHeldValues } from './025-sync-kinds-and-held-values';
 import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and-hook-calls';
+import { issuedInvoices } from './027-issued-invoices';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -85,6 +86,8 @@ export const MIGRATIONS: readonly Migration[] = [
   syncKindsAndHeldValues,
   // [026 workflow run starters (four-eyes approvals), webhook calls accepted (replays refused)]
   workflowRunStartersAndHookCalls,
+  // [027 issued invoices frozen (parties, files), a customer's invoice language, dunning levels]
+  issuedInvoices,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

@@ -11,10 +11,13 @@ import { type FailureView, type FixTarget, failureViews } from './einvoice-failu
 export function EInvoiceRules({
   failures,
   onFix,
+  editable = false,
 }: {
   failures: readonly RuleFailure[];
-  /** Opens the form of a customer or team field; other targets are links or a note. */
+  /** Opens the form of a customer or team field, or the draft's own form; Team settings are links. */
   onFix: (target: FixTarget) => void;
+  /** The invoice is a draft: what comes from it is fixed by editing it. */
+  editable?: boolean;
 }) {
   const { t } = useTranslation('einvoice');
   return (
@@ -23,7 +26,7 @@ export function EInvoiceRules({
         // biome-ignore lint/suspicious/noArrayIndexKey: a rule can fail twice (seller and buyer); order is stable
         <li key={`${v.rule}-${i}`} className="einv-rule" data-rule={v.rule}>
           <RuleText view={v} />
-          <Fix target={v.fix} onFix={onFix} />
+          <Fix target={v.fix} onFix={onFix} editable={editable} />
         </li>
       ))}
     </ul>
@@ -44,7 +47,7 @@ function RuleText({ view: v }: { view: FailureView }) {
   );
 }
 
-function Fix({ target, onFix }: { target: FixTarget; onFix: (target: FixTarget) => void }) {
+function Fix({ target, onFix, editable }: { target: FixTarget; onFix: (target: FixTarget) => void; editable: boolean }) {
   const { t } = useTranslation('einvoice');
   switch (target.kind) {
     case 'customer':
@@ -55,12 +58,19 @@ function Fix({ target, onFix }: { target: FixTarget; onFix: (target: FixTarget) 
         </button>
       );
     case 'settings':
+      // Team settings (its details, bank accounts, invoice defaults): never the person's own settings page.
       return (
-        <AppLink to="/settings" className="btn small">
+        <AppLink to={target.path} className="btn small">
           {t('fix.settings')}
         </AppLink>
       );
     default:
-      return <span className="faint einv-fix-note">{t('fix.invoice')}</span>;
+      return editable ? (
+        <button type="button" className="btn small" onClick={() => onFix(target)}>
+          {t('fix.editDraft')}
+        </button>
+      ) : (
+        <span className="faint einv-fix-note">{t('fix.invoice')}</span>
+      );
   }
 }

@@ -1,11 +1,13 @@
 /**
  * The buttons of an invoice's page: exactly the moves its state allows (invoice-commands.ts), the usual next step
- * first. Sending and reminding ask for the address (the customer's billing e-mail to start with); marking paid asks
- * for the day; canceling, refunding, deleting and undoing a payment ask to be sure. What happened is said in a
- * toast, and an e-mail that waits (no mail server, or offline) is said to wait. Sending checks the e-invoice the
- * customer gets first: an invoice that fails it is not sent, and the dialog lists the rules with a way to each field.
+ * first. A draft is edited in the invoice form; sending and reminding ask for the address, subject and text
+ * (SendDialog.tsx); a payment received is recorded with its amount, day and bank line (PaymentDialog.tsx); marking
+ * paid asks for the day; canceling, refunding, deleting and undoing a payment ask to be sure. What happened is said
+ * in a toast, and an e-mail that waits (no mail server, or offline) is said to wait. Sending checks first what the
+ * invoice must state and the customer's e-invoice: an invoice that fails is not sent, and the dialog lists each rule
+ * with a way to its field.
  */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
 import type { RuleFailure } from '../../../src-shared/contract/errors';
@@ -13,17 +15,27 @@ import { paymentRoutes } from '../../../src-shared/contract/invoice-payments';
 import { type Invoice, invoiceRoutes } from '../../../src-shared/contract/invoices';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { DateField } from '../../components/DateField';
-import { ConfirmDialog, Field } from '../../components/ui';
-import { useRead } from '../../data/use-read';
+import { ConfirmDialog } from '../../components/ui';
 import { useWrite } from '../../data/use-write';
 import { formatPreferences } from '../../lib/format';
 import { useRouter } from '../../lib/router';
 import { useToasts } from '../../stores/toasts';
-import { EInvoiceRules } from './EInvoiceRules';
 import type { FixTarget } from './einvoice-failures';
+import { FormDialog } from './FormDialog';
 import { CONFIRMED, commandsFor, deliveryTone, type InvoiceCommand } from './invoice-commands';
+import { PaymentDialog } from './PaymentDialog';
+import { SendDialog, type SendInput } from './SendDialog';
 
-export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (target: FixTarget) => void }) {
+export function InvoiceCommands({
+  invoice,
+  onFix,
+  onEdit,
+}: {
+  invoice: Invoice;
+  onFix: (target: FixTarget) => void;
+  /** Opens the draft in the invoice form. */
+  onEdit: () => void;
+}) {
   const { t } = useTranslation('invoices');
   const [open, setOpen] = useState<InvoiceCommand | null>(null);
   /** The e-invoice rules the server named when it refused to send. */
@@ -39,7 +51,7 @@ export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (
   const commands = commandsFor(invoice);
   const number = invoice.invoiceNumber ?? t('numberPending');
 
-  async function run(command: InvoiceCommand, input: { to?: string; paidOn?: string } = {}) {
+  async function run(command: InvoiceCommand, input: { send?: SendInput; paidOn?: string } = {}) {
     setBusy(true);
     try {
       const params = { id: invoice.id };
@@ -47,7 +59,7 @@ export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (
         case 'send':
         case 'resend':
         case 'remind': {
-          const body = input.to ? { to: input.to } : {};
+          const body = input.send ?? {};
           const after = await (command === 'remind' ? remind : send).mutateAsync({ params, body });
           const waiting = after.delivery && deliveryTone(after.delivery).pending;
           const kind = command === 'remind' ? 'reminder' : 'invoice';
@@ -97,7 +109,8 @@ export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (
           disabled={busy}
           onClick={() => {
             setRefused(null);
-            setOpen(command);
+            if (command === 'edit') onEdit();
+            else setOpen(command);
           }}
         >
           {t(`commands.${command}`)}
@@ -106,18 +119,20 @@ export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (
       {open === 'send' || open === 'resend' || open === 'remind' ? (
         <SendDialog
           command={open}
-          invoiceId={invoice.id}
+          invoice={invoice}
           number={number}
           defaultTo={recipient}
           busy={busy}
           refused={refused}
-          onSend={(to) => void run(open, { to })}
+          onSend={(send) => void run(open, { send })}
           onCancel={() => setOpen(null)}
           onFix={(target) => {
             setOpen(null);
             onFix(target);
           }}
         />
+      ) : open === 'recordPayment' ? (
+        <PaymentDialog invoice={invoice} number={number} onDone={() => setOpen(null)} />
       ) : open === 'markPaid' ? (
         <PaidDialog
           number={number}
@@ -137,114 +152,6 @@ export function InvoiceCommands({ invoice, onFix }: { invoice: Invoice; onFix: (
         />
       ) : null}
     </div>
-  );
-}
-
-/** A small modal form: a title, fields, and the action with Cancel; Esc cancels, focus starts in the first field. */
-function FormDialog(props: {
-  title: string;
-  children: React.ReactNode;
-  submitLabel: string;
-  busy: boolean;
-  onSubmit: () => void;
-  onCancel: () => void;
-}) {
-  const { t } = useTranslation('invoices');
-  const titleId = useId();
-  return (
-    <>
-      <div className="overlay top" onClick={props.onCancel} aria-hidden="true" />
-      <form
-        className="dialog"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          props.onSubmit();
-        }}
-        onKeyDown={(e) => {
-          if (e.key === 'Escape') {
-            e.stopPropagation();
-            props.onCancel();
-          }
-        }}
-      >
-        <h2 id={titleId}>{props.title}</h2>
-        {props.children}
-        <div className="dialog-actions">
-          <button type="button" className="btn" onClick={props.onCancel}>
-            {t('common:cancel')}
-          </button>
-          <button type="submit" className="btn primary" disabled={props.busy}>
-            {props.submitLabel}
-          </button>
-        </div>
-      </form>
-    </>
-  );
-}
-
-function SendDialog(props: {
-  command: 'send' | 'resend' | 'remind';
-  invoiceId: string;
-  number: string;
-  defaultTo: string;
-  busy: boolean;
-  refused: readonly RuleFailure[] | null;
-  onSend: (to: string) => void;
-  onCancel: () => void;
-  onFix: (target: FixTarget) => void;
-}) {
-  const { t } = useTranslation('invoices');
-  const [to, setTo] = useState(props.defaultTo);
-  const [error, setError] = useState<string | undefined>(undefined);
-  // The invoice (not a reminder) goes with the customer's e-invoice: checked as the page checks it (one query).
-  const sendsInvoice = props.command !== 'remind';
-  const check = useRead(invoiceRoutes.eInvoiceCheck, { params: { id: props.invoiceId }, query: {} }, { enabled: sendsInvoice });
-  const failures = props.refused?.length ? props.refused : sendsInvoice ? (check.data?.failures ?? []) : [];
-  const checking = sendsInvoice && check.isLoading;
-  const format = check.data?.format;
-  return (
-    <FormDialog
-      title={t(`sendDialog.${props.command}.title`, { number: props.number })}
-      submitLabel={t(`sendDialog.${props.command}.submit`)}
-      busy={props.busy || checking || failures.length > 0}
-      onSubmit={() => {
-        if (!/^[^\s@]+@[^\s@]+$/.test(to.trim())) setError(t('sendDialog.badAddress'));
-        else props.onSend(to.trim());
-      }}
-      onCancel={props.onCancel}
-    >
-      {checking ? <p className="muted">{t('einvoice:send.checking')}</p> : null}
-      {failures.length > 0 ? (
-        <div className="einv-send-blocked">
-          <p className="banner warn" role="alert">
-            {t('einvoice:send.blocked', { format: format ? t(`einvoice:formats.${format}`) : '', count: failures.length })}
-          </p>
-          <EInvoiceRules failures={failures} onFix={props.onFix} />
-        </div>
-      ) : null}
-      <Field label={t('sendDialog.to')} required error={error} hint={t('sendDialog.hint')}>
-        {({ id, describedBy, invalid }) => (
-          <input
-            id={id}
-            className="input"
-            type="email"
-            value={to}
-            // biome-ignore lint/a11y/noAutofocus: the dialog opens on its one field
-            autoFocus
-            aria-invalid={invalid}
-            aria-describedby={describedBy}
-            onChange={(e) => {
-              setTo(e.target.value);
-              setError(undefined);
-            }}
-          />
-        )}
-      </Field>
-    </FormDialog>
   );
 }
 

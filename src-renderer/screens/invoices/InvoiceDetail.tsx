@@ -1,9 +1,10 @@
 /**
  * An invoice's page (`/invoices/<id>`): its number, status and customer at the top with what can be done next; how
- * its latest e-mail stands; payments the matcher suggests for it; its e-invoice (format, check, downloads); the
- * customer's details, the dates, the lines and totals, the payment; and beside them the PDF as the customer gets
- * it. A failed e-invoice check opens the customer's form or the team's e-invoice settings over the page, on the
- * field to fix; the check runs again when they are saved.
+ * its latest e-mail stands; payments the matcher suggests for it; what it has received and what is still open; its
+ * e-invoice (format, check, downloads); the customer's details, the dates, the lines and totals with the VAT of each
+ * rate; and beside them the PDF as the customer gets it. A failed check opens the customer's form, the team's
+ * e-invoice settings or — for a draft — the draft's own form over the page, on the field to fix; Team settings are
+ * linked; the check runs again when they are saved.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -23,7 +24,11 @@ import type { FixTarget } from './einvoice-failures';
 import { InvoiceCommands } from './InvoiceCommands';
 import { DeliveryBanner, StatusPill } from './InvoiceStatus';
 import { InvoiceSums } from './InvoiceSums';
+import { shownStatus } from './invoice-commands';
+import { invoiceVatGroups } from './invoice-form';
+import { EditInvoice } from './NewInvoice';
 import { PaymentSuggestions } from './PaymentSuggestions';
+import { PaymentsCard } from './PaymentsCard';
 import { PdfPreview } from './PdfPreview';
 
 export function InvoiceDetail({ id }: { id: string }) {
@@ -31,7 +36,9 @@ export function InvoiceDetail({ id }: { id: string }) {
   const record = useRecord(invoiceRoutes.get, { id });
   const navigate = useRouter((r) => r.navigate);
   const [fixing, setFixing] = useState<FixTarget | null>(null);
-  const fix = (target: FixTarget) => (target.kind === 'settings' ? navigate(target.path) : setFixing(target));
+  const [editing, setEditing] = useState(false);
+  const fix = (target: FixTarget) =>
+    target.kind === 'settings' ? navigate(target.path) : target.kind === 'invoice' ? setEditing(true) : setFixing(target);
   return (
     <RecordPage record={record} namespace="invoices" listPath="/invoices" name={(inv) => inv.invoiceNumber ?? t('numberPending')}>
       {(inv, breadcrumb) => (
@@ -40,7 +47,8 @@ export function InvoiceDetail({ id }: { id: string }) {
           <header className="page-header">
             <div>
               <h1 className="inv-title">
-                <span className="inv-number">{inv.invoiceNumber ?? t('numberPending')}</span> <StatusPill status={inv.status} />
+                <span className="inv-number">{inv.invoiceNumber ?? t('numberPending')}</span>{' '}
+                <StatusPill status={shownStatus(inv)} />
               </h1>
               <p>
                 {inv.customerId && inv.customer ? (
@@ -52,7 +60,7 @@ export function InvoiceDetail({ id }: { id: string }) {
                 {t('detail.dueOn', { day: formatDate(inv.dueDate) })}
               </p>
             </div>
-            <InvoiceCommands invoice={inv} onFix={fix} />
+            <InvoiceCommands invoice={inv} onFix={fix} onEdit={() => setEditing(true)} />
           </header>
 
           {inv.delivery ? <DeliveryBanner delivery={inv.delivery} /> : null}
@@ -60,6 +68,7 @@ export function InvoiceDetail({ id }: { id: string }) {
 
           <div className="inv-split">
             <div className="inv-main">
+              <PaymentsCard invoice={inv} />
               <EInvoicePanel invoice={inv} onFix={fix} />
               <div className="inv-cards">
                 <CustomerCard invoice={inv} />
@@ -70,6 +79,7 @@ export function InvoiceDetail({ id }: { id: string }) {
             <PdfPreview invoice={inv} />
           </div>
           {fixing ? <FixDrawer target={fixing} invoice={inv} onClose={() => setFixing(null)} /> : null}
+          {editing && inv.status === 'draft' ? <EditInvoice invoice={inv} onClose={() => setEditing(false)} /> : null}
         </div>
       )}
     </RecordPage>
@@ -188,6 +198,9 @@ function LinesCard({ invoice: inv }: { invoice: Invoice }) {
                 {t('form.line.price')}
               </th>
               <th scope="col" className="num">
+                {t('form.line.vat')}
+              </th>
+              <th scope="col" className="num">
                 {t('form.line.amount')}
               </th>
             </tr>
@@ -201,6 +214,7 @@ function LinesCard({ invoice: inv }: { invoice: Invoice }) {
                   {formatNumber(line.quantity, Number.isInteger(line.quantity) ? 0 : 2)} {line.unit ?? ''}
                 </td>
                 <td className="money">{formatAmount(line.price, inv.currency)}</td>
+                <td className="num">{vatOf(inv, line)}</td>
                 <td className="money">{formatAmount(line.amount, inv.currency)}</td>
               </tr>
             ))}
@@ -211,6 +225,7 @@ function LinesCard({ invoice: inv }: { invoice: Invoice }) {
         currency={inv.currency}
         sums={{ subtotal: inv.subtotal, vat: inv.vat, tax: inv.tax, discount: inv.discount, total: inv.amount }}
         vatRate={inv.template.includeVat ? inv.template.vatRate : null}
+        vatGroups={invoiceVatGroups(inv)}
       />
       {inv.note ? (
         <div className="inv-note">
@@ -220,4 +235,11 @@ function LinesCard({ invoice: inv }: { invoice: Invoice }) {
       ) : null}
     </section>
   );
+}
+
+/** A line's VAT rate as printed: its own, else the invoice's; none when the invoice charges no VAT. */
+function vatOf(inv: Invoice, line: Invoice['lineItems'][number]): string {
+  if (!inv.template.includeVat) return '—';
+  const rate = line.vat ?? inv.template.vatRate;
+  return `${formatNumber(rate, Number.isInteger(rate) ? 0 : 2)} %`;
 }

@@ -1,11 +1,12 @@
 /** An invoice's status as a pill, and how its latest e-mail stands, in words (a queued e-mail is said to wait). */
 import { useTranslation } from 'react-i18next';
 import type { Invoice, InvoiceDelivery } from '../../../src-shared/contract/invoices';
-import type { InvoiceStatus } from '../../../src-shared/domain/invoice-status';
+import { AppLink } from '../../components/AppLink';
 import { formatDateTime } from '../../lib/format';
-import { deliveryTone, statusTone } from './invoice-commands';
+import { deliveryTone, type ShownStatus, statusTone } from './invoice-commands';
 
-export function StatusPill({ status }: { status: InvoiceStatus }) {
+/** The status as a pill: "Not sent yet" for an issued invoice whose e-mail has not left (invoice-commands.ts). */
+export function StatusPill({ status }: { status: ShownStatus }) {
   const { t } = useTranslation('invoices');
   return <span className={`pill ${statusTone(status)}`}>{t(`status.${status}`)}</span>;
 }
@@ -48,6 +49,11 @@ export function DeliveryBanner({ delivery }: { delivery: InvoiceDelivery }) {
           </small>
         ) : null}
       </div>
+      {delivery.state === 'awaiting_sync' ? (
+        <AppLink to="/team-settings?tab=mail" className="btn small">
+          {t('delivery.setUpMail')}
+        </AppLink>
+      ) : null}
     </div>
   );
 }

@@ -7,6 +7,7 @@
  * Pure: table-tested in test/renderer/screens/invoices/einvoice-failures.test.ts.
  */
 import type { RuleFailure } from '../../../src-shared/contract/errors';
+import { REQUIREMENT_RULES } from '../../../src-shared/domain/invoice-requirements';
 
 /** The customer form's inputs a rule (or the choice of a format) can point at. */
 export type CustomerFixField =
@@ -27,7 +28,7 @@ export type FixTarget =
   | { kind: 'customer'; field: CustomerFixField }
   | { kind: 'team'; field: TeamFixField }
   /** A team field of another settings panel: its name, VAT number, address, a bank account's IBAN. */
-  | { kind: 'settings'; path: '/team-settings' | '/team-settings?tab=accounts' }
+  | { kind: 'settings'; path: '/team-settings' | '/team-settings?tab=accounts' | '/team-settings?tab=invoices' }
   /** The invoice's own lines, dates or amounts. */
   | { kind: 'invoice' };
 
@@ -70,6 +71,8 @@ export const WORDED_RULES: ReadonlySet<string> = new Set([
   'FD-PEPPOL-ID',
   ...PEPPOL_CHECK_DIGIT_RULES,
   'FD-TAX',
+  // What every invoice must state (src-shared/domain/invoice-requirements.ts, docs/decisions/0121).
+  ...REQUIREMENT_RULES,
 ]);
 
 /** Rules that say something else for the team and for the customer: their key ends in `.team` or `.customer`. */
@@ -144,6 +147,8 @@ function fixOf(path: string): FixTarget {
   if (source === 'team')
     return TEAM_FIELDS.has(name) ? { kind: 'team', field: name as TeamFixField } : { kind: 'settings', path: '/team-settings' };
   if (source === 'bankAccount') return { kind: 'settings', path: '/team-settings?tab=accounts' };
+  // Why no VAT is charged: the team's reason (a small business) in its invoice settings.
+  if (path === 'template.vatExemptionReason') return { kind: 'settings', path: '/team-settings?tab=invoices' };
   return { kind: 'invoice' };
 }
 

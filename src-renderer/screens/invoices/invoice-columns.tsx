@@ -7,6 +7,7 @@ import type { Invoice } from '../../../src-shared/contract/invoices';
 import type { Column } from '../../components/table/columns';
 import { formatAmount, formatDate } from '../../lib/format';
 import { DeliveryLine, StatusPill } from './InvoiceStatus';
+import { shownStatus } from './invoice-commands';
 import type { ListSort } from './list-view';
 
 export function invoiceColumns(
@@ -41,7 +42,7 @@ export function invoiceColumns(
       sort: 'status',
       cell: (inv) => (
         <>
-          <StatusPill status={inv.status} />
+          <StatusPill status={shownStatus(inv)} />
           <DeliveryLine delivery={inv.delivery} />
         </>
       ),

@@ -124,7 +124,7 @@ describe('invoice scheduler', () => {
     expect(runSchedulerOnce(db, now)?.overdue).toHaveLength(1);
     // An expired lease of a dead holder is taken over.
     acquireLease(other, SCHEDULER_LEASE, 1_000, { owner: 'dead-process', now });
-    expect(runSchedulerOnce(db, new Date(now.getTime() + 2_000))).toEqual({ issued: [], overdue: [], matched: [] });
+    expect(runSchedulerOnce(db, new Date(now.getTime() + 2_000))).toEqual({ issued: [], overdue: [], reminded: [], matched: [] });
   });
 
   it('catches up at server start on what fell due while the app was closed', async () => {

@@ -73,6 +73,21 @@ describe('invoice email queue', () => {
     expect((await drainDeliveries(db, { dataDir })).sent).toBe(0);
   });
 
+  it('sends the subject and text the person wrote in the send dialog, the PDF still attached', async () => {
+    const { db, dataDir, teamId, customerId } = seedTeam('Studio');
+    closers.push(() => db.close());
+    const smtp = await smtpServer();
+    setSmtpSettings(db, teamId, plainSmtp(smtp.port));
+    const inv = invoice(db, teamId, { customerId, issueDate: '2099-01-01' });
+    sendInvoice(db, teamId, inv.id, { subject: 'Your April invoice', message: 'Hi Acme,\n\nhere it is.\n\nStudio' });
+    expect((await drainDeliveries(db, { dataDir })).sent).toBe(1);
+    const mail = smtp.received[0]!;
+    expect(mail.subject).toBe('Your April invoice');
+    expect(mail.raw).toContain('here it is.');
+    expect(mail.raw).not.toContain('please find attached');
+    expect(mail.raw).toContain(`${inv.invoiceNumber}.pdf`);
+  });
+
   it('queues a reminder once per idempotency key and only for an open invoice', async () => {
     const { db, dataDir, teamId, customerId } = seedTeam();
     closers.push(() => db.close());

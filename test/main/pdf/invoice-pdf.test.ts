@@ -6,13 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { issuedFiles } from '../../../src-main/store/invoices/files';
 import { makeTestApi } from '../../helpers/api';
+import { makeTeamLawful } from '../../helpers/lawful-team';
 import { pdfText } from './pdf-text';
 
 describe('invoice PDF', () => {
   it('prints the invoice in its locale and stores it in the data dir', async () => {
     const api = await makeTestApi();
     const token = api.key('PDF Team');
+    makeTeamLawful(api.db, 'PDF Team');
     await api.call('PATCH', '/v1/invoices/settings', {
       token,
       body: {
@@ -88,11 +91,14 @@ describe('invoice PDF', () => {
     await new Promise((r) => setTimeout(r, 20));
     await api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token });
     expect(fs.statSync(file).mtimeMs).toBe(mtime);
-    await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { status: 'unpaid' } });
+    expect((await api.call('PATCH', `/v1/invoices/${inv.id}`, { token, body: { status: 'unpaid' } })).statusCode).toBe(200);
     const after = await api.call('GET', `/v1/invoices/${inv.id}/pdf`, { token });
     const [again] = await pdfText(after.rawPayload);
     expect(again).not.toContain('ENTWURF');
-    expect(fs.readFileSync(file).equals(after.rawPayload)).toBe(true);
+    // Issued: kept as first produced (docs/decisions/0119), in the data dir's issued documents, and served from there.
+    const [kept] = issuedFiles(api.db, api.team('PDF Team').id, inv.id);
+    expect(kept?.kind).toBe('pdf');
+    expect(fs.readFileSync(path.join(api.dataDir, kept!.path)).equals(after.rawPayload)).toBe(true);
   });
 
   it('formats other currencies and locales, and breaks long invoices across pages', async () => {

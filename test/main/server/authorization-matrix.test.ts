@@ -12,6 +12,7 @@ import { WorkflowRunner } from '../../../src-main/workflows/runner';
 import type { Scope } from '../../../src-shared/contract/scopes';
 import { makeTestApi, type TestApi } from '../../helpers/api';
 import { documentsSettled } from '../../helpers/documents';
+import { LAWFUL_BUYER_ADDRESS, makeTeamLawful } from '../../helpers/lawful-team';
 import { IMPORT_FIXTURES, IMPORT_MADE_BODIES, IMPORT_MADE_QUERIES } from '../import/matrix-fixtures';
 import { INBOX_BODIES, INBOX_FIXTURES, INBOX_REFUSED } from '../inbox-ingest/matrix-fixtures';
 import { SYNC_BODIES, SYNC_FIXTURES, SYNC_MADE_BODIES, SYNC_REFUSED } from '../sync/matrix-fixtures';
@@ -74,6 +75,8 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
   '/app/invoices/{id}/einvoice-handoffs': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/e-invoice': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/e-invoice/check': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/issue-check': (api, token) => matrixInvoice(api, token),
+  '/v1/invoices/{id}/email': (api, token) => matrixInvoice(api, token),
   '/v1/invoices/{id}/remind': (api, token) => matrixInvoice(api, token, 'unpaid'),
   '/v1/invoices/{id}/payment-intent': (api, token) => matrixInvoice(api, token, 'unpaid'),
   '/v1/invoice-payments/{id}': (api, token) => matrixPayment(api, token),
@@ -119,7 +122,10 @@ const FIXTURES: Record<string, (api: TestApi, token: string) => Promise<string>>
 /** An invoice of the owner team for a customer with an email, in the given status (issued for a future due date). */
 async function matrixInvoice(api: TestApi, token: string, status?: 'unpaid' | 'paid'): Promise<string> {
   const customerId = (
-    await api.call('POST', '/v1/customers', { token, body: { name: 'Matrix Customer', email: 'matrix@example.com' } })
+    await api.call('POST', '/v1/customers', {
+      token,
+      body: { name: 'Matrix Customer', email: 'matrix@example.com', ...LAWFUL_BUYER_ADDRESS },
+    })
   ).json().id;
   const id = (
     await api.call('POST', '/v1/invoices', {
@@ -413,6 +419,7 @@ const MADE_QUERIES: Record<string, (api: TestApi, token: string) => Promise<stri
     `?entity=tag&ids=${(await api.call('POST', '/v1/tags', { token, body: { name: `matrix-sync-${Math.random()}` } })).json().id}`,
   'GET /v1/rules/category-suggestions': async (api, token) => `?ids=${await matrixTransaction(api, token)}`,
   'GET /v1/rules/similar': async (api, token) => `?transactionId=${await matrixTransaction(api, token)}`,
+  'GET /v1/invoice-payments/candidates': async (api, token) => `?invoiceId=${await matrixInvoice(api, token, 'unpaid')}`,
   'GET /v1/metrics/stress-tests/compare': async (api, token) =>
     `?ids=${await matrixStressTest(api, token)},${await matrixStressTest(api, token)}`,
 };
@@ -439,6 +446,9 @@ describe('authorization matrix', () => {
     api = await makeTestApi({ rateLimitPerMinute: 1_000_000 }, 'file');
     // /users/me needs a user for the team's keys to act for (its owner).
     createUser(api.db, api.team('Owner Team').id, { email: 'owner@matrix.test', passwordHash: 'x' });
+    // Their invoices are issued: the teams state what an invoice must (docs/decisions/0121).
+    makeTeamLawful(api.db, 'Owner Team');
+    makeTeamLawful(api.db, 'List Owner');
     ops = await operations(api);
   });
 

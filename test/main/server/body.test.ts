@@ -1,6 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { makeTestApi, type TestApi } from '../../helpers/api';
+import { LAWFUL_BUYER_ADDRESS, makeTeamLawful } from '../../helpers/lawful-team';
 
 /** Request bodies by media type (src-main/server/body.ts, docs/decisions/0014-request-bodies.md). */
 
@@ -163,9 +164,13 @@ describe('a request without a body', () => {
   it('sends and reminds an invoice (every field of those bodies is optional)', async () => {
     const api = await makeTestApi();
     const token = api.key('Acme');
+    makeTeamLawful(api.db, 'Acme');
     const auth = { authorization: `Bearer ${token}` };
     const customerId = (
-      await api.call('POST', '/v1/customers', { token, body: { name: 'Kunde', email: 'k@example.com' } })
+      await api.call('POST', '/v1/customers', {
+        token,
+        body: { name: 'Kunde', email: 'k@example.com', ...LAWFUL_BUYER_ADDRESS },
+      })
     ).json().id;
     const id = (
       await api.call('POST', '/v1/invoices', {

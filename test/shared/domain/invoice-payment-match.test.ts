@@ -7,7 +7,10 @@ import {
   AUTO_APPLY_AT,
   decide,
   nameShare,
+  PART_PAYMENT_CAP,
   SUGGEST_AT,
+  scoreCandidate,
+  scorePartPayment,
   scorePayment,
   type TransactionSide,
 } from '../../../src-shared/domain/invoice-payment-match';
@@ -90,5 +93,31 @@ describe('invoice payment matching', () => {
     ]);
     expect(weak.apply).toHaveLength(1);
     expect(weak.suggest).toEqual([]);
+  });
+});
+
+describe('part payments', () => {
+  const tx = (amountMinor: number, text: string, date = '2025-03-20') => ({ amountMinor, currency: 'EUR', date, text });
+  it('scores less than what is due, naming the invoice, below the auto-apply line', () => {
+    const named = scorePartPayment(invoice, tx(50_000, 'INV-0042 Teilzahlung Müller'));
+    expect(named.confidence).toBeGreaterThanOrEqual(SUGGEST_AT);
+    expect(named.confidence).toBeLessThanOrEqual(PART_PAYMENT_CAP);
+    expect(named.confidence).toBeLessThan(AUTO_APPLY_AT);
+    expect(named.parts.reference).toBe(0.25);
+    expect(scorePartPayment(invoice, tx(50_000, 'Kiosk')).parts.reference).toBe(0);
+  });
+  it('is no candidate for the full amount or more, another currency, money out or outside the window', () => {
+    expect(scorePartPayment(invoice, tx(119_000, 'INV-0042')).confidence).toBe(0);
+    expect(scorePartPayment(invoice, tx(200_000, 'INV-0042')).confidence).toBe(0);
+    expect(scorePartPayment(invoice, { ...tx(5_000, 'INV-0042'), currency: 'USD' }).confidence).toBe(0);
+    expect(scorePartPayment(invoice, tx(-5_000, 'INV-0042')).confidence).toBe(0);
+    expect(scorePartPayment(invoice, tx(5_000, 'INV-0042', '2025-12-31')).confidence).toBe(0);
+  });
+  it('scores an exact amount as a payment and less as a part', () => {
+    expect(scoreCandidate(invoice, tx(119_000, 'INV-0042'))).toMatchObject({
+      part: false,
+      confidence: scorePayment(invoice, tx(119_000, 'INV-0042')).confidence,
+    });
+    expect(scoreCandidate(invoice, tx(1_000, 'INV-0042')).part).toBe(true);
   });
 });

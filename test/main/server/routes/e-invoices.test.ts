@@ -115,7 +115,13 @@ describe('GET /v1/invoices/{id}/e-invoice', () => {
     ensureRemote(api.db, api.team('E-Invoice Team').id, { baseUrl: 'http://127.0.0.1:9/v1' });
     const created = await api.call('POST', '/v1/invoices', {
       token,
-      body: { customerId, currency: 'EUR', issueDate: '2025-03-20', lineItems: [{ name: 'Consulting', quantity: 1, price: 90 }] },
+      body: {
+        customerId,
+        currency: 'EUR',
+        issueDate: '2025-03-20',
+        template: { vatRate: 19 },
+        lineItems: [{ name: 'Consulting', quantity: 1, price: 90 }],
+      },
     });
     expect(created.json().invoiceNumber).toBeNull();
     const res = await api.call('GET', `/v1/invoices/${created.json().id}/e-invoice`, { token });

@@ -360,4 +360,56 @@ describe('partial payments, refunds and bounces', () => {
       (await api.call('POST', '/v1/invoice-payments', { token: other, body: { invoiceId: inv.id, amount: 5 } })).statusCode,
     ).toBe(422);
   });
+
+  it('suggests a part payment that names the invoice, hand-entered or a bank line, and lists candidates from either side', async () => {
+    const api = await makeTestApi();
+    const token = api.key('Parts');
+    const teamId = api.team('Parts').id;
+    const { customerId, bankAccountId } = await setup(api, token);
+    const inv = await issued(api, token, customerId, 1000);
+    const other = await issued(api, token, customerId, 250);
+    // Entered by hand by the bookkeeper: a part of the invoice, named by its number.
+    const part = await income(api, token, bankAccountId, 400, `${inv.invoiceNumber} Teilzahlung`);
+    const unrelated = await income(api, token, bankAccountId, 120, 'Kiosk am Hafen');
+    const exact = await income(api, token, bankAccountId, 250, 'NORDWIND LOGISTIK');
+
+    matchInvoicePayments(api.db, teamId, { now: new Date('2099-03-21T00:00:00Z') });
+    const suggested = (await api.call('GET', `/v1/invoice-payments?invoiceId=${inv.id}&states=suggested`, { token })).json();
+    expect(suggested.data.map((p: { transactionId: string; amount: number }) => [p.transactionId, p.amount])).toEqual([
+      [part, 400],
+    ]);
+    expect(suggested.data[0].confidence).toBeLessThan(0.9);
+    expect((await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json().status).toBe('unpaid');
+
+    // The exact amount from the named customer paid the other invoice by itself (0.9, unambiguous).
+    expect((await api.call('GET', `/v1/invoices/${other.id}`, { token })).json().status).toBe('paid');
+    // The dialog's list for the invoice: the part payment first, a smaller unrelated one after; what paid another
+    // invoice is not offered.
+    const forInvoice = (await api.call('GET', `/v1/invoice-payments/candidates?invoiceId=${inv.id}`, { token })).json().data;
+    expect(forInvoice.map((c: { transactionId: string }) => c.transactionId)).toEqual([part, unrelated]);
+    expect(forInvoice[0]).toMatchObject({ part: true, manual: true, amountDue: 1000, invoiceNumber: inv.invoiceNumber });
+    const narrowed = (await api.call('GET', `/v1/invoice-payments/candidates?invoiceId=${inv.id}&q=Kiosk`, { token })).json();
+    expect(narrowed.data.map((c: { transactionId: string }) => c.transactionId)).toEqual([unrelated]);
+    // From the transaction's side: the open invoices it could pay.
+    const forTx = (await api.call('GET', `/v1/invoice-payments/candidates?transactionId=${unrelated}`, { token })).json().data;
+    expect(forTx.map((c: { invoiceId: string; part: boolean }) => [c.invoiceId, c.part])).toEqual([[inv.id, true]]);
+    expect((await api.call('GET', `/v1/invoice-payments/candidates?transactionId=${exact}`, { token })).json().data).toEqual([]);
+    expect((await api.call('GET', '/v1/invoice-payments/candidates', { token })).statusCode).toBe(422);
+
+    // Applied: 600 still due, the part payment no longer a candidate.
+    await api.call('POST', '/v1/invoice-payments', { token, body: { invoiceId: inv.id, transactionId: part } });
+    const after = (await api.call('GET', `/v1/invoices/${inv.id}`, { token })).json();
+    expect([after.status, after.amountDue]).toEqual(['unpaid', 600]);
+    const left = (await api.call('GET', `/v1/invoice-payments/candidates?invoiceId=${inv.id}`, { token })).json().data;
+    expect(left.map((c: { transactionId: string }) => c.transactionId)).not.toContain(part);
+    expect((await api.call('GET', '/v1/invoice-payments/candidates?invoiceId=nope', { token })).json().data).toEqual([]);
+
+    // Another team sees neither side: no candidates for the invoice, the transaction not found.
+    const stranger = api.key('Stranger');
+    const foreign = await api.call('GET', `/v1/invoice-payments/candidates?invoiceId=${inv.id}`, { token: stranger });
+    expect(foreign.json().data).toEqual([]);
+    const foreignTx = await api.call('GET', `/v1/invoice-payments/candidates?transactionId=${unrelated}`, { token: stranger });
+    expect(foreignTx.statusCode).toBe(404);
+    expect(foreignTx.body).not.toContain('Kiosk');
+  });
 });

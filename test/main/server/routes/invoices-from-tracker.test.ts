@@ -43,13 +43,15 @@ describe('POST /v1/invoices/from-tracker', () => {
     // 13,834 s = 3.8428 h → 3.84 h × 80.00 = 307.20
     expect(inv.lineItems).toEqual([
       {
-        name: 'Website (2025-02-03 – 2025-02-05)',
+        // The days as the invoice writes dates (the team's default, dd/MM/yyyy), not ISO.
+        name: 'Website (03/02/2025 – 05/02/2025)',
         quantity: 3.84,
         unit: 'hours',
         price: 80,
         vat: null,
         taxRate: null,
         tax: null,
+        category: null,
         amount: 307.2,
         nameContent: null,
       },

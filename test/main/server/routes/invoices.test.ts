@@ -8,12 +8,13 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { Invoice, InvoicePage } from '../../../../src-shared/contract/invoices';
 import { makeTestApi, type TestApi } from '../../../helpers/api';
+import { LAWFUL_BUYER_ADDRESS, makeTeamLawful } from '../../../helpers/lawful-team';
 import { pdfText } from '../../pdf/pdf-text';
 
 async function customer(api: TestApi, token: string, body: Record<string, unknown> = {}) {
   const res = await api.call('POST', '/v1/customers', {
     token,
-    body: { name: 'Acme GmbH', email: 'billing@acme.example', city: 'Berlin', countryCode: 'DE', ...body },
+    body: { name: 'Acme GmbH', email: 'billing@acme.example', ...LAWFUL_BUYER_ADDRESS, ...body },
   });
   expect(res.statusCode).toBe(201);
   return res.json().id as string;
@@ -28,6 +29,7 @@ describe('/v1/invoices', () => {
   it('creates a draft with numbering and exact totals, and reads it back', async () => {
     const api = await makeTestApi();
     const token = api.key('Inv');
+    makeTeamLawful(api.db, 'Inv');
     const customerId = await customer(api, token);
     const res = await api.call('POST', '/v1/invoices', {
       token,
@@ -71,6 +73,7 @@ describe('/v1/invoices', () => {
   it('refuses what it cannot represent exactly, naming the field', async () => {
     const api = await makeTestApi();
     const token = api.key('Inv');
+    makeTeamLawful(api.db, 'Inv');
     const bad = async (body: unknown, field: string) => {
       const res = await api.call('POST', '/v1/invoices', { token, body });
       expect(res.statusCode, JSON.stringify(body)).toBe(422);
@@ -130,6 +133,7 @@ describe('/v1/invoices', () => {
   it('moves through the checked lifecycle; an illegal move is 409 naming the current and allowed states', async () => {
     const api = await makeTestApi();
     const token = api.key('Inv');
+    makeTeamLawful(api.db, 'Inv');
     const customerId = await customer(api, token);
     const id = (
       await api.call('POST', '/v1/invoices', {
@@ -174,7 +178,10 @@ describe('/v1/invoices', () => {
   it('deletes only drafts and canceled invoices', async () => {
     const api = await makeTestApi();
     const token = api.key('Inv');
-    const make = async () => (await api.call('POST', '/v1/invoices', { token, body: { lineItems: lines } })).json().id;
+    makeTeamLawful(api.db, 'Inv');
+    const customerId = await customer(api, token);
+    const make = async () =>
+      (await api.call('POST', '/v1/invoices', { token, body: { customerId, lineItems: lines } })).json().id;
     const draft = await make();
     const del = await api.call('DELETE', `/v1/invoices/${draft}`, { token });
     expect(del.statusCode).toBe(200);
@@ -192,6 +199,7 @@ describe('/v1/invoices', () => {
   it('lists with filters, amount search, sort and a keyset cursor', async () => {
     const api = await makeTestApi();
     const token = api.key('Inv');
+    makeTeamLawful(api.db, 'Inv');
     const a = await customer(api, token, { name: 'Alpha', email: 'a@example.com' });
     const b = await customer(api, token, { name: 'Beta', email: 'b@example.com' });
     const ids: string[] = [];
@@ -246,6 +254,7 @@ describe('/v1/invoices', () => {
   it('hands out distinct numbers to parallel creates over HTTP', async () => {
     const api = await makeTestApi({ rateLimitPerMinute: 1_000_000 });
     const token = api.key('Race');
+    makeTeamLawful(api.db, 'Race');
     const base = await api.listen();
     const results = await Promise.all(
       Array.from({ length: 40 }, () =>
@@ -266,7 +275,9 @@ describe('/v1/invoices', () => {
   it('keeps another team out: 404 and never in its lists', async () => {
     const api = await makeTestApi();
     const mine = api.key('Mine');
+    makeTeamLawful(api.db, 'Mine');
     const theirs = api.key('Theirs');
+    makeTeamLawful(api.db, 'Theirs');
     const id = (await api.call('POST', '/v1/invoices', { token: mine, body: { customerName: 'Secret Co' } })).json().id;
     for (const [method, url] of [
       ['GET', `/v1/invoices/${id}`],
@@ -285,11 +296,13 @@ describe('/v1/invoices', () => {
   it('summarizes by currency and scores on-time payment', async () => {
     const api = await makeTestApi();
     const token = api.key('Sum');
+    makeTeamLawful(api.db, 'Sum');
+    const customerId = await customer(api, token);
     const make = async (currency: string, price: number) =>
       (
         await api.call('POST', '/v1/invoices', {
           token,
-          body: { currency, issueDate: '2020-01-01', dueDate: '2020-01-31', lineItems: [{ name: 'x', price }] },
+          body: { customerId, currency, issueDate: '2020-01-01', dueDate: '2020-01-31', lineItems: [{ name: 'x', price }] },
         })
       ).json().id;
     const e1 = await make('EUR', 100);

@@ -146,8 +146,8 @@ describe('tracker categories', () => {
       .json()
       .lineItems.map((l: { name: string; quantity: number; price: number }) => [l.name, l.quantity, l.price]);
     expect(lines).toEqual([
-      ['Shop – Design (2025-03-03)', 1.5, 90],
-      ['Shop – Development (2025-03-03)', 2, 120],
+      ['Shop – Design (03/03/2025)', 1.5, 90],
+      ['Shop – Development (03/03/2025)', 2, 120],
     ]);
     expect(res.json().amount).toBeGreaterThanOrEqual(375);
     expect((await ok(api, token, 'GET', `/v1/tracker-entries/${i.id}`)).billed).toBe(false);
