@@ -252,6 +252,7 @@ const BODIES: Record<string, unknown> = {
   'POST /app/workflows/{id}/promote': { version: 1 },
   'PUT /app/workflow-settings': { httpHosts: ['hooks.example.com'] },
   'PUT /app/smtp': { host: 'smtp.example.com', port: 587, fromAddress: 'billing@example.com' },
+  'POST /app/backups/restore': { name: 'finops-20260616T093000Z-manual-0a1b.tar.gz', confirm: 'restore' },
   'PUT /app/einvoice/access-point': { legalEntityId: 1, apiKey: 'matrix-key' },
   'POST /app/smtp/test': { to: 'ap@example.com' },
   'POST /app/exchange-rates/import': { content: 'date,currency,rate\n2026-01-02,EUR,0.9' },
@@ -400,6 +401,14 @@ const REFUSED: Record<string, number> = {
   'DELETE /app/einvoice/access-point': 403,
   'POST /app/smtp/test': 403,
   'POST /app/exchange-rates/import': 403,
+  // Where a team's workflows may call is the owner's to set, whatever scopes a key holds (decision 0175).
+  'PUT /app/workflow-settings': 403,
+  // A backup holds every team of the data dir: on a server with several teams (this one) only the operator's CLI
+  // backs up and restores (decision 0185).
+  'GET /app/backups': 403,
+  'PUT /app/backups/settings': 403,
+  'POST /app/backups': 403,
+  'POST /app/backups/restore': 403,
 };
 
 /** A path parameter: `{id}`, `{executionId}`. */
