@@ -23,6 +23,7 @@ import { forgetRecord, saveBase, syncRecord, syncRecordByRemoteId, syncRecordsRe
 import type { Writer } from '../store/write';
 import type { RoundContext } from './context';
 import { firstContactTwin } from './first-contact';
+import { asHeldThere, withoutKeptLocal } from './kept-local';
 import { sameNatural } from './natural';
 import { unchosenValues } from './unchosen';
 
@@ -330,13 +331,14 @@ export function applyRemoteUpsert(
   }
   agree(ctx, entity, id, remoteRecordId, remote);
   if (waiting.length > 0) supersedePending(ctx, entity, id, "merged again with the remote's newer copy");
-  if (Object.keys(m.toRemote).length > 0 && ctx.caps.entities[entity]?.update) {
+  const toRemote = withoutKeptLocal(ctx, entity, m.merged, m.toRemote);
+  if (Object.keys(toRemote).length > 0 && ctx.caps.entities[entity]?.update) {
     enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, {
       entity,
       localId: id,
       op: 'update',
-      payload: m.toRemote,
-      projection: m.merged,
+      payload: toRemote,
+      projection: asHeldThere(ctx, entity, m.merged, remote),
     });
   }
   return changed;

@@ -427,6 +427,49 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       await proxy.close();
     });
 
+    it('11: a category of this team’s own stays here: the line’s other edits arrive there, the category is never reverted', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const own = (await a.call('POST', '/v1/transaction-categories', { name: 'Team lunches', color: '#aa3300' })).body;
+      const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Operating', currency: 'EUR' })).body;
+      const line = (
+        await a.call('POST', '/v1/transactions', {
+          name: 'Pizza',
+          amount: -86.5,
+          currency: 'EUR',
+          date: '2026-04-03',
+          bankAccountId: account.id,
+        })
+      ).body;
+      await sync();
+      await a.call('PATCH', `/v1/transactions/${line.id}`, { categorySlug: own.slug, note: 'sprint review' });
+      // A new line booked on it at once: it is created there, with everything but that category.
+      const fresh = (
+        await a.call('POST', '/v1/transactions', {
+          name: 'Bagels',
+          amount: -24,
+          currency: 'EUR',
+          date: '2026-04-04',
+          bankAccountId: account.id,
+          categorySlug: own.slug,
+        })
+      ).body;
+      await sync();
+      await sync();
+      for (const id of [line.id, fresh.id]) {
+        expect((await a.call('GET', `/v1/transactions/${id}`)).body.category?.slug).toBe(own.slug);
+      }
+      expect((await r.call('GET', `/v1/transactions/${there(a, 'transaction', line.id)}`)).body.note).toBe('sprint review');
+      const theirs = (await r.call('GET', '/v1/transactions?pageSize=100')).body.data.map((t: { name: string }) => t.name);
+      expect(theirs.sort()).toEqual(['Bagels', 'Pizza']);
+      if (kind === 'finops') {
+        // A Finops Desk remote holds categories of its own too: it takes this one.
+        expect((await r.call('GET', `/v1/transactions/${there(a, 'transaction', line.id)}`)).body.category?.slug).toBe(own.slug);
+      }
+      expect(listConflicts(a.api.db, a.teamId)).toEqual([]);
+      expect(pendingPushCount(a.api.db, teamRemote(a.api.db, a.teamId)!.id)).toBe(0);
+      await proxy.close();
+    });
+
     it('13: a pushed change starts no workflow on the remote: it started where it was made', async () => {
       const { r, a, proxy, sync } = await world(kind);
       const here = segmentWorkflow(a);
