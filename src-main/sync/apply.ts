@@ -22,6 +22,8 @@ import { readProjection, recordSeq } from '../store/sync/projections';
 import { forgetRecord, saveBase, syncRecord, syncRecordByRemoteId, syncRecordsReferring } from '../store/sync/records';
 import type { Writer } from '../store/write';
 import type { RoundContext } from './context';
+import { firstContactTwin } from './first-contact';
+import { asHeldThere, withoutKeptLocal } from './kept-local';
 import { sameNatural } from './natural';
 import { unchosenValues } from './unchosen';
 
@@ -30,8 +32,10 @@ import { unchosenValues } from './unchosen';
  * 1. a record the id map does not know is linked to the local record it is: ours by id (a create of ours whose
  *    answer was lost, a replica of a Finops Desk remote found again after a reconnect), else one with the same
  *    unique natural key (tag name, category slug, an invoice's number with its content) — never by a key that is
- *    not unique (two customers may share an email); else it is created locally with the remote's id. One that looks
- *    like one of our creates still waiting for an answer (a remote without ids) waits until that create is settled;
+ *    not unique (two customers may share an email) — except on a first round, when a record not linked yet with the
+ *    same natural fields is matched one to one (first-contact.ts: a reconnect to a remote without our ids); else it
+ *    is created locally with the remote's id. One that looks like one of our creates still waiting for an answer
+ *    (a remote without ids) waits until that create is settled;
  * 2. a known record is merged three ways against its base (src-shared/domain/sync/merge.ts). Pushes of it frozen
  *    earlier and not yet answered are merged too, not resent blind: a group the remote now holds as such a push
  *    sent it is agreed (the push arrived, its answer did not); the rest meets the remote's value like any local edit.
@@ -128,6 +132,8 @@ function linkTarget(ctx: RoundContext, entity: SyncEntity, remoteRecordId: strin
   }
   const twin = findLocalByNaturalKey(ctx.db, ctx.teamId, entity, remote);
   if (twin && !isLinked(ctx, entity, twin)) return { kind: 'local', localId: twin, base: undefined };
+  const found = firstContactTwin(ctx, entity, remote);
+  if (found) return { kind: 'local', localId: found, base: undefined };
   return { kind: 'new' };
 }
 
@@ -325,13 +331,14 @@ export function applyRemoteUpsert(
   }
   agree(ctx, entity, id, remoteRecordId, remote);
   if (waiting.length > 0) supersedePending(ctx, entity, id, "merged again with the remote's newer copy");
-  if (Object.keys(m.toRemote).length > 0 && ctx.caps.entities[entity]?.update) {
+  const toRemote = withoutKeptLocal(ctx, entity, m.merged, m.toRemote);
+  if (Object.keys(toRemote).length > 0 && ctx.caps.entities[entity]?.update) {
     enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, {
       entity,
       localId: id,
       op: 'update',
-      payload: m.toRemote,
-      projection: m.merged,
+      payload: toRemote,
+      projection: asHeldThere(ctx, entity, m.merged, remote),
     });
   }
   return changed;
@@ -353,7 +360,9 @@ export function applyFreshTransactions(
       recordSeq(ctx.db, ctx.teamId, 'transactions', i.id) === undefined &&
       // Its account is here: a line whose account was deleted here goes the record-by-record way (restored).
       typeof i.record.bankAccountId === 'string' &&
-      readProjection(ctx.db, ctx.teamId, 'bank_account', i.record.bankAccountId) !== undefined,
+      readProjection(ctx.db, ctx.teamId, 'bank_account', i.record.bankAccountId) !== undefined &&
+      // A first round's line already here under another id is linked to it, one by one.
+      firstContactTwin(ctx, 'transaction', i.record) === undefined,
   );
   if (fresh.length < 2) return new Set();
   try {

@@ -9,6 +9,7 @@ import { syncRecord, syncRecords } from '../store/sync/records';
 import { type Writer, write } from '../store/write';
 import { applyRemoteUpsert, freezeCreate } from './apply';
 import { checkLease, type RoundContext } from './context';
+import { asHeldThere, withoutKeptLocal } from './kept-local';
 import { prefetchedTwin } from './lookups';
 
 /**
@@ -74,9 +75,10 @@ function freezeChunk(ctx: RoundContext, w: Writer, changes: readonly LocalChange
       }
       const expected = latestPendingProjection(db, remote.id, entity, id) ?? rec.base;
       if (!expected || !rec.remoteRecordId) continue;
-      const diff = changedFields(SYNC_SPECS[entity], expected, p);
+      const diff = withoutKeptLocal(ctx, entity, p, changedFields(SYNC_SPECS[entity], expected, p));
       if (Object.keys(diff).length === 0 || !ctx.caps.entities[entity]?.update) continue;
-      enqueuePush(db, teamId, remote.id, { entity, localId: id, op: 'update', payload: diff, projection: p });
+      const projection = asHeldThere(ctx, entity, p, expected);
+      enqueuePush(db, teamId, remote.id, { entity, localId: id, op: 'update', payload: diff, projection });
       made++;
     }
   }

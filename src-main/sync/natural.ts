@@ -1,6 +1,6 @@
 import type { SyncEntity } from '../../src-shared/domain/sync/fields';
 import { sameInvoice } from '../../src-shared/domain/sync/invoices';
-import { type Json, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
+import { canonicalJson, type Json, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
 
 /**
  * The natural fields of a record (issue 34): what tells two records apart where ids do not — a remote that takes no
@@ -30,4 +30,14 @@ export function sameNatural(entity: SyncEntity, a: Projection, b: Projection): b
 /** Whether the entity has natural fields to match by. */
 export function hasNaturalFields(entity: SyncEntity): boolean {
   return entity === 'invoice' || NATURAL[entity] !== undefined;
+}
+
+/**
+ * A record's natural fields as one comparable text (folded as sameNatural folds them); undefined for an entity
+ * without natural fields, or one matched otherwise (an invoice by its number and content).
+ */
+export function naturalKeyOf(entity: SyncEntity, p: Projection): string | undefined {
+  const fields = NATURAL[entity];
+  if (!fields) return undefined;
+  return canonicalJson(fields.map((f) => (fold(p[f]) ?? null) as Json));
 }

@@ -21,6 +21,7 @@ import { agree, applyRemoteUpsert, freezeCreate } from './apply';
 import { pathFor } from './capabilities';
 import { commit, count, LeaseLost, type RoundContext, roundWrite } from './context';
 import { settleInvoiceNumber } from './invoice-numbers';
+import { asHeldThere, withoutKeptLocal } from './kept-local';
 import { lookupByNaturalKey, readBack, remoteRecord } from './lookups';
 import { fileContent } from './record-files';
 import { toLocalIds, toRemoteIds } from './refs';
@@ -276,6 +277,8 @@ async function prepareCreate(ctx: RoundContext, entry: OutboxEntry): Promise<Pre
       local = settled;
     }
   }
+  // What the remote cannot hold stays here (kept-local.ts): created there without it, as it will hold it.
+  local = asHeldThere(ctx, entity, local, null);
   const remoteRefs = await sendReferences(ctx, entity, local);
   if (!remoteRefs) {
     commit(ctx, () => {
@@ -557,10 +560,11 @@ async function pushDifference(
   local: Projection,
 ) {
   if (!base || !ctx.caps.entities[entity]?.update) return;
-  const diff = changedFields(SYNC_SPECS[entity], base, local);
+  const diff = withoutKeptLocal(ctx, entity, local, changedFields(SYNC_SPECS[entity], base, local));
   if (Object.keys(diff).length === 0) return;
+  const projection = asHeldThere(ctx, entity, local, base);
   const entry = commit(ctx, () =>
-    enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'update', payload: diff, projection: local }),
+    enqueuePush(ctx.db, ctx.teamId, ctx.remote.id, { entity, localId, op: 'update', payload: diff, projection }),
   );
   await sendTracked(ctx, entry);
 }

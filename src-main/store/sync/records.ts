@@ -82,6 +82,23 @@ export function localIdOf(db: Db, remoteId: string, entity: string, remoteRecord
     .get(remoteId, entity, remoteRecordId) as string | undefined;
 }
 
+/**
+ * The ids of a table's records of the team that no record of the remote is linked to and that wait for no push there
+ * (a first round's candidates to be matched by their natural fields). `table` is an entity's table (store/entities.ts).
+ */
+export function unlinkedLocalIds(db: Db, teamId: string, remoteId: string, entity: string, table: string): string[] {
+  return db
+    .prepare(
+      `SELECT t.id FROM ${table} t WHERE t.team_id = ?
+       AND NOT EXISTS (SELECT 1 FROM sync_records r WHERE r.remote_id = ? AND r.entity = ? AND r.local_id = t.id)
+       AND NOT EXISTS (SELECT 1 FROM sync_outbox o WHERE o.remote_id = ? AND o.entity = ? AND o.local_id = t.id
+                       AND o.state = 'pending')
+       ORDER BY t.id`,
+    )
+    .pluck()
+    .all(teamId, remoteId, entity, remoteId, entity) as string[];
+}
+
 /** The remote id mapped to a local id, if any (references in pushed records). */
 export function remoteIdOf(db: Db, remoteId: string, entity: string, localId: string): string | undefined {
   return (

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { pendingPushCount } from '../../../src-main/store/sync/outbox';
 import { remoteIdOf } from '../../../src-main/store/sync/records';
-import { teamRemote } from '../../../src-main/store/sync/remotes';
+import { removeRemote, teamRemote } from '../../../src-main/store/sync/remotes';
 import { resolveConflict } from '../../../src-main/sync/resolve';
 import { importWorkflow } from '../../../src-main/workflows/catalog';
 import type { SyncEntity } from '../../../src-shared/domain/sync/fields';
@@ -364,6 +364,109 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       expect(await far(a)).toEqual(all);
       const quiet = await sync();
       expect([quiet.pulled, quiet.pushed]).toEqual([0, 0]);
+      await proxy.close();
+    });
+
+    it('8: disconnect, then connect again: what is there is matched, nothing doubled, no remote value lost', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Operating', currency: 'EUR' })).body;
+      await a.call('POST', '/v1/bank-accounts', { name: 'Reserve', currency: 'EUR' });
+      const lines = [];
+      for (const [name, amount] of [
+        ['Rent', -1200],
+        ['Office chairs', -349.9],
+        ['Client payment', 4800],
+      ] as const) {
+        lines.push(
+          (
+            await a.call('POST', '/v1/transactions', {
+              name,
+              amount,
+              currency: 'EUR',
+              date: '2026-04-01',
+              bankAccountId: account.id,
+            })
+          ).body,
+        );
+      }
+      await a.call('POST', '/v1/tracker-projects', { name: 'Website' });
+      await a.call('POST', '/v1/tracker-projects', { name: 'Audit' });
+      await a.call('POST', '/v1/customers', { name: 'Northwind', email: 'ap@northwind.test' });
+      await sync();
+      const rentThere = there(a, 'transaction', lines[0].id);
+      // Disconnected; meanwhile a note is written on the remote and a line added here.
+      const remote = teamRemote(a.api.db, a.teamId)!;
+      removeRemote(a.api.db, a.teamId, remote.id);
+      await r.call('PATCH', `/v1/transactions/${rentThere}`, { note: 'April, paid by standing order' });
+      await a.call('POST', '/v1/transactions', {
+        name: 'Bank fee',
+        amount: -9,
+        currency: 'EUR',
+        date: '2026-04-02',
+        bankAccountId: account.id,
+      });
+      await sync();
+      await sync();
+      // The line is linked to the very record it was linked to before, and its note (written there) is on both sides.
+      expect(there(a, 'transaction', lines[0].id)).toBe(rentThere);
+      for (const [side, rent] of [
+        [r, rentThere],
+        [a, lines[0].id],
+      ] as const) {
+        const accounts = (await side.call('GET', '/v1/bank-accounts')).body.data.map((x: { name: string }) => x.name);
+        expect(accounts.sort()).toEqual(['Operating', 'Reserve']);
+        const txs = (await side.call('GET', '/v1/transactions?pageSize=100')).body.data;
+        expect(txs.map((t: { name: string }) => t.name).sort()).toEqual(['Bank fee', 'Client payment', 'Office chairs', 'Rent']);
+        // A list item carries no note: the record itself does.
+        expect((await side.call('GET', `/v1/transactions/${rent}`)).body.note).toBe('April, paid by standing order');
+        const projects = (await side.call('GET', '/v1/tracker-projects')).body.data.map((x: { name: string }) => x.name);
+        expect(projects.sort()).toEqual(['Audit', 'Website']);
+        expect((await side.call('GET', '/v1/customers')).body.data).toHaveLength(1);
+      }
+      expect(listConflicts(a.api.db, a.teamId)).toEqual([]);
+      await proxy.close();
+    });
+
+    it('11: a category of this team’s own stays here: the line’s other edits arrive there, the category is never reverted', async () => {
+      const { r, a, proxy, sync } = await world(kind);
+      const own = (await a.call('POST', '/v1/transaction-categories', { name: 'Team lunches', color: '#aa3300' })).body;
+      const account = (await a.call('POST', '/v1/bank-accounts', { name: 'Operating', currency: 'EUR' })).body;
+      const line = (
+        await a.call('POST', '/v1/transactions', {
+          name: 'Pizza',
+          amount: -86.5,
+          currency: 'EUR',
+          date: '2026-04-03',
+          bankAccountId: account.id,
+        })
+      ).body;
+      await sync();
+      await a.call('PATCH', `/v1/transactions/${line.id}`, { categorySlug: own.slug, note: 'sprint review' });
+      // A new line booked on it at once: it is created there, with everything but that category.
+      const fresh = (
+        await a.call('POST', '/v1/transactions', {
+          name: 'Bagels',
+          amount: -24,
+          currency: 'EUR',
+          date: '2026-04-04',
+          bankAccountId: account.id,
+          categorySlug: own.slug,
+        })
+      ).body;
+      await sync();
+      await sync();
+      for (const id of [line.id, fresh.id]) {
+        expect((await a.call('GET', `/v1/transactions/${id}`)).body.category?.slug).toBe(own.slug);
+      }
+      expect((await r.call('GET', `/v1/transactions/${there(a, 'transaction', line.id)}`)).body.note).toBe('sprint review');
+      const theirs = (await r.call('GET', '/v1/transactions?pageSize=100')).body.data.map((t: { name: string }) => t.name);
+      expect(theirs.sort()).toEqual(['Bagels', 'Pizza']);
+      if (kind === 'finops') {
+        // A Finops Desk remote holds categories of its own too: it takes this one.
+        expect((await r.call('GET', `/v1/transactions/${there(a, 'transaction', line.id)}`)).body.category?.slug).toBe(own.slug);
+      }
+      expect(listConflicts(a.api.db, a.teamId)).toEqual([]);
+      expect(pendingPushCount(a.api.db, teamRemote(a.api.db, a.teamId)!.id)).toBe(0);
       await proxy.close();
     });
 
