@@ -55,7 +55,7 @@ describe('time in the web UI', () => {
     timeout: 180_000,
   }, async () => {
     const { page, app } = journey;
-    const { api, site } = await seed(journey);
+    const { api, site, today } = await seed(journey);
     const week = page.getByRole('region', { name: pattern('Week of {{from}} to {{to}}', { from: '.+', to: '.+' }) });
     await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(332.5));
 
@@ -104,7 +104,7 @@ describe('time in the web UI', () => {
     await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(512.5)); // 332.50 + 1.5 h × 120
     await entry.getByRole('button', { name: startsWith('Delete') }).click();
     await entry.waitFor({ state: 'detached' });
-    const range = await api.call(trackerRoutes.listEntries, { query: { projectId: site.id } });
+    const range = await api.call(trackerRoutes.listEntries, { query: { projectId: site.id, from: today, to: today } });
     expect(range.meta.totalDuration).toBe(12_600);
     expect(app.errors.filter((e) => !/status of 401/.test(e))).toEqual([]);
   });
@@ -115,7 +115,8 @@ describe('time in the web UI', () => {
     const { page, app } = journey;
     const { api, site, brand, today } = await seed(journey);
     await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(332.5));
-    const [morning] = (await api.call(trackerRoutes.listEntries, { query: { projectId: site.id } })).result[today] ?? [];
+    const [morning] =
+      (await api.call(trackerRoutes.listEntries, { query: { projectId: site.id, from: today, to: today } })).result[today] ?? [];
     const entry = page.locator(`.week-entry[data-entry-id="${morning!.id}"]`);
 
     // The 8:00 entry (1.5 h at 95) becomes 2 h from 10:15 on the other project (120 an hour).
@@ -174,7 +175,7 @@ describe('time in the web UI', () => {
     timeout: 180_000,
   }, async () => {
     const { page, app } = journey;
-    const { api, site } = await seed(journey);
+    const { api, site, today } = await seed(journey);
 
     const row = page.getByRole('table', { name: tr('Projects') }).locator(`tr[data-project-id="${site.id}"]`);
     expect(await row.innerText()).toContain(amount(332.5));
@@ -227,7 +228,7 @@ describe('time in the web UI', () => {
     expect(await billed.getByRole('button', { name: literally(tk('time:edit.save')) }).count()).toBe(0);
     await billed.getByRole('link', { name: tr('Open the invoice') }).click();
     await page.getByRole('heading', { level: 1, name: /INV-0001/ }).waitFor();
-    const range = await api.call(trackerRoutes.listEntries, { query: { projectId: site.id } });
+    const range = await api.call(trackerRoutes.listEntries, { query: { projectId: site.id, from: today, to: today } });
     expect(
       Object.values(range.result)
         .flat()
