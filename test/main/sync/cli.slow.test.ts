@@ -42,7 +42,9 @@ function localWithTag(name: string): { dir: string; teamId: string } {
   }
 }
 
-describe('finops sync between real processes', () => {
+// Each test starts two servers and CLI processes, one restarts a server: seconds on a quiet machine, more beside a
+// busy suite.
+describe('finops sync between real processes', { timeout: 120_000 }, () => {
   it.each([
     ['a Finops Desk remote', false, 'finops'],
     ['a --spec-only remote', true, 'hosted'],
