@@ -13,10 +13,11 @@ export async function customerRoutesPlugin(app: FastifyInstance, opts: { db: Db 
     cacheUntil: (page) => Math.min(...page.data.map(customerReadChangesAt)),
   });
   // Always 201, created or matched and updated (the spec allows it): clients compare the returned id.
-  registerRoute(app, customerRoutes.create, ({ auth, body }) => upsertCustomer(db, auth.teamId, body).customer);
+  const shared = { sharedCommit: true };
+  registerRoute(app, customerRoutes.create, ({ auth, body }) => upsertCustomer(db, auth.teamId, body).customer, shared);
   registerRoute(app, customerRoutes.get, ({ auth, params }) => getCustomer(db, auth.teamId, params.id), {
     cacheUntil: customerReadChangesAt,
   });
-  registerRoute(app, customerRoutes.update, ({ auth, params, body }) => updateCustomer(db, auth.teamId, params.id, body));
-  registerRoute(app, customerRoutes.delete, ({ auth, params }) => deleteCustomer(db, auth.teamId, params.id));
+  registerRoute(app, customerRoutes.update, ({ auth, params, body }) => updateCustomer(db, auth.teamId, params.id, body), shared);
+  registerRoute(app, customerRoutes.delete, ({ auth, params }) => deleteCustomer(db, auth.teamId, params.id), shared);
 }
