@@ -17,6 +17,7 @@
  *
  *   npm run bench -- api            BENCH_ROUNDS=12 BENCH_SECONDS=1.5 BENCH_CUSTOMERS=10000
  *   BENCH_ONLY=POST npm run bench -- api      only the routes whose name contains the text
+ *   BENCH_WRITE_CONNECTIONS=50                the concurrent clients of the POST case (group commit, decision 0187)
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -116,8 +117,11 @@ const page = (s: Subject, base: string): autocannon.Options => ({
   url: `${base}/v1/customers?pageSize=50`,
   headers: { authorization: `Bearer ${s.key}` },
 });
+/** Writes under 50 concurrent clients: what group commit is for (docs/decisions/0187). */
+const WRITE_CONNECTIONS = Number(process.env.BENCH_WRITE_CONNECTIONS ?? 50);
 const create = (s: Subject, base: string): autocannon.Options => ({
   url: `${base}/v1/customers`,
+  connections: WRITE_CONNECTIONS,
   method: 'POST',
   headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json' },
   requests: [
@@ -136,7 +140,7 @@ const ALL_CASES: Case[] = [
   { name: '  same, response cache off', server: (s) => s.uncached, opts: byId },
   { name: 'GET /v1/customers (50 of 10k)', server: (s) => s.real, opts: page },
   { name: '  same, response cache off', server: (s) => s.uncached, opts: page },
-  { name: 'POST /v1/customers', server: (s) => s.real, opts: create },
+  { name: `POST /v1/customers (${WRITE_CONNECTIONS} clients)`, server: (s) => s.real, opts: create },
 ];
 
 /** The cases to run (BENCH_ONLY picks by name; a "same, cache off" line belongs to the route above it). */

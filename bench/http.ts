@@ -80,7 +80,7 @@ export function cli(args: string[]): string {
 /** Average requests per second of one autocannon run; any failed request fails the bench. */
 export function measure(opts: autocannon.Options, seconds: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    autocannon({ ...opts, connections: CONNECTIONS, duration: seconds }, (err, result) => {
+    autocannon({ connections: CONNECTIONS, ...opts, duration: seconds }, (err, result) => {
       if (err) return reject(err);
       const bad = result.non2xx + result.errors + result.timeouts;
       if (bad > 0) return reject(new Error(`${opts.title}: ${bad} failed requests of ${result.requests.total}`));

@@ -7,6 +7,7 @@ import { resolveApiKey } from './auth/credentials';
 import { authPlugin } from './auth/plugin';
 import { installBodyParsing } from './body';
 import { answerClientError, installErrorHandling } from './errors';
+import { GroupCommit } from './group-commit';
 import { oauthMetadataPlugin, oauthPlugin, resolveOAuthAccessToken } from './oauth/plugin';
 import { registerOpenApi } from './openapi';
 import { installOwnHostCheck } from './own-host';
@@ -133,6 +134,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: answerClientError,
   });
   app.decorate('specOnly', options.specOnly ?? false);
+  const groupCommit = new GroupCommit(options.db);
+  app.decorate('groupCommit', groupCommit);
+  app.addHook('onClose', async () => groupCommit.drain());
   app.setValidatorCompiler(contractValidatorCompiler);
   app.setSerializerCompiler(contractSerializerCompiler({ validate: options.validateResponses ?? false }));
 

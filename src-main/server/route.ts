@@ -6,6 +6,7 @@ import { routeOrigin } from '../../src-shared/contract/origins';
 import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
 import type { Credential } from './auth/credentials';
 import { acceptBodies, hasBody } from './body';
+import type { GroupCommit } from './group-commit';
 
 export interface RouteContext<R extends RouteContract> {
   params: RouteParams<R>;
@@ -50,12 +51,20 @@ export interface RouteOptions<R extends RouteContract> {
    * of the contract's `errorResponses`; without it they become the spec's Error payload (errors.ts).
    */
   errorHandler?: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => FastifyReply;
+  /**
+   * The handler's writes share a commit with the other requests that arrived meanwhile (group-commit.ts): it runs in
+   * the next batch and is answered once that batch is durable. Only for handlers that answer by returning their
+   * body (never `reply.send` themselves) and need nothing outside a transaction (no VACUUM, no backup).
+   */
+  sharedCommit?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** `finops serve --spec-only`: only the spec's and the hosted service's operations are served. */
     specOnly: boolean;
+    /** The batches that write routes share their commits through (RouteOptions.sharedCommit). */
+    groupCommit: GroupCommit;
   }
   interface FastifyContextConfig {
     /** The contract the route was registered from (the OpenAPI document reads what its schemas alone do not say). */
@@ -103,14 +112,16 @@ export function registerRoute<R extends RouteContract>(
       ...(origin === 'extension' ? ({ 'x-finops-extension': true } as object) : {}),
     },
     handler: (request, reply) => {
-      const result = handler({
-        params: request.params as RouteParams<R>,
-        query: request.query as RouteQuery<R>,
-        body: request.body as RouteBody<R>,
-        auth: request.credential as RouteContext<R>['auth'],
-        request,
-        reply,
-      });
+      const call = () =>
+        handler({
+          params: request.params as RouteParams<R>,
+          query: request.query as RouteQuery<R>,
+          body: request.body as RouteBody<R>,
+          auth: request.credential as RouteContext<R>['auth'],
+          request,
+          reply,
+        });
+      const result = options.sharedCommit ? app.groupCommit.run(call) : call();
       // Most handlers answer synchronously (a store read): sending at once spares each such request a promise and
       // two microtask hops. A handler that answered by itself (a page, a redirect) has nothing more to send.
       if (result instanceof Promise) return result.then((body) => (answered(reply, body) ? reply : withStatus(reply, body)));
