@@ -15,7 +15,8 @@
 export const NOW_ENV = 'FINOPS_NOW';
 export const OFFSET_ENV = 'FINOPS_CLOCK_OFFSET_MS';
 
-const MachineDate = globalThis.Date;
+// The machine's `Date`, even where this module is loaded again after a shift (shiftGlobalDate keeps it).
+const MachineDate = (globalThis as { finopsMachineDate?: DateConstructor }).finopsMachineDate ?? globalThis.Date;
 let installedOffset: number | null = null;
 
 /** The instant a `FINOPS_NOW` value names, in ms; an error naming the value when it is not an ISO 8601 date-time. */
@@ -37,8 +38,20 @@ export function shiftClock(offsetMs: number): void {
   if (!Number.isFinite(offsetMs)) throw new Error(`a clock offset must be a finite number of ms (got ${offsetMs})`);
   installedOffset = offsetMs;
   process.env[OFFSET_ENV] = String(offsetMs);
+  shiftGlobalDate(offsetMs);
+}
+
+/**
+ * Replaces `globalThis.Date` with one `offsetMs` ahead of the machine's (0: the machine's own again). It refers to
+ * nothing outside itself, so a browser page can run it too (the browser tests pass it to an init script): the
+ * machine's `Date` is kept on `globalThis` the first time, so a second shift replaces the first instead of adding.
+ */
+export function shiftGlobalDate(offsetMs: number): void {
+  const g = globalThis as { Date: DateConstructor; finopsMachineDate?: DateConstructor };
+  g.finopsMachineDate ??= g.Date;
+  const MachineDate = g.finopsMachineDate;
   if (offsetMs === 0) {
-    globalThis.Date = MachineDate;
+    g.Date = MachineDate;
     return;
   }
   const now = () => MachineDate.now() + offsetMs;
@@ -55,7 +68,7 @@ export function shiftClock(offsetMs: number): void {
       return value instanceof MachineDate;
     }
   }
-  globalThis.Date = ShiftedDate as DateConstructor;
+  g.Date = ShiftedDate as DateConstructor;
 }
 
 /**

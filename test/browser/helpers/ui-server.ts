@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { build } from 'vite';
-import { clockOffset } from '../../../src-main/clock';
+import { clockOffset, shiftGlobalDate } from '../../../src-main/clock';
 import { planDemo } from '../../../src-main/demo/seed';
 import { importDemoWorkflows } from '../../../src-main/demo/workflows';
 import { writeDemo } from '../../../src-main/demo/write';
@@ -101,32 +101,13 @@ export function launchChromium(): Promise<Browser> {
 
 /**
  * A browser context on the test clock the server reads (test/helpers/clock.ts): the page's `Date` is shifted by the
- * same offset as this process's and the server's, exactly as `shiftClock` does in Node. Timers are not touched: a
+ * same offset as this process's and the server's, by the function `shiftClock` uses in Node. Timers are not touched: a
  * page's setTimeout, React's scheduler and TanStack Query's notifications run on the real clock. (Playwright's
  * `clock.install` fakes the timers too, and on some offsets its fake timers stalled the page's first render.)
  */
 export async function clockedContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
   const context = await browser.newContext(options);
   const offset = clockOffset();
-  if (offset !== 0) await context.addInitScript(shiftPageClock, offset);
+  if (offset !== 0) await context.addInitScript(shiftGlobalDate, offset);
   return context;
-}
-
-/** Runs in the page, before its scripts: `new Date()` and `Date.now()` read the machine's clock plus `offsetMs`. */
-function shiftPageClock(offsetMs: number): void {
-  const MachineDate = globalThis.Date;
-  const now = () => MachineDate.now() + offsetMs;
-  class ShiftedDate extends MachineDate {
-    constructor(...args: unknown[]) {
-      if (args.length === 0) super(now());
-      else super(...(args as [number]));
-    }
-    static override now(): number {
-      return now();
-    }
-    static override [Symbol.hasInstance](value: unknown): boolean {
-      return value instanceof MachineDate;
-    }
-  }
-  globalThis.Date = ShiftedDate as DateConstructor;
 }
