@@ -11,6 +11,7 @@ import { customerRoutes } from '../../src-shared/contract/customers';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { trackerRoutes } from '../../src-shared/contract/tracker';
 import { dayIn } from '../../src-shared/domain/invoice-dates';
+import { LAWFUL_BUYER_ADDRESS, makeTeamLawful } from '../helpers/lawful-team';
 import { checkAxeBothThemes } from './helpers/axe';
 import { formatted, LOCALE, literally, pattern, startsWith, tk, tr, USER_FORMATS } from './helpers/i18n';
 import { type Journey, journeySuite } from './helpers/suite';
@@ -27,8 +28,10 @@ const amount = (value: number, currency = 'EUR') =>
  */
 async function seed(journey: Journey) {
   const api = createApiClient({ baseUrl: journey.ui.url, token: () => journey.ui.key() });
+  // The bill is sent: the team and the customer state what an invoice must (docs/decisions/0121).
+  makeTeamLawful(journey.ui.server.db, 'Browser Test Co');
   const customer = await api.call(customerRoutes.create, {
-    body: { name: 'Northstar Architects GmbH', billingEmail: 'ap@northstar.example' },
+    body: { name: 'Northstar Architects GmbH', billingEmail: 'ap@northstar.example', ...LAWFUL_BUYER_ADDRESS },
   });
   const site = await api.call(trackerRoutes.createProject, {
     body: { name: 'Website relaunch', customerId: customer.id, billable: true, rate: 95, currency: 'EUR' },
