@@ -117,6 +117,7 @@ const SCREENS: Screen[] = [
       await page
         .getByRole('dialog', { name: tk('invoices:form.title') })
         .getByRole('combobox')
+        .first()
         .waitFor();
     },
   },
