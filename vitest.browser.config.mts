@@ -13,7 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     fileParallelism: false,
     // The server and the page run on the test clock (test/helpers/clock.ts; the page's through Playwright's clock).
-    setupFiles: ['test/clock-setup.ts'],
+    setupFiles: ['test/clock-setup.ts', 'test/operator-setup.ts'],
     reporters: process.env.CI_REPORT
       ? ['default', ['json', { outputFile: `reports/${process.env.FINOPS_REPORT_NAME || 'browser'}.json` }]]
       : ['default'],
