@@ -8,6 +8,7 @@ import { writeDemo } from '../../../src-main/demo/write';
 import { cursorOf } from '../../../src-main/store/sync/cursors';
 import { ensureRemote } from '../../../src-main/store/sync/remotes';
 import { staticCredential } from '../../../src-main/sync/credentials';
+import { RemoteClient } from '../../../src-main/sync/remote-client';
 import { runRound } from '../../../src-main/sync/round';
 import { remoteReplica, replica } from './helpers';
 
@@ -40,20 +41,22 @@ describe('a killed first round resumes', () => {
     expect(before).toBeGreaterThan(0);
     expect(before).toBeLessThan(N);
 
-    // The resumed round asks the feed from where the kill left it, never from the start.
+    // The resumed round asks the feed from where the kill left it, never from the start. Its requests go through
+    // the outbound policy's own client (not globalThis.fetch): they are watched at the remote client, leaving out
+    // the one-change probe of the remote's kind (docs/decisions/0180).
     const asked: number[] = [];
-    const original = globalThis.fetch;
-    globalThis.fetch = (input, init) => {
-      const url = new URL(String(input));
-      if (url.pathname.endsWith('/sync/changes')) asked.push(Number(url.searchParams.get('since')));
-      return original(input, init);
-    };
+    const original = RemoteClient.prototype.request;
+    RemoteClient.prototype.request = function (this: RemoteClient, method, path, options = {}) {
+      const query = (options.query ?? {}) as Record<string, unknown>;
+      if (path === '/sync/changes' && Number(query.limit) !== 1) asked.push(Number(query.since));
+      return original.call(this, method, path, options);
+    } as typeof original;
     try {
       const second = await runRound({ db: a.api.db, remote, credential: staticCredential(r.token) });
       expect(asked[0]).toBe(stoppedAt);
       expect(second.byEntity.transaction?.pulled).toBe(N - before);
     } finally {
-      globalThis.fetch = original;
+      RemoteClient.prototype.request = original;
     }
     expect(a.api.db.prepare('SELECT count(*) FROM transactions WHERE team_id = ?').pluck().get(a.teamId)).toBe(N);
   });
