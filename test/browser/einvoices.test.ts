@@ -107,7 +107,7 @@ describe('e-invoices on the invoice screen', () => {
       .getByRole('button', { name: tk('invoices:commands.send'), exact: true })
       .click();
     const dialog = page.getByRole('dialog', { name: tk('invoices:sendDialog.send.title', { number: invoice.invoiceNumber }) });
-    await dialog.getByText(tk('einvoice:send.blocked', { format, count: 1 })).waitFor();
+    // The law's checks before issuing (0121) may name the same gap again: the e-invoice's rule is there, whatever the count.
     await dialog.locator('[data-rule="BR-AE-02"]').waitFor();
     expect(await dialog.getByRole('button', { name: tk('invoices:sendDialog.send.submit') }).isDisabled()).toBe(true);
     await checkAxeBothThemes(page, 'send dialog, e-invoice failing');
@@ -115,7 +115,10 @@ describe('e-invoices on the invoice screen', () => {
     expect((await api.call(invoiceRoutes.get, { params: { id: invoice.id } })).status).toBe('draft');
 
     // The rule's way to its field: the customer's form, on the VAT number.
-    await dialog.getByRole('button', { name: tk('einvoice:fix.customer') }).click();
+    await dialog
+      .locator('[data-rule="BR-AE-02"]')
+      .getByRole('button', { name: tk('einvoice:fix.customer') })
+      .click();
     const form = page.getByRole('dialog', { name: tk('customers:form.editTitle', { name: customer.name }) });
     const vat = form.getByLabel(tk('customers:form.vatNumber'));
     await expect.poll(() => vat.evaluate((el) => el === document.activeElement)).toBe(true);
