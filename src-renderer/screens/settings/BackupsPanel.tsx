@@ -75,7 +75,7 @@ function BackupsBody({ status }: { status: BackupStatus }) {
         <dt>{t('backups.folder')}</dt>
         <dd>
           <code data-testid="backup-folder">{status.settings.folder}</code>
-          <div className="faint small">{t('backups.folderHint')}</div>
+          <div className="faint small fact-note">{t('backups.folderHint')}</div>
         </dd>
         <dt>{t('backups.last')}</dt>
         <dd data-testid="last-backup">
