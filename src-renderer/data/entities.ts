@@ -30,6 +30,8 @@ const ENTITY_OF_AREA: Readonly<Record<string, string>> = {
   'app: smtp': 'smtp_settings',
   // The team's Peppol access point (settings, not records of the change stream).
   'app: access point': 'einvoice_access_point',
+  // The data dir's backups (settings, runs and archives in a folder, not records of the change stream).
+  'app: backups': 'data_backup',
   rules: 'rule',
   inbox: 'inbox_item',
   'app: workflows': 'workflow_run',

@@ -77,6 +77,8 @@ export interface Formatter {
   month(iso: string, style?: 'axis' | 'long' | 'name'): string;
   /** A duration in ms: "850 ms", "12 s", "3 min 4 s", "2 h 5 min", the units in the user's language. */
   duration(ms: number | null | undefined): string;
+  /** A file's size in the locale's short units, powers of 1000 as file managers say them: "850 byte", "12 kB", "2.4 MB". */
+  bytes(size: number | null | undefined): string;
 }
 
 export function createFormatter(prefs: FormatPreferences): Formatter {
@@ -213,10 +215,17 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
     return f.format(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1));
   }
 
-  function unit(value: number, name: 'millisecond' | 'second' | 'minute' | 'hour'): string {
+  function unit(value: number, name: TimeUnit | SizeUnit, digits = 0): string {
     const f = numberFormat(
-      `unit ${name}`,
-      () => new Intl.NumberFormat(locale, { style: 'unit', unit: name, unitDisplay: 'short' }),
+      `unit ${name} ${digits}`,
+      () =>
+        new Intl.NumberFormat(locale, {
+          style: 'unit',
+          unit: name,
+          unitDisplay: 'short',
+          minimumFractionDigits: digits,
+          maximumFractionDigits: digits,
+        }),
     );
     return render(f, value);
   }
@@ -268,8 +277,24 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
       if (min < 60) return `${unit(min, 'minute')} ${unit(s % 60, 'second')}`;
       return `${unit(Math.floor(min / 60), 'hour')} ${unit(min % 60, 'minute')}`;
     },
+    bytes(size) {
+      if (size === null || size === undefined || !Number.isFinite(size) || size < 0) return '—';
+      let i = 0;
+      let value = size;
+      while (value >= 1000 && i < SIZE_UNITS.length - 1) {
+        value /= 1000;
+        i += 1;
+      }
+      // One decimal below 10 of a unit ("2.4 MB"), none above it or for bytes: the digits a person compares.
+      const digits = i > 0 && value < 9.95 ? 1 : 0;
+      return unit(digits ? value : Math.round(value), SIZE_UNITS[i] as SizeUnit, digits);
+    },
   };
 }
+
+type TimeUnit = 'millisecond' | 'second' | 'minute' | 'hour';
+const SIZE_UNITS = ['byte', 'kilobyte', 'megabyte', 'gigabyte', 'terabyte'] as const;
+type SizeUnit = (typeof SIZE_UNITS)[number];
 
 function wholeCurrency(locale: string, currency: string): Intl.NumberFormat {
   return new Intl.NumberFormat(locale, { style: 'currency', currency, maximumFractionDigits: 0, minimumFractionDigits: 0 });
@@ -294,3 +319,4 @@ export const formatDateTime: Formatter['dateTime'] = (iso) => current.dateTime(i
 export const formatMonth: Formatter['month'] = (iso, style) => current.month(iso, style);
 export const formatDuration: Formatter['duration'] = (ms) => current.duration(ms);
 export const formatTime: Formatter['time'] = (iso) => current.time(iso);
+export const formatBytes: Formatter['bytes'] = (size) => current.bytes(size);

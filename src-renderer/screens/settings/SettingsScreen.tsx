@@ -1,7 +1,8 @@
 /**
  * Settings. Web build: who is signed in, the browser sessions of this account (each can be signed out), sign-out.
  * Desktop build: the local server and key, managed by the app, shown read-only. Both: the personal formats
- * (language, numbers, dates, time zone) and the theme. What belongs to the team is in Team settings.
+ * (language, numbers, dates, time zone), the theme, and the data dir's backups (BackupsPanel: on a server of one
+ * team, for its owner). What belongs to the team is in Team settings.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -18,6 +19,7 @@ import { platform } from '../../platform/current';
 import { useConnection } from '../../stores/connection';
 import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
+import { BackupsPanel } from './BackupsPanel';
 import { FormatsPanel } from './FormatsPanel';
 
 export function SettingsScreen() {
@@ -28,6 +30,7 @@ export function SettingsScreen() {
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
       <FormatsPanel />
       <AppearancePanel />
+      <BackupsPanel />
       <section className="panel" aria-labelledby="more-title">
         <h2 id="more-title">{t('more.title')}</h2>
         <p className="muted">

@@ -3,6 +3,7 @@ import { i18n } from '../../../src-renderer/i18n';
 import {
   createFormatter,
   formatAmount,
+  formatBytes,
   formatCompactAmount,
   formatDate,
   formatDateTime,
@@ -91,6 +92,20 @@ describe('formatting in the user’s preferences', () => {
     expect(formatDuration(null)).toBe('—');
     setFormatPreferences({ locale: 'de-DE' });
     expect(plain(formatDuration(7_500_000))).toBe('2 Std. 5 Min.');
+  });
+
+  it('says file sizes in the locale’s short units, one decimal below ten', () => {
+    setFormatPreferences({ locale: 'en' });
+    expect(formatBytes(850)).toBe('850 byte');
+    expect(formatBytes(12_345)).toBe('12 kB');
+    expect(formatBytes(2_440_000)).toBe('2.4 MB');
+    expect(formatBytes(9_990_000)).toBe('10 MB');
+    expect(formatBytes(258_000_000)).toBe('258 MB');
+    expect(formatBytes(-1)).toBe('—');
+    setFormatPreferences({ locale: 'de-DE' });
+    expect(plain(formatBytes(2_440_000))).toBe('2,4 MB');
+    setFormatPreferences({ locale: 'en', numberFormat: '1.234,56' });
+    expect(formatBytes(1_500_000_000)).toBe('1,5 GB');
   });
 
   it('formats with other preferences without changing the user’s (a preview of a choice)', () => {
