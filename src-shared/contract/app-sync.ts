@@ -14,6 +14,32 @@ const ADMIN = `${INTERNAL} Team administration: a signed-in owner of the team, o
 
 export const REMOTE_KINDS = ['finops', 'hosted'] as const;
 export const REMOTE_STATES = ['idle', 'running', 'failed', 'credentials_expired', 'refused'] as const;
+/**
+ * What the team's sync comes to, as a person reads it first: `up_to_date` only when the last round finished and no
+ * conflict waits for a choice (a round that ends with open conflicts is `open_conflicts`, never "up to date").
+ */
+export const SYNC_STANDINGS = [
+  'not_connected',
+  'never_synced',
+  'up_to_date',
+  'open_conflicts',
+  'running',
+  'failed',
+  'credentials_expired',
+  'refused',
+] as const;
+export type SyncStanding = (typeof SYNC_STANDINGS)[number];
+
+/** A round running or failing says so first; then open conflicts; up to date only with none. */
+export function syncStanding(
+  remote: { state: (typeof REMOTE_STATES)[number]; lastSuccessAt: string | null } | null,
+  openConflicts: number,
+): SyncStanding {
+  if (!remote) return 'not_connected';
+  if (remote.state !== 'idle') return remote.state;
+  if (openConflicts > 0) return 'open_conflicts';
+  return remote.lastSuccessAt ? 'up_to_date' : 'never_synced';
+}
 
 /** `https://host/v1`: http or https, the path ending in `/v1`, nothing after it. */
 export function isRemoteBaseUrl(url: string): boolean {
@@ -61,6 +87,9 @@ export const SyncStatusBody = z
     online: z.boolean().describe('false when the last round failed because the remote could not be reached'),
     pendingChanges: z.number().int(),
     openConflicts: z.number().int(),
+    standing: z
+      .enum(SYNC_STANDINGS)
+      .describe('what it comes to: up_to_date only when the last round finished and no conflict is open'),
     credential: z.object({
       present: z.boolean(),
       from: z

@@ -111,6 +111,12 @@ describe('the Sync screen', () => {
       expect(cells[3]).toBe('Journeys');
       expect(cells[4]).toContain(tk('sync:conflicts.sides.remote'));
       await page.getByTestId('sync-open-conflicts').getByText('1').waitFor();
+      // The state says so too: a round that leaves a conflict open is not "up to date".
+      await page
+        .getByTestId('sync-standing')
+        .getByText(tk('sync:states.conflicts', { count: 1 }))
+        .waitFor();
+      expect(await page.getByTestId('sync-standing').textContent()).not.toBe(tr('Up to date'));
       // The frame counts the conflict too.
       await page
         .getByRole('banner')
@@ -125,6 +131,7 @@ describe('the Sync screen', () => {
         .getByRole('region', { name: tk('sync:conflicts.title') })
         .getByRole('heading', { name: tr('No conflicts') })
         .waitFor();
+      await page.getByTestId('sync-standing').getByText(tr('Up to date')).waitFor();
       expect((await localApi.call(tagRoutes.get, { params: { id: travel.id } })).name).toBe('Trips');
       await status.getByRole('button', { name: tr('Sync now') }).click();
       await expect

@@ -4,7 +4,7 @@ import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
 import { ensureRemote, normalizeBaseUrl, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
-import { syncStatus } from '../../store/sync/status';
+import { type SyncStatus, syncStatus } from '../../store/sync/status';
 import { isSingleTeam } from '../../store/teams/teams';
 import { resolveCredential } from '../../sync/credentials';
 import { oauthSignIn } from '../../sync/oauth-sign-in';
@@ -68,6 +68,23 @@ async function roundWhenFree(waitMs: number, signal: AbortSignal, run: () => Pro
       await new Promise((resolve) => setTimeout(resolve, 500));
       signal.throwIfAborted();
     }
+  }
+}
+
+/** The status's first line: what the team's sync comes to (open conflicts are never "up to date"). */
+function standingText(s: SyncStatus): string {
+  const n = s.openConflicts;
+  switch (s.standing) {
+    case 'open_conflicts':
+      return `${n} open conflict${n === 1 ? '' : 's'} wait${n === 1 ? 's' : ''} for a choice (finops sync conflicts)`;
+    case 'up_to_date':
+      return 'up to date';
+    case 'never_synced':
+      return 'not synced yet';
+    case 'credentials_expired':
+      return 'the remote refused the credential';
+    default:
+      return s.standing.replaceAll('_', ' ');
   }
 }
 
@@ -165,6 +182,7 @@ export function syncCommand(): Command {
         }
         const r = status.remote;
         const lines = [
+          `status: ${standingText(status)}`,
           `remote: ${r.baseUrl} (${r.kind})`,
           `state: ${r.state}${r.state === 'running' && r.progress.phase ? ` — ${r.progress.phase} ${r.progress.done}/${r.progress.total}` : ''}`,
           `last success: ${r.lastSuccessAt ?? 'never'}${r.lastSummary ? ` (pulled ${r.lastSummary.pulled}, pushed ${r.lastSummary.pushed}, conflicts ${r.lastSummary.conflicts})` : ''}`,

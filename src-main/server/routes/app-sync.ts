@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { appSyncRoutes, type SyncConflictInfo, type SyncStatusBody } from '../../../src-shared/contract/app-sync';
+import { appSyncRoutes, type SyncConflictInfo, type SyncStatusBody, syncStanding } from '../../../src-shared/contract/app-sync';
 import { processSecretStore, type SecretStore, secretAccounts } from '../../desktop/secret-store';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
@@ -73,6 +73,8 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
       online: !(remote?.state === 'failed' && isNetworkFailure(remote.lastError)),
       pendingChanges: s.pendingChanges,
       openConflicts: s.openConflicts,
+      // From the view: a round whose process ended reads as failed there, so it does here too.
+      standing: syncStanding(remote, s.openConflicts),
       credential: await credentialOf(s.remote ?? undefined),
       secretStorage: (await secrets()).kind,
       scheduled: Boolean(backgroundOf(db)?.sync),

@@ -18,14 +18,33 @@ import { expectRound } from './use-sync-status';
 
 type Remote = NonNullable<SyncStatusBody['remote']>;
 
+/** The pill's colour for each standing: up to date is done, conflicts wait for a choice. */
+const PILL_TONE: Record<SyncStatusBody['standing'], string> = {
+  not_connected: 'completed',
+  never_synced: 'completed',
+  up_to_date: 'completed',
+  open_conflicts: 'waiting',
+  running: 'running',
+  failed: 'failed',
+  credentials_expired: 'failed',
+  refused: 'failed',
+};
+
 export function StatusPill({ status }: { status: SyncStatusBody }) {
-  const state = status.remote?.state ?? 'idle';
   const { t } = useTranslation('sync');
-  const never = state === 'idle' && !status.remote?.lastSuccessAt;
+  const standing = status.standing;
+  const text =
+    standing === 'never_synced' || standing === 'not_connected'
+      ? t('status.neverSynced')
+      : standing === 'up_to_date'
+        ? t('states.idle')
+        : standing === 'open_conflicts'
+          ? t('states.conflicts', { count: status.openConflicts })
+          : t(`states.${standing}`);
   return (
     <span className="sync-pills">
-      <span className={`run-pill ${state === 'idle' ? 'completed' : state === 'running' ? 'running' : 'failed'}`}>
-        {never ? t('status.neverSynced') : t(`states.${state}`)}
+      <span className={`run-pill ${PILL_TONE[standing]}`} data-testid="sync-standing">
+        {text}
       </span>
       {status.online ? null : <span className="run-pill waiting">{t('status.offline')}</span>}
     </span>

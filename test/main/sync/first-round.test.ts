@@ -7,9 +7,12 @@
  * refuses can be taken once the cause is gone — "take remote" makes it, or says why it cannot.
  */
 import { describe, expect, it } from 'vitest';
+import { planDemo } from '../../../src-main/demo/seed';
+import { writeDemo } from '../../../src-main/demo/write';
 import { listConflicts } from '../../../src-main/store/sync/conflicts';
 import { write } from '../../../src-main/store/write';
 import { resolveConflict } from '../../../src-main/sync/resolve';
+import { testDay } from '../../helpers/clock';
 import { type Remote, type Replica, remoteReplica, replica, syncOnce } from './helpers';
 
 type Kind = 'finops' | 'hosted';
@@ -58,6 +61,29 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       expect(remoteAfter.get('income')!.taxRate).toBe(19);
       expect(after.get('inventory')!.name).toBe('Stock');
       expect(conflicts.map((c) => [c.group, c.local?.taxRate, c.remote?.taxRate])).toEqual([['tax', 7, 10]]);
+    });
+
+    it("the demo team's first round against an empty remote: every tracker entry and scheduled invoice arrives, nothing refused", {
+      timeout: 600_000,
+    }, async () => {
+      // (The remote's rate limit lifted: the round's requests are what is tested, not its pace.)
+      const r = await remoteReplica('Acme', { specOnly: kind === 'hosted', rateLimitPerMinute: 1_000_000 });
+      const a = await replica();
+      await a.call('PATCH', `/v1/teams/${a.teamId}`, { countryCode: 'DE' });
+      writeDemo(a.api.db, a.teamId, planDemo({ asOf: testDay() }));
+      const count = (side: Replica, sql: string) => side.api.db.prepare(sql).pluck().get(side.teamId) as number;
+      const entries = 'SELECT count(*) FROM tracker_entries WHERE team_id = ?';
+      const scheduled = `SELECT count(*) FROM invoices WHERE team_id = ? AND status = 'scheduled' AND scheduled_at IS NOT NULL`;
+      expect(count(a, entries)).toBeGreaterThan(500);
+      expect(count(a, scheduled)).toBeGreaterThan(0);
+
+      await syncOnce(a, r, kind);
+      const refused = listConflicts(a.api.db, a.teamId)
+        .filter((c) => c.entity === 'tracker_entry' || c.entity === 'invoice')
+        .map((c) => `${c.entity} ${c.kind}: ${c.rule}`);
+      expect(refused).toEqual([]);
+      expect(count(r, entries)).toBe(count(a, entries));
+      expect(count(r, scheduled)).toBe(count(a, scheduled));
     });
 
     it('a remote record the local store refuses is a conflict; “take remote” says why it cannot, and makes it once it can', async () => {

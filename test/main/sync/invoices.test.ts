@@ -103,6 +103,34 @@ for (const kind of ['finops', 'hosted'] as Kind[]) {
       expect([quiet.pulled, quiet.pushed]).toEqual([0, 0]);
     });
 
+    it('scheduled here (made so, or a draft scheduled later): it arrives scheduled on the remote, at the same time', async () => {
+      const r = await remoteReplica('Acme', { specOnly: kind === 'hosted' });
+      const a = await replica();
+      const customer = await makeCustomer(a);
+      await syncOnce(a, r, kind);
+      const at = '2099-03-02T08:00:00.000Z';
+      const made = await makeInvoice(a, customer.id, { deliveryType: 'scheduled', scheduledAt: at });
+      expect(made.status).toBe('scheduled');
+      const draft = await makeInvoice(a, customer.id, { note: 'later' });
+      const later = '2099-05-04T07:30:00.000Z';
+      const moved = await a.call('PATCH', `/v1/invoices/${draft.id}`, { status: 'scheduled', scheduledAt: later });
+      expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+      const first = await syncOnce(a, r, kind);
+      expect(listConflicts(a.api.db, a.teamId)).toEqual([]);
+      expect(first.conflicts).toBe(0);
+      for (const [id, when] of [
+        [made.id, at],
+        [draft.id, later],
+      ] as const) {
+        const { remoteId } = expectSameInvoice(a, r, id);
+        const there = (await r.call('GET', `/v1/invoices/${remoteId}`)).body;
+        expect(there).toMatchObject({ status: 'scheduled' });
+        expect(Date.parse(there.scheduledAt)).toBe(Date.parse(when));
+      }
+      const quiet = await syncOnce(a, r, kind);
+      expect([quiet.pulled, quiet.pushed, quiet.conflicts]).toEqual([0, 0, 0]);
+    });
+
     it('made there, pulled in the state it has there; changed, canceled and deleted there, pulled again', async () => {
       const r = await remoteReplica('Acme', { specOnly: kind === 'hosted' });
       const a = await replica();
