@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CUSTOMER_TABS, type CustomerTab } from '../domain/customer-engagement';
 import { E_INVOICE_FORMATS } from '../domain/einvoice/model';
 import { isCountryCode } from '../validation/countries';
+import { isLanguageTag } from '../validation/language-tags';
 import { checkPeppolId } from '../validation/peppol-schemes';
 import { multiValue, PageSize } from './common';
 import { CursorQuery, idParams, pageOf, type SortOrder, sortParam } from './list';
@@ -30,13 +31,7 @@ const InvoiceLocale = z
   .string()
   .trim()
   .max(35)
-  .refine((v) => {
-    try {
-      return Intl.getCanonicalLocales(v).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'must be a language tag such as de-DE or en-GB')
+  .refine(isLanguageTag, 'must be a language tag such as de-DE or en-GB')
   .transform((v) => Intl.getCanonicalLocales(v)[0] ?? v);
 
 export const CountryCode = z

@@ -4,6 +4,7 @@ import { E_INVOICE_FORMATS, ISSUED_VAT_CATEGORIES } from '../domain/einvoice/mod
 import { isCalendarDay, isTimeZone } from '../domain/invoice-dates';
 import { INVOICE_STATUSES } from '../domain/invoice-status';
 import { isCurrencyCode } from '../money';
+import { isLanguageTag } from '../validation/language-tags';
 import { ClientId, DayInput, multiValue, PageSize } from './common';
 import { RuleFailure } from './errors';
 import { CursorQuery, idParams, pageOf, sortParam } from './list';
@@ -26,16 +27,7 @@ function text(max: number) {
 export const Day = z.string().refine(isCalendarDay, 'must be a calendar date YYYY-MM-DD');
 export const TimeZone = z.string().refine(isTimeZone, 'must be an IANA time zone such as Europe/Berlin');
 export const Currency = z.string().trim().toUpperCase().refine(isCurrencyCode, 'must be an ISO 4217 currency code such as EUR');
-const Locale = z
-  .string()
-  .max(35)
-  .refine((v) => {
-    try {
-      return Intl.getCanonicalLocales(v).length === 1;
-    } catch {
-      return false;
-    }
-  }, 'must be a BCP 47 locale such as de-DE');
+const Locale = z.string().max(35).refine(isLanguageTag, 'must be a BCP 47 locale such as de-DE');
 const Rate = z.number().min(0, 'must be from 0 to 100').max(100, 'must be from 0 to 100');
 const Email = z.preprocess(emptyToNull, z.email('must be a valid email address').max(254).nullable()).optional();
 const Instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time, e.g. 2025-05-01T09:00:00Z' });
