@@ -350,4 +350,27 @@ export const appSyncRoutes = {
     body: z.object({ take: z.enum(['local', 'remote']) }).strict(),
     responses: { 200: SyncConflictInfo },
   }),
+  resolveMany: defineRoute({
+    method: 'POST',
+    path: '/sync/conflicts/resolve',
+    mount: '/app',
+    tag: 'app: sync',
+    summary: 'Take one side of several open conflicts at once (a first round can meet dozens)',
+    description: `${ADMIN} Each conflict is taken in its own write, as one by one would: one that cannot be taken (already resolved, gone, or a record the store still refuses) is listed under \`failed\` with its reason, and the others are taken.`,
+    scopes: ['teams.write'],
+    body: z
+      .object({
+        take: z.enum(['local', 'remote']),
+        ids: z.array(z.string().min(1)).min(1).max(500).describe('open conflicts of this team, at most 500'),
+      })
+      .strict(),
+    responses: {
+      200: z
+        .object({
+          resolved: z.array(SyncConflictInfo),
+          failed: z.array(z.object({ id: z.string(), message: z.string() })),
+        })
+        .meta({ id: 'AppSyncConflictsResolved' }),
+    },
+  }),
 };

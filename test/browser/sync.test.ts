@@ -2,7 +2,7 @@
  * The Sync screen in the web build against two real servers on loopback (a local one serving the UI, a remote one
  * with its own data dir): connect with an address and an API key after a connection test, watch the first round
  * end, meet a conflict with both values side by side and resolve it with one click, see the value taken reach the
- * remote, and see the app frame say "offline" when the remote is gone. Axe finds nothing serious in either theme.
+ * remote, resolve several at once, and see the app frame say "offline" when the remote is gone. Axe finds nothing serious in either theme.
  */
 import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
@@ -138,6 +138,28 @@ describe('the Sync screen', () => {
         .poll(async () => (await remoteApi.call(tagRoutes.get, { params: { id: travel.id } })).name, { timeout: 30_000 })
         .toBe('Trips');
       await page.getByTestId('sync-pending').getByText(tk('sync:status.nothing')).waitFor({ timeout: 30_000 });
+
+      // Several conflicts at once (a first round can meet dozens): select them all, take the remote's side for all.
+      const made = [];
+      for (const name of ['Office', 'Meals']) made.push(await localApi.call(tagRoutes.create, { body: { name } }));
+      await status.getByRole('button', { name: tr('Sync now') }).click();
+      await expect.poll(async () => (await remoteApi.call(tagRoutes.list, {})).data.length, { timeout: 30_000 }).toBe(3);
+      for (const tag of made) {
+        await remoteApi.call(tagRoutes.update, { params: { id: tag.id }, body: { name: `${tag.name} (remote)` } });
+        await localApi.call(tagRoutes.update, { params: { id: tag.id }, body: { name: `${tag.name} (here)` } });
+      }
+      await status.getByRole('button', { name: tr('Sync now') }).click();
+      await expect.poll(() => row.count(), { timeout: 30_000 }).toBe(2);
+      await table.getByRole('checkbox', { name: tk('sync:conflicts.selectAll') }).check();
+      const bulk = page.getByRole('toolbar', { name: tk('sync:conflicts.selected', { count: 2 }) });
+      await bulk.getByRole('button', { name: tk('sync:conflicts.takeSelected.remote') }).click();
+      await app.toast(literally(tk('sync:conflicts.bulkDone.remote', { count: 2 }))).waitFor();
+      await page
+        .getByRole('region', { name: tk('sync:conflicts.title') })
+        .getByRole('heading', { name: tr('No conflicts') })
+        .waitFor();
+      for (const tag of made)
+        expect((await localApi.call(tagRoutes.get, { params: { id: tag.id } })).name).toBe(`${tag.name} (remote)`);
 
       // The remote goes away: the next round fails for the network, and the frame says so everywhere.
       await remote.server.close();

@@ -3,6 +3,7 @@ import { appSyncRoutes, type SyncConflictInfo, type SyncStatusBody, syncStanding
 import { processSecretStore, type SecretStore, secretAccounts } from '../../desktop/secret-store';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
+import { Conflict, InvalidReference, NotFound } from '../../store/errors';
 import { leaseHolder } from '../../store/leases';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
 import {
@@ -311,6 +312,22 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
   registerRoute(app, appSyncRoutes.resolve, ({ auth, params, body }) => {
     admin(auth);
     return conflictInfo(resolveConflict(db, auth.teamId, params.id, body.take));
+  });
+
+  registerRoute(app, appSyncRoutes.resolveMany, ({ auth, body }) => {
+    admin(auth);
+    const resolved: SyncConflictInfo[] = [];
+    const failed: { id: string; message: string }[] = [];
+    for (const id of new Set(body.ids)) {
+      try {
+        resolved.push(conflictInfo(resolveConflict(db, auth.teamId, id, body.take)));
+      } catch (err) {
+        // What a person would be told one by one; anything else is the server's fault and answers as such.
+        if (!(err instanceof NotFound || err instanceof Conflict || err instanceof InvalidReference)) throw err;
+        failed.push({ id, message: err.message });
+      }
+    }
+    return { resolved, failed };
   });
 
   async function keptToken(remote: SyncRemote): Promise<string | undefined> {

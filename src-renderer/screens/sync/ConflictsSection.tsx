@@ -1,7 +1,9 @@
 /**
  * The conflicts rounds met, newest first: the record, the fields, the value here and the value on the remote side by
  * side (the side the stated rule kept marked), and a one-click choice of either side. Taking a side writes it as a
- * local edit that the next round sends; taking the side already kept just closes the conflict.
+ * local edit that the next round sends; taking the side already kept just closes the conflict. A first round can meet
+ * dozens: open ones are selected (one by one or all) and one side taken for all of them at once; those that could not
+ * be taken stay open and the toast says why.
  */
 import { useQuery } from '@tanstack/react-query';
 import { useId, useMemo, useState } from 'react';
@@ -38,8 +40,37 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
     return (id) => names.get(id);
   }, [tags.data]);
   const resolve = useWrite(appSyncRoutes.resolve);
+  const resolveMany = useWrite(appSyncRoutes.resolveMany);
   const toast = useToasts();
   const [pending, setPending] = useState<string | null>(null);
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const rows = conflicts.data?.data ?? [];
+  const openIds = rows.filter((c) => !c.took).map((c) => c.id);
+  // Only what is still listed and open counts: a round or another person may have closed some meanwhile.
+  const chosen = openIds.filter((id) => selected.has(id));
+  const toggle = (id: string, on: boolean) =>
+    setSelected((prev) => {
+      const next = new Set(prev);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const takeSelected = (side: Side) => {
+    setPending('bulk');
+    resolveMany
+      .mutateAsync({ body: { take: side, ids: chosen } })
+      .then(({ resolved, failed }) => {
+        if (resolved.length) toast.show(t(`conflicts.bulkDone.${side}`, { count: resolved.length }));
+        if (failed.length) {
+          const reasons = [...new Set(failed.map((f) => f.message))].join('; ');
+          toast.error(new Error(reasons), t('conflicts.bulkFailed', { count: failed.length }));
+        }
+        setSelected(new Set(failed.map((f) => f.id)));
+      })
+      .catch((err) => toast.error(err, t('conflicts.resolveFailed')))
+      .finally(() => setPending(null));
+  };
 
   const take = (c: SyncConflictInfo, side: Side) => {
     setPending(c.id);
@@ -50,7 +81,32 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
       .finally(() => setPending(null));
   };
 
+  const allChosen = openIds.length > 0 && chosen.length === openIds.length;
+  const selectColumn: Column<SyncConflictInfo> = {
+    id: 'select',
+    header: (
+      <input
+        type="checkbox"
+        aria-label={t('conflicts.selectAll')}
+        checked={allChosen}
+        disabled={pending !== null || openIds.length === 0}
+        onChange={(e) => setSelected(new Set(e.target.checked ? openIds : []))}
+      />
+    ),
+    cell: (c) =>
+      c.took ? null : (
+        <input
+          type="checkbox"
+          aria-label={t('conflicts.selectFor', { record: recordLabel(c) })}
+          checked={selected.has(c.id)}
+          disabled={pending !== null}
+          onChange={(e) => toggle(c.id, e.target.checked)}
+        />
+      ),
+  };
+
   const columns: Column<SyncConflictInfo>[] = [
+    ...(canManage ? [selectColumn] : []),
     {
       id: 'record',
       header: t('conflicts.columns.record'),
@@ -110,7 +166,7 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
                 type="button"
                 className={`btn small ${side === c.kept ? '' : 'primary'}`}
                 aria-label={t(`conflicts.takeFor.${side}`, { record: recordLabel(c) })}
-                disabled={!canManage || pending === c.id}
+                disabled={!canManage || pending === c.id || pending === 'bulk'}
                 onClick={() => take(c, side)}
               >
                 {t(`conflicts.take.${side}`)}
@@ -134,13 +190,26 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
         </label>
       </div>
       {conflicts.error ? <ErrorBanner error={conflicts.error} onRetry={() => void conflicts.refetch()} /> : null}
+      {canManage && chosen.length > 0 ? (
+        <div className="sync-bulk card" role="toolbar" aria-label={t('conflicts.selected', { count: chosen.length })}>
+          <span>{t('conflicts.selected', { count: chosen.length })}</span>
+          {(['local', 'remote'] as const).map((side) => (
+            <button key={side} type="button" className="btn small" disabled={pending !== null} onClick={() => takeSelected(side)}>
+              {t(`conflicts.takeSelected.${side}`)}
+            </button>
+          ))}
+          <button type="button" className="btn small ghost" disabled={pending !== null} onClick={() => setSelected(new Set())}>
+            {t('conflicts.clearSelection')}
+          </button>
+        </div>
+      ) : null}
       <div className="card">
         <DataTable
           label={t('conflicts.table')}
           className="sync-conflict-table"
           wrap
           columns={columns}
-          rows={conflicts.data?.data ?? []}
+          rows={rows}
           rowKey={(c) => c.id}
           rowProps={(c) => ({ 'data-conflict-id': c.id, ...(c.took ? { className: 'resolved' } : {}) })}
           loading={conflicts.isPending}

@@ -28,9 +28,18 @@ export function entityLabel(entity: string): string {
   return word('entities', entity, () => humanize(entity.replace(/_/g, ' ')));
 }
 
-/** `Tag “Travel”`: the entity and the record's name on whichever side has one. */
+/**
+ * What names a record for a person, most telling first: a name; an invoice's number (or, before the remote numbered
+ * it, its customer); a transaction's or an entry's description, counterparty or day.
+ */
+const NAMING_FIELDS = ['name', 'invoiceNumber', 'customerName', 'description', 'counterpartyName', 'date'] as const;
+
+/** `Tag “Travel”`, `Invoice “INV-0578”`: the entity and what names the record on whichever side has it. */
 export function recordLabel(c: Pick<SyncConflictInfo, 'entity' | 'local' | 'remote' | 'base' | 'recordId'>): string {
-  const name = [c.local, c.remote, c.base].map((v) => v?.name).find((n) => typeof n === 'string' && n.trim());
+  const sides = [c.local, c.remote, c.base];
+  const name = NAMING_FIELDS.flatMap((f) => sides.map((v) => v?.[f]))
+    .map((n) => (typeof n === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(n) ? formatDate(n) : n))
+    .find((n) => typeof n === 'string' && n.trim());
   const entity = entityLabel(c.entity);
   return name ? t('sync:record.named', { entity, name }) : t('sync:record.unnamed', { entity, id: c.recordId.slice(0, 8) });
 }

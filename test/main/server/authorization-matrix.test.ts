@@ -466,7 +466,8 @@ describe('authorization matrix', () => {
     for (const op of ops) if (PARAM.test(op.path)) expect(FIXTURES[op.path], `fixture for ${op.path}`).toBeDefined();
   });
 
-  it('walks every protected operation with every kind of credential', async () => {
+  // Every operation times four credentials, each against real fixtures: about 20 s on this machine, more beside a load.
+  it('walks every protected operation with every kind of credential', { timeout: 180_000 }, async () => {
     const owner = api.key('Owner Team');
     const other = api.key('Other Team');
     const checked: string[] = [];

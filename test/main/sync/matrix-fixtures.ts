@@ -83,6 +83,7 @@ export const SYNC_BODIES: Record<string, unknown> = {
   'PUT /app/sync/credential': { apiKey: 'matrix-key' },
   'POST /app/sync/test': { baseUrl: NOWHERE, apiKey: 'matrix-key' },
   'POST /app/sync/conflicts/{id}/resolve': { take: 'local' },
+  'POST /app/sync/conflicts/resolve': { take: 'local', ids: ['matrix-conflict'] },
   'POST /app/sync/oauth/start': { baseUrl: NOWHERE, clientId: 'matrix-client' },
   'POST /app/sync/oauth/finish': { state: 'matrix-state', code: 'matrix-code' },
 };
@@ -95,6 +96,7 @@ export const SYNC_REFUSED: Record<string, number> = Object.fromEntries(
     'POST /app/sync/test',
     'POST /app/sync/run',
     'POST /app/sync/conflicts/{id}/resolve',
+    'POST /app/sync/conflicts/resolve',
     'POST /app/sync/oauth/start',
     'POST /app/sync/oauth/finish',
     'GET /app/sync/oauth/sign-ins/{state}',

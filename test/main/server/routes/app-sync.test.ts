@@ -212,6 +212,50 @@ describe('/app/sync', () => {
     expect((await remote.call('GET', `/v1/tags/${tag.id}`)).body.name).toBe('Trips');
   });
 
+  it('takes one side of many conflicts at once, saying which it could not take and why', async () => {
+    const remote = await remoteReplica();
+    const local = await replica();
+    await connect(local, remote);
+    const names = ['Travel', 'Office', 'Meals'];
+    const tags: Body[] = [];
+    for (const name of names) tags.push((await local.call('POST', '/v1/tags', { name })).body);
+    await syncNow(local);
+    for (const tag of tags) {
+      await local.call('PATCH', `/v1/tags/${tag.id}`, { name: `${tag.name} (ours)` });
+      await remote.call('PATCH', `/v1/tags/${tag.id}`, { name: `${tag.name} (theirs)` });
+    }
+    expect((await syncNow(local)).openConflicts).toBe(3);
+    const open = (await call(local, 'GET', '/app/sync/conflicts')).body.data as Body[];
+    const [first, second, third] = open.map((c) => c.id as string);
+
+    // The body is checked like any other: a side, and at least one id.
+    for (const body of [{ take: 'local', ids: [] }, { take: 'mine', ids: [first] }, { ids: [first] }]) {
+      const bad = await call(local, 'POST', '/app/sync/conflicts/resolve', body);
+      expect(bad.status, JSON.stringify(body)).toBe(422);
+    }
+    const done = await call(local, 'POST', '/app/sync/conflicts/resolve', {
+      take: 'local',
+      ids: [first, second, first, 'no-such-conflict'],
+    });
+    expect(done.status, done.raw).toBe(200);
+    expect(done.body.resolved.map((c: Body) => [c.id, c.took])).toEqual([
+      [first, 'local'],
+      [second, 'local'],
+    ]);
+    expect(done.body.failed).toEqual([{ id: 'no-such-conflict', message: expect.stringMatching(/conflict/i) }]);
+    // Taken one by one as before: the local names hold, the third still waits; an already taken one says so.
+    const byId = new Map(open.map((c) => [c.id, c.recordId]));
+    for (const id of [first, second])
+      expect((await local.call('GET', `/v1/tags/${byId.get(id)}`)).body.name).toMatch(/\(ours\)$/);
+    const again = await call(local, 'POST', '/app/sync/conflicts/resolve', { take: 'remote', ids: [first, third] });
+    expect(again.body.resolved.map((c: Body) => c.id)).toEqual([third]);
+    expect(again.body.failed).toEqual([{ id: first, message: 'This conflict is already resolved' }]);
+    expect((await local.call('GET', `/v1/tags/${byId.get(third)}`)).body.name).toMatch(/\(theirs\)$/);
+    expect((await syncNow(local)).openConflicts).toBe(0);
+    for (const id of [first, second])
+      expect((await remote.call('GET', `/v1/tags/${byId.get(id)}`)).body.name).toMatch(/\(ours\)$/);
+  });
+
   it('asks the server’s scheduler for a round when it runs one, and says offline when the remote cannot be reached', async () => {
     const remote = await remoteReplica();
     const store = sessionSecretStore();
@@ -275,6 +319,7 @@ describe('/app/sync', () => {
       ['POST', '/app/sync/test', { baseUrl: remote.url }],
       ['POST', '/app/sync/run', undefined],
       ['POST', `/app/sync/conflicts/${conflictId}/resolve`, { take: 'local' }],
+      ['POST', '/app/sync/conflicts/resolve', { take: 'local', ids: [conflictId] }],
     ] as const) {
       const res = await asMember(method, url, body);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
@@ -303,6 +348,8 @@ describe('/app/sync', () => {
     });
     expect((await call(local, 'GET', '/app/sync/conflicts?all=true', undefined, other)).body.data).toEqual([]);
     expect((await call(local, 'POST', `/app/sync/conflicts/${conflictId}/resolve`, { take: 'local' }, other)).status).toBe(404);
+    const foreign = await call(local, 'POST', '/app/sync/conflicts/resolve', { take: 'local', ids: [conflictId] }, other);
+    expect(foreign.body).toEqual({ resolved: [], failed: [{ id: conflictId, message: expect.any(String) }] });
     expect((await call(local, 'POST', '/app/sync/run', undefined, other)).status).toBe(409);
     expect((await call(local, 'DELETE', '/app/sync/remote', undefined, other)).status).toBe(404);
     // Its own remote at the same address keeps its own key: the first team's key never serves it.

@@ -21,6 +21,23 @@ describe('how a conflict reads', () => {
     expect(recordLabel({ ...base, entity: 'tracker_entry', local: {}, remote: {} })).toBe('Time entry tx_01234');
   });
 
+  it('names records without a name by what a person knows them by', () => {
+    const invoice = { ...base, entity: 'invoice' };
+    expect(
+      recordLabel({ ...invoice, local: { invoiceNumber: null, customerName: 'Acme' }, remote: { invoiceNumber: 'INV-0578' } }),
+    ).toBe('Invoice “INV-0578”');
+    expect(recordLabel({ ...invoice, local: { invoiceNumber: null, customerName: 'Acme' }, remote: null })).toBe(
+      'Invoice “Acme”',
+    );
+    expect(recordLabel({ ...base, entity: 'tracker_entry', local: { description: 'Workshop' }, remote: null })).toBe(
+      'Time entry “Workshop”',
+    );
+    expect(recordLabel({ ...base, local: { description: '', counterpartyName: 'Rewe' }, remote: null })).toBe(
+      'Transaction “Rewe”',
+    );
+    expect(recordLabel({ ...base, local: { date: '2026-03-03' }, remote: null })).toBe('Transaction “2026-03-03”');
+  });
+
   it('turns projection values back into what the screens show', () => {
     const tx = { amountMinor: -1850, currency: 'EUR', date: '2026-03-03', internal: true, tags: ['t1', 't2'], note: '' };
     const names = (id: string) => ({ t1: 'Travel' })[id];
