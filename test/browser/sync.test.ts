@@ -105,11 +105,13 @@ describe('the Sync screen', () => {
       expect(await row.count()).toBe(1);
       const cells = await row.locator('td').allInnerTexts();
       const record = tk('sync:record.named', { entity: tk('sync:entities.tag'), name: 'Trips' });
-      expect(cells[0]).toContain(record);
-      expect(cells[1]).toBe(tk('sync:fields.name'));
-      expect(cells[2]).toBe('Trips');
-      expect(cells[3]).toBe('Journeys');
-      expect(cells[4]).toContain(tk('sync:conflicts.sides.remote'));
+      // The first column selects the conflict for a choice made for several at once.
+      expect(await row.getByRole('checkbox', { name: tk('sync:conflicts.selectFor', { record }) }).isChecked()).toBe(false);
+      expect(cells[1]).toContain(record);
+      expect(cells[2]).toBe(tk('sync:fields.name'));
+      expect(cells[3]).toBe('Trips');
+      expect(cells[4]).toBe('Journeys');
+      expect(cells[5]).toContain(tk('sync:conflicts.sides.remote'));
       await page.getByTestId('sync-open-conflicts').getByText('1').waitFor();
       // The state says so too: a round that leaves a conflict open is not "up to date".
       await page
