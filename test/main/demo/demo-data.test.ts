@@ -299,7 +299,10 @@ describe('demo data set', () => {
 });
 
 describe('demo determinism and replacement', () => {
-  it('the same seed gives the same content, another seed different content; --transactions leaves the rest alone', () => {
+  // Four demo books seeded in one test: seconds each alone, far longer beside a load.
+  it('the same seed gives the same content, another seed different content; --transactions leaves the rest alone', {
+    timeout: 120_000,
+  }, () => {
     const one = openDatabase(tmpDir());
     const two = openDatabase(tmpDir());
     try {
