@@ -6,6 +6,8 @@
  * code, made readable.
  */
 import { isRemoteBaseUrl, type SyncConflictInfo } from '../../../src-shared/contract/app-sync';
+import { apiLineItems } from '../../../src-shared/domain/sync/invoices';
+import type { Json } from '../../../src-shared/domain/sync/merge';
 import { toMajor } from '../../../src-shared/money';
 import { i18n, t } from '../../i18n';
 import { formatAmount, formatDate, formatDuration, formatNumber } from '../../lib/format';
@@ -74,9 +76,21 @@ export function valueText(field: string, value: unknown, record: Values, nameOf:
   if (Array.isArray(value)) {
     if (value.length === 0) return t('sync:values.none');
     if (field === 'splits') return t('sync:values.parts', { count: value.length });
+    if (field === 'lineItems') return lineItemsText(value, record.currency);
     if (value.every((v) => typeof v === 'string')) return value.map((id: string) => nameOf(id) ?? id).join(', ');
   }
   return JSON.stringify(value);
+}
+
+/** An invoice's lines as a person reads them: `Consulting · 2 × €500.00; Travel · 1 × €80.00`. */
+function lineItemsText(lines: unknown[], currency: unknown): string {
+  return apiLineItems(lines as Json, currency as Json)
+    .map((l) => {
+      const price = typeof l.price === 'number' && typeof currency === 'string' ? formatAmount(l.price, currency) : EMPTY;
+      const quantity = typeof l.quantity === 'number' ? formatNumber(l.quantity, Number.isInteger(l.quantity) ? 0 : 2) : '';
+      return `${String(l.name ?? EMPTY)} · ${quantity} × ${price}`;
+    })
+    .join('; ');
 }
 
 /**

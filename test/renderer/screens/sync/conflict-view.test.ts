@@ -36,6 +36,11 @@ describe('how a conflict reads', () => {
       'Transaction “Rewe”',
     );
     expect(recordLabel({ ...base, local: { date: '2026-03-03' }, remote: null })).toBe('Transaction “2026-03-03”');
+    const lines = [
+      { name: 'Consulting', quantity: 2, unit: 'h', priceMinor: 50000, priceScale: 0 },
+      { name: 'Travel', quantity: 1.5, unit: null, priceMinor: 8000, priceScale: 0 },
+    ];
+    expect(sideText({ currency: 'EUR', lineItems: lines }, 'lineItems')).toBe('Consulting · 2 × €500.00; Travel · 1.50 × €80.00');
   });
 
   it('turns projection values back into what the screens show', () => {
