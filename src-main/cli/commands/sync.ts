@@ -2,6 +2,7 @@ import { Command, Option } from 'commander';
 import { processSecretStore, secretAccounts } from '../../desktop/secret-store';
 import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
+import { Conflict, NotFound } from '../../store/errors';
 import { listConflicts, type SyncConflict } from '../../store/sync/conflicts';
 import { ensureRemote, normalizeBaseUrl, type RemoteKind, removeRemote, teamRemote } from '../../store/sync/remotes';
 import { type SyncStatus, syncStatus } from '../../store/sync/status';
@@ -299,16 +300,30 @@ export function syncCommand(): Command {
 
   cmd
     .command('resolve')
-    .description('take one side of a conflict; the value taken syncs like any edit on the next round')
-    .argument('<id>', 'the conflict (finops sync conflicts)')
+    .description('take one side of conflicts; the values taken sync like any edit on the next round')
+    .argument('[ids...]', 'the conflicts (finops sync conflicts)')
     .addOption(dataDirOption())
     .addOption(teamOption(false))
     .addOption(new Option('--take <side>', 'local or remote').choices(['local', 'remote']).makeOptionMandatory())
-    .action(async (id: string, _opts, sub: Command) => {
-      const opts = common<{ take: 'local' | 'remote' }>(sub);
+    .addOption(new Option('--open', 'every open conflict of the team'))
+    .action(async (ids: string[], _opts, sub: Command) => {
+      const opts = common<{ take: 'local' | 'remote'; open?: boolean }>(sub);
+      if (opts.open ? ids.length > 0 : ids.length === 0) throw new UsageError('name the conflicts, or take --open ones');
       await withDb(opts, (db) => {
-        const resolved = resolveConflict(db, findTeam(db, opts.team).id, id, opts.take);
-        process.stdout.write(`${conflictLine(resolved)}\n`);
+        const teamId = findTeam(db, opts.team).id;
+        const chosen = opts.open ? listConflicts(db, teamId, { all: false }).map((c) => c.id) : [...new Set(ids)];
+        // Each in its own write, as the Sync screen's bulk choice: one that cannot be taken leaves the others taken.
+        let failed = 0;
+        for (const id of chosen) {
+          try {
+            process.stdout.write(`${conflictLine(resolveConflict(db, teamId, id, opts.take))}\n`);
+          } catch (err) {
+            if (!(err instanceof NotFound || err instanceof Conflict)) throw err;
+            failed += 1;
+            process.stderr.write(`${id}: ${err.message}\n`);
+          }
+        }
+        if (failed) process.exitCode = 1;
       });
     });
   return cmd;

@@ -30,7 +30,7 @@ async function call(url: string, token: string, method: string, path: string, bo
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe('finops sync', () => {
+describe('finops sync', { timeout: 120_000 }, () => {
   it('runs a round beside a server on the same data dir, prints status, conflicts, and takes a side', async () => {
     const remoteDir = tmpDir();
     const localDir = tmpDir();
@@ -75,6 +75,13 @@ describe('finops sync', () => {
       expect(runCli([...args, '--token', remoteKey]).status).toBe(0);
       expect((await call(remote.url, remoteKey, 'GET', `/v1/customers/${customer.id}`)).body.note).toBe('from here');
       expect(runCli(['sync', 'status', '--data-dir', localDir, '--team', 'Acme']).stdout).toContain('open conflicts: 0');
+      // Taken already: said, exit 1; `--open` takes every open one (none now), and a bare `resolve` names nothing.
+      const again = runCli(['sync', 'resolve', conflicts[0].id, '--take', 'remote', '--data-dir', localDir, '--team', 'Acme']);
+      expect(again.status).toBe(1);
+      expect(again.stderr).toContain(`${conflicts[0].id}: This conflict is already resolved`);
+      const open = runCli(['sync', 'resolve', '--open', '--take', 'remote', '--data-dir', localDir, '--team', 'Acme']);
+      expect([open.status, open.stdout]).toEqual([0, '']);
+      expect(runCli(['sync', 'resolve', '--take', 'remote', '--data-dir', localDir, '--team', 'Acme']).status).not.toBe(0);
 
       const bad = runCli([...args, '--token', 'finops_wrong']);
       expect(bad.status).toBe(1);
