@@ -34,17 +34,23 @@ export interface Imported {
   promoted: boolean;
 }
 
-/** Stores a definition as a new version (of `workflowId` or the file's `id`, else a new workflow); optionally promotes it. */
+/**
+ * Stores a definition as a new version (of `workflowId` or the file's `id`, else a new workflow); optionally promotes
+ * it. `author` is who stored it (a principal): they do not approve the runs of this version (four eyes).
+ */
 export function importWorkflow(
   db: Db,
   teamId: string,
   input: unknown,
-  options: { promote?: boolean; workflowId?: string; now?: Date } = {},
+  options: { promote?: boolean; workflowId?: string; now?: Date; author?: string | null } = {},
 ): Imported {
   const v = validateDefinition(input);
   if (!v.ok) throw new InvalidDefinition(v.problems);
   return write(db, teamId, () => {
-    const added = addWorkflowVersion(db, teamId, v.definition, { workflowId: options.workflowId });
+    const added = addWorkflowVersion(db, teamId, v.definition, {
+      workflowId: options.workflowId,
+      author: options.author ?? null,
+    });
     if (options.promote) promote(db, teamId, added.workflowId, added.version, options.now);
     return { ...added, promoted: options.promote ?? false };
   });

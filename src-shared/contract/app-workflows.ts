@@ -40,6 +40,13 @@ export type WorkflowSummary = z.infer<typeof WorkflowSummary>;
 export const WorkflowVersionInfo = z.object({
   version: z.number().int(),
   createdAt: z.string(),
+  author: z
+    .string()
+    .nullable()
+    .describe(
+      'who stored the version (user:<id>, api-key:<id>, oauth-client:<id>, cli); null for versions from before authors were kept. Whoever wrote the version a run executes does not approve that run (four eyes)',
+    ),
+  authorName: z.string().nullable().describe('who stored it, in words (the member’s, key’s or client’s name)'),
   promoted: z.boolean(),
   valid: z.boolean().describe('whether this build of the app accepts the definition'),
 });

@@ -95,7 +95,11 @@ export function workflowCommand(): Command {
       withDb(opts, (db) => {
         const team = ensureTeam(db, opts.team);
         try {
-          const imported = importWorkflow(db, team.id, readJsonFile(file), { promote: opts.promote, workflowId: opts.workflow });
+          const imported = importWorkflow(db, team.id, readJsonFile(file), {
+            promote: opts.promote,
+            workflowId: opts.workflow,
+            author: CLI_PRINCIPAL,
+          });
           out(imported.workflowId);
         } catch (err) {
           if (err instanceof InvalidDefinition) {

@@ -48,7 +48,10 @@ export async function appWorkflowRoutesPlugin(app: FastifyInstance, opts: { db: 
   registerRoute(app, appWorkflowRoutes.list, ({ auth, query }) => listWorkflows(db, auth.teamId, query));
   registerRoute(app, appWorkflowRoutes.import, ({ auth, body }) => {
     try {
-      const imported = importWorkflow(db, auth.teamId, body.definition, { promote: body.promote });
+      const imported = importWorkflow(db, auth.teamId, body.definition, {
+        promote: body.promote,
+        author: principalOf(auth),
+      });
       return workflowDetail(db, auth.teamId, imported.workflowId);
     } catch (err) {
       if (err instanceof InvalidDefinition)

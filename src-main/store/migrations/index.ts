@@ -25,6 +25,7 @@ import { sellerTaxIds } from './024-seller-tax-ids';
 import { syncKindsAndHeldValues } from './025-sync-kinds-and-held-values';
 import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and-hook-calls';
 import { issuedInvoices } from './027-issued-invoices';
+import { workflowVersionAuthors } from './028-workflow-version-authors';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -88,6 +89,8 @@ export const MIGRATIONS: readonly Migration[] = [
   workflowRunStartersAndHookCalls,
   // [027 issued invoices frozen (parties, files), a customer's invoice language, dunning levels]
   issuedInvoices,
+  // [028 workflow version authors (four eyes over who wrote what runs)]
+  workflowVersionAuthors,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

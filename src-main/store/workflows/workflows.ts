@@ -10,6 +10,7 @@ import type { Db } from '../db';
 import { Conflict, NotFound } from '../errors';
 import { listFingerprint } from '../list/cursor';
 import { keysetPage } from '../list/keyset';
+import { principalName } from '../users/principal-names';
 import { type Writer, write } from '../write';
 
 /**
@@ -83,7 +84,7 @@ export function addWorkflowVersion(
   db: Db,
   teamId: string,
   definition: WorkflowDefinition,
-  options: { workflowId?: string } = {},
+  options: { workflowId?: string; author?: string | null } = {},
 ): { workflowId: string; version: number; created: boolean } {
   return write(db, teamId, (w) => {
     const wantedId = options.workflowId ?? definition.id;
@@ -113,8 +114,8 @@ export function addWorkflowVersion(
     const version = latestVersion(db, workflowId) + 1;
     const stored = { ...definition, id: workflowId };
     db.prepare(
-      'INSERT INTO workflow_versions (team_id, workflow_id, version, definition, created_at) VALUES (?, ?, ?, ?, ?)',
-    ).run(teamId, workflowId, version, JSON.stringify(stored), w.now);
+      'INSERT INTO workflow_versions (team_id, workflow_id, version, definition, created_at, author) VALUES (?, ?, ?, ?, ?, ?)',
+    ).run(teamId, workflowId, version, JSON.stringify(stored), w.now, options.author ?? null);
     if (!created) w.touch('workflow', workflowId);
     return { workflowId, version, created };
   });
@@ -134,12 +135,22 @@ export function listWorkflowVersionTexts(
   db: Db,
   teamId: string,
   workflowId: string,
-): { version: number; definition: string; createdAt: string }[] {
+): { version: number; definition: string; createdAt: string; author: string | null }[] {
   return db
     .prepare(
-      'SELECT version, definition, created_at AS createdAt FROM workflow_versions WHERE team_id = ? AND workflow_id = ? ORDER BY version',
+      'SELECT version, definition, created_at AS createdAt, author FROM workflow_versions WHERE team_id = ? AND workflow_id = ? ORDER BY version',
     )
-    .all(teamId, workflowId) as { version: number; definition: string; createdAt: string }[];
+    .all(teamId, workflowId) as { version: number; definition: string; createdAt: string; author: string | null }[];
+}
+
+/** Who stored a version of the team's workflow (a principal); null for versions from before authors were kept. */
+export function workflowVersionAuthor(db: Db, teamId: string, workflowId: string, version: number): string | null {
+  return (
+    (db
+      .prepare('SELECT author FROM workflow_versions WHERE team_id = ? AND workflow_id = ? AND version = ?')
+      .pluck()
+      .get(teamId, workflowId, version) as string | null | undefined) ?? null
+  );
 }
 
 /**
@@ -337,6 +348,8 @@ export function getWorkflow(db: Db, teamId: string, id: string, isValid: (defini
     versions: versions.map((v) => ({
       version: v.version,
       createdAt: v.createdAt,
+      author: v.author,
+      authorName: principalName(db, teamId, v.author),
       promoted: v.version === r.promoted_version,
       valid: isValid(v.definition),
     })),

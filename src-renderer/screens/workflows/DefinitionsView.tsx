@@ -212,6 +212,13 @@ function Versions({ workflow, onClose }: { workflow: WorkflowSummary; onClose: (
               cell: (v) => formatDateTime(v.createdAt),
             },
             {
+              // Who wrote a version does not approve its runs (four eyes): the reviewer sees whose it is.
+              id: 'author',
+              header: t('definitions.columns.author'),
+              cell: (v) =>
+                v.authorName ?? (v.author === 'cli' ? t('definitions.columns.authorCli') : v.author === null ? '—' : v.author),
+            },
+            {
               id: 'state',
               header: t('definitions.columns.state'),
               cell: (v) =>

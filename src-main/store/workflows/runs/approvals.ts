@@ -2,7 +2,8 @@ import type { Db } from '../../db';
 import { Conflict, Forbidden } from '../../errors';
 import { countMembers } from '../../users/users';
 import { write } from '../../write';
-import { runReference, runRow } from './row';
+import { workflowVersionAuthor } from '../workflows';
+import { type RunRow, runReference, runRow } from './row';
 
 /**
  * Approvals are decided by a person (the app API, the CLI) or by their deadline (the engine).
@@ -12,7 +13,8 @@ import { runReference, runRow } from './row';
  * dir); server/auth/principal.ts derives it from a credential. Runs a trigger, a schedule or a webhook started
  * have none.
  *
- * Four eyes (docs/decisions/0179-four-eyes-approvals.md): whoever started a run does not approve it. In a team of
+ * Four eyes (docs/decisions/0179-four-eyes-approvals.md, 0188-four-eyes-over-authors.md): whoever started a run,
+ * or stored the version of the workflow it runs (`workflow_versions.author`), does not approve it. In a team of
  * at most one person there are no other eyes to ask, and its administration (the owner, an apis.all key such as the
  * desktop app's, the operator's CLI) may approve what it started; a narrower key may not, ever. Rejecting is never
  * refused: stopping a run is not what four eyes guard against.
@@ -31,13 +33,18 @@ function hasOtherEyes(db: Db, teamId: string): boolean {
   return countMembers(db, teamId) > 1;
 }
 
-function refuseOwnApproval(db: Db, teamId: string, startedBy: string | null, runNumber: number, decider: Decider): void {
-  if (startedBy === null || startedBy !== decider.principal) return;
+function refuseOwnApproval(db: Db, teamId: string, run: RunRow, decider: Decider): void {
+  const started = run.started_by !== null && run.started_by === decider.principal;
+  const wrote = !started && workflowVersionAuthor(db, teamId, run.workflow_id, run.version) === decider.principal;
+  if (!started && !wrote) return;
   if (decider.administers && !hasOtherEyes(db, teamId)) return;
+  const ref = runReference(run.run_number);
   throw new Forbidden(
-    `Run ${runReference(runNumber)} was started by you: someone else approves it`,
-    'Four eyes: someone other than whoever started a run approves it — another member of the team, or its owner. ' +
-      'Rejecting or canceling it stays possible.',
+    started
+      ? `Run ${ref} was started by you: someone else approves it`
+      : `Run ${ref} runs version ${run.version} of the workflow, which you wrote: someone else approves it`,
+    'Four eyes: someone other than whoever started a run, or wrote the version it runs, approves it — another ' +
+      'member of the team, or its owner. Rejecting or canceling it stays possible.',
   );
 }
 
@@ -84,7 +91,7 @@ export function decideApproval(
           `its status is ${r.status}${r.status === 'waiting' ? ' (waiting for a delay)' : ''}`,
         );
       }
-      if (decision === 'approved') refuseOwnApproval(db, teamId, r.started_by, r.run_number, decider);
+      if (decision === 'approved') refuseOwnApproval(db, teamId, r, decider);
       db.prepare('UPDATE workflow_approvals SET status = ?, decided_by = ?, decided_at = ?, comment = ? WHERE id = ?').run(
         decision,
         decider.principal,

@@ -3,6 +3,7 @@ import type { RunStatus, StepStatus, WorkflowRun } from '../../../../src-shared/
 import type { Db } from '../../db';
 import { listFingerprint } from '../../list/cursor';
 import { keysetPage, placeholders } from '../../list/keyset';
+import { principalName } from '../../users/principal-names';
 import { type RunRow, runReference, runRow } from './row';
 
 /** Runs as the APIs show them: the spec's run resource, the app's detail and list, and a run's step records. */
@@ -66,24 +67,6 @@ interface ApprovalRow {
   decided_at: string | null;
   comment: string | null;
   created_at: string;
-}
-
-/**
- * Who started or decided (approvals.ts principals), in words: a member's name, an API key's name, an OAuth client's
- * name; null for the deadline, the CLI, or a person no longer in the team (read within the team only).
- */
-function principalName(db: Db, teamId: string, principal: string | null): string | null {
-  const [kind, id] = principal?.split(':', 2) ?? [];
-  if (!id) return null;
-  const sql =
-    kind === 'user'
-      ? 'SELECT u.full_name FROM team_members m JOIN users u ON u.id = m.user_id WHERE m.team_id = ? AND m.user_id = ?'
-      : kind === 'api-key'
-        ? 'SELECT name FROM api_keys WHERE team_id = ? AND id = ?'
-        : kind === 'oauth-client'
-          ? 'SELECT name FROM oauth_clients WHERE team_id = ? AND client_id = ?'
-          : null;
-  return sql ? ((db.prepare(sql).pluck().get(teamId, id) as string | undefined) ?? null) : null;
 }
 
 function approval(db: Db, teamId: string, a: ApprovalRow): WorkflowApproval {

@@ -332,6 +332,14 @@ describe('/app/workflow-runs/{id}/approve: four eyes (docs/decisions/0179)', () 
         return res.json().executionId as string;
       },
       decide: (run: string, kind: 'approve' | 'reject') => api.call('POST', `/app/workflow-runs/${run}/${kind}`, { headers }),
+      /** Stores (and promotes) a new version of the team's workflow as this person. */
+      write: async (definition: object) => {
+        const res = await api.call('POST', '/app/workflows', {
+          headers,
+          body: { definition: { ...definition, id: wfOf.get(api) }, promote: true },
+        });
+        expect(res.statusCode, res.body).toBe(201);
+      },
       ownKey: createApiKey(api.db, {
         teamId,
         name: `${email}'s key`,
@@ -376,6 +384,43 @@ describe('/app/workflow-runs/{id}/approve: four eyes (docs/decisions/0179)', () 
     expect(approved.statusCode, approved.body).toBe(200);
     expect(approved.json().approvals[0]).toMatchObject({ status: 'approved', decidedBy: `user:${bob.user.id}` });
     expect((await ann.decide(second, 'reject')).statusCode).toBe(200);
+  });
+
+  it('whoever wrote the version a run executes does not approve it; earlier versions and other people do (0188)', async () => {
+    const { api, token } = await team();
+    const ann = await person(api, 'ann@acme.test', 'owner');
+    const bob = await person(api, 'bob@acme.test', 'member');
+    const cat = await person(api, 'cat@acme.test', 'member');
+    await ann.write({ ...approvalFlow, name: 'Approve (Ann)' });
+    const onAnns = await bob.start();
+    await drive(api);
+
+    const own = await ann.decide(onAnns, 'approve');
+    expect(own.statusCode).toBe(403);
+    expect(own.json()).toMatchObject({
+      error: 'Forbidden',
+      message: 'Run WR-1 runs version 2 of the workflow, which you wrote: someone else approves it',
+      description: expect.stringContaining('Four eyes'),
+    });
+    expect((await api.call('POST', `/app/workflow-runs/${onAnns}/approve`, { token: ann.ownKey })).statusCode).toBe(403);
+    // The version's author is said where its versions are listed, in words too.
+    const detail = (await api.call('GET', `/app/workflows/${wfOf.get(api)}`, { token })).json();
+    expect(detail.versions).toMatchObject([
+      { version: 1, author: expect.stringMatching(/^api-key:/), authorName: expect.any(String) },
+      { version: 2, author: `user:${ann.user.id}`, authorName: 'ann', promoted: true },
+    ]);
+    expect((await cat.decide(onAnns, 'approve')).statusCode).toBe(200);
+    // Rejecting what she wrote stays open to her.
+    const another = await bob.start();
+    await drive(api);
+    expect((await ann.decide(another, 'reject')).statusCode).toBe(200);
+
+    // A run of an earlier version, written by someone else, is hers to approve.
+    const v1 = write(api.db, api.team('Acme').id, (w) =>
+      insertRun(w, { workflowId: wfOf.get(api)!, version: 1, triggerType: 'manual', triggerData: {}, source: 'trigger' }),
+    );
+    await drive(api);
+    expect((await ann.decide(v1.id, 'approve')).statusCode).toBe(200);
   });
 
   it('a key does not approve what it started; in a team of one person only its administration may', async () => {
