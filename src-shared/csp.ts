@@ -4,13 +4,14 @@
  *
  * Everything comes from the UI's own origin: scripts and styles only from built files (no inline code, no eval),
  * API calls only to the same origin (the UI is served by the server it talks to), no plugins, no framing, no
- * <base> rewriting, and forms only post back to the origin.
+ * <base> rewriting, and forms only post back to the origin. Pictures also from `blob:`: a receipt's image is shown
+ * from the bytes the UI fetched with its credential (an object URL), as a plain <img src> cannot send one.
  */
 export const UI_CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data:",
+  "img-src 'self' data: blob:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

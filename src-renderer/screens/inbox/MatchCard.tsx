@@ -1,7 +1,8 @@
 /**
  * Where a receipt stands with the bank's transactions: being read; matched (with the way back: unmatch); the
  * transactions suggested for it, best first, each to confirm (the file is attached to it) or decline (it is not
- * suggested again); or none yet (it is matched again when new transactions arrive).
+ * suggested again); or none yet (it is matched again when new transactions arrive). Whatever was suggested, the
+ * person can find its transaction and match it by hand.
  */
 import { useTranslation } from 'react-i18next';
 import { type InboxItem, inboxRoutes } from '../../../src-shared/contract/inbox';
@@ -10,6 +11,7 @@ import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate, formatNumber } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { isBusy } from './inbox-view';
+import { TransactionPicker } from './TransactionPicker';
 
 export function MatchCard({ item }: { item: InboxItem }) {
   const { t } = useTranslation('inbox');
@@ -109,6 +111,7 @@ export function MatchCard({ item }: { item: InboxItem }) {
       {!tx && !item.suggestions.length && !isBusy(item.status) ? (
         <p className="faint">{item.status === 'no_match' ? t('match.noMatch') : t('match.none')}</p>
       ) : null}
+      {!tx && !isBusy(item.status) && item.status !== 'deleted' ? <TransactionPicker item={item} disabled={busy} /> : null}
     </section>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * A transaction's receipts, in its detail panel: the files attached (each shown in place on request, through the
  * attachment's download link), and a place to drop or choose one — attached at once and kept in the inbox as
- * matched, so a reviewed expense waiting for its receipt ("needs receipt") is done.
+ * matched, so a reviewed expense waiting for its receipt ("needs receipt") is done — or one already waiting in the
+ * inbox taken for it.
  */
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +13,7 @@ import { Progress } from '../../components/Progress';
 import { useLinkedFile } from '../../data/use-linked-file';
 import { formatNumber } from '../../lib/format';
 import { FilePreview } from './FilePreview';
+import { ReceiptPicker } from './ReceiptPicker';
 import { RECEIPT_TYPES, useReceiptUpload } from './use-receipt-upload';
 
 type Attachment = NonNullable<Transaction['attachments']>[number];
@@ -45,6 +47,7 @@ export function TransactionReceipts({ transaction: tx }: { transaction: Transact
       >
         {t('attach.invite')}
       </FileDrop>
+      <ReceiptPicker key={tx.id} transaction={tx} />
       {upload.uploads.map((u) => (
         <Progress
           key={u.key}
