@@ -74,6 +74,16 @@ describe('runway and stress tests in the web UI', () => {
       );
       expect(await chart.locator('canvas').count()).toBe(1);
     }
+    // At the bottom of the screen the window is still the app: the document never scrolls, the sidebar stays put.
+    await page.locator('main').evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await page.mouse.wheel(0, 5000);
+    const layout = await page.evaluate(() => ({
+      documentHeight: document.scrollingElement?.scrollHeight ?? 0,
+      window: window.innerHeight,
+      scrolled: window.scrollY,
+      sidebarTop: document.querySelector('.sidebar')?.getBoundingClientRect().top ?? -1,
+    }));
+    expect(layout).toEqual({ documentHeight: layout.window, window: layout.window, scrolled: 0, sidebarTop: 0 });
   });
 
   it('builds, saves, reopens and compares stress tests, with field errors at the field', { timeout: 180_000 }, async () => {
