@@ -187,7 +187,9 @@ describe('receipts in the web UI', () => {
     await shot.close();
 
     await signInAt('/inbox');
-    await page().getByLabel(tk('inbox:upload.input')).setInputFiles({ name: 'flusscafe.png', mimeType: 'image/png', buffer: png });
+    await page()
+      .getByLabel(tk('inbox:upload.input'))
+      .setInputFiles({ name: 'flusscafe.png', mimeType: 'image/png', buffer: png });
     const table = page().getByRole('table', { name: tk('inbox:listLabel') });
     const row = table.locator('tbody tr[data-inbox-id]', { hasText: 'flusscafe.png' });
     await row.waitFor({ timeout: 30_000 });

@@ -173,6 +173,33 @@ describe('transaction review in the web UI', () => {
     await page.unrouteAll({ behavior: 'wait' });
   });
 
+  it('keeps the cursor row in sight, between the header and the totals, however far J or K moves it', async () => {
+    const inSight = () =>
+      page.evaluate(() => {
+        const row = document.querySelector('.tx-row.cursor')?.getBoundingClientRect();
+        const head = document.querySelector('.tx-head')?.getBoundingClientRect();
+        const foot = document.querySelector('.tx-card .table-footer')?.getBoundingClientRect();
+        if (!row || !head || !foot) return 'missing';
+        const bottom = Math.min(foot.top, window.innerHeight);
+        return row.top >= head.bottom - 1 && row.bottom <= bottom + 1
+          ? 'in sight'
+          : `row ${row.top}–${row.bottom}, visible ${head.bottom}–${bottom}`;
+      });
+    for (const height of [860, 600]) {
+      await page.setViewportSize({ width: 1280, height });
+      await grid().focus();
+      for (const [key, times] of [
+        ['j', 30],
+        ['k', 30],
+      ] as const) {
+        for (let i = 0; i < times; i++) {
+          await page.keyboard.press(key);
+          expect(await inSight(), `${key} × ${i + 1} at ${height} px`).toBe('in sight');
+        }
+      }
+    }
+  });
+
   it('keeps filters in the address and shows the shortcut sheet', async () => {
     await page.getByRole('tab', { name: startsWith('All') }).click();
     await page.getByLabel(tr('Search transactions')).fill('rent');
@@ -216,6 +243,12 @@ describe('transaction review in the web UI', () => {
     const first = panel.getByLabel(tr('Part {{n}} amount', { n: 1 }));
     await first.fill('1');
     await panel.getByText(pattern('{{left}} left to split of {{amount}}.', { left: '.*', amount: '.*' })).waitFor();
+    // Parts past the amount are over it, the gap said without a sign (not "€10.94 left to split of -€38.12").
+    await first.fill(String(Math.round(before.amount * 300) / 100));
+    const over = panel.getByText(pattern('The parts are {{left}} more than {{amount}}.', { left: '.*', amount: '.*' }));
+    await over.waitFor();
+    expect(await over.innerText()).toMatch(/^[^-−]/);
+    await first.fill('1');
     await panel.getByRole('button', { name: tr('Save split') }).click();
     await panel
       .getByRole('alert')

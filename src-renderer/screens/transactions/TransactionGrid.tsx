@@ -191,9 +191,13 @@ function VirtualRows(props: {
     getScrollElement: () => props.scrollElement,
     estimateSize: () => ROW_HEIGHT,
     overscan: 12,
-    // The column header sticks at the top of the scrolling grid: rows scrolled to must not hide under it.
+    // The column header sits above the rows inside the scrolling grid (the rows start that far down: their margin)
+    // and sticks at its top (rows scrolled to must not hide under it: the padding). Without the margin a row moved
+    // to by J was taken as in sight while its last 34 px were below the grid, under the totals footer.
+    scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
   });
+  const margin = HEADER_HEIGHT;
   props.scrollToRef.current = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
   const items = virtualizer.getVirtualItems();
   const last = items[items.length - 1]?.index ?? 0;
@@ -211,14 +215,14 @@ function VirtualRows(props: {
             key={r.id}
             r={r}
             index={v.index}
-            top={v.start}
+            top={v.start - margin}
             isCursor={v.index === props.cursor}
             isSelected={props.selected.has(r.id)}
             actions={props.actions}
             columns={props.columns}
           />
         ) : (
-          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start} cells={props.columns.length + 1} />
+          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start - margin} cells={props.columns.length + 1} />
         );
       })}
     </div>

@@ -3,6 +3,7 @@
  * review flags editable; the splits editor (parts must sum exactly to the amount, checked in minor units before the
  * server checks again); the attachments; and each field's provenance (which person, rule or import set it last).
  */
+import type { TFunction } from 'i18next';
 import { type FormEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiClientError } from '../../../src-shared/api-client';
@@ -37,6 +38,16 @@ export function splitRemainder(amountMajor: number, currency: string, parts: rea
     sum += toMinor(n, currency);
   }
   return toMinor(amountMajor, currency) - sum;
+}
+
+/**
+ * What the parts still lack, said without a sign that reads wrong: an expense of −€38.12 split into −€27.18 has
+ * €10.94 left to split; split into −€49.06 it is €10.94 over. Minor units in, minor units out (never negative).
+ */
+export function splitGap(amountMajor: number, currency: string, remainder: number): { kind: 'left' | 'over'; minor: number } {
+  const total = toMinor(amountMajor, currency);
+  const over = total === 0 ? remainder !== 0 : Math.sign(remainder) !== Math.sign(total);
+  return { kind: over ? 'over' : 'left', minor: Math.abs(remainder) };
 }
 
 /** A value the API names by a code (`card_purchase`, `monthly`) in words, from `transactions:<group>.<code>`. */
@@ -369,13 +380,15 @@ function SplitsEditor({
     setError(null);
     if (parts.length === 1) return setError(tr('split.twoParts'));
     if (remainder === null) return setError(tr('split.everyAmount'));
-    if (remainder !== 0)
+    if (remainder !== 0) {
+      const gap = splitGap(t.amount, t.currency, remainder);
       return setError(
-        tr('split.mustAddUp', {
+        tr(gap.kind === 'left' ? 'split.mustAddUp' : 'split.mustAddUpOver', {
           amount: formatAmount(t.amount, t.currency),
-          left: formatAmount(toMajor(remainder, t.currency), t.currency),
+          left: formatAmount(toMajor(gap.minor, t.currency), t.currency),
         }),
       );
+    }
     try {
       await update.mutateAsync({
         params: { id: t.id },
@@ -451,10 +464,7 @@ function SplitsEditor({
               ? tr('split.enterEvery')
               : remainder === 0
                 ? tr('split.addsUp', { amount: formatAmount(t.amount, t.currency) })
-                : tr('split.left', {
-                    left: formatAmount(toMajor(remainder, t.currency), t.currency),
-                    amount: formatAmount(t.amount, t.currency),
-                  })}
+                : gapText(tr, t, remainder)}
           </div>
           {error ? (
             <div className="banner error" role="alert">
@@ -504,4 +514,12 @@ function SplitsEditor({
       )}
     </form>
   );
+}
+
+function gapText(tr: TFunction<'transactions'>, t: Transaction, remainder: number): string {
+  const gap = splitGap(t.amount, t.currency, remainder);
+  return tr(gap.kind === 'left' ? 'split.left' : 'split.over', {
+    left: formatAmount(toMajor(gap.minor, t.currency), t.currency),
+    amount: formatAmount(t.amount, t.currency),
+  });
 }

@@ -1,5 +1,6 @@
 /** The review grid's columns after the selection checkbox: what each shows of a review row. */
 import type { TFunction } from 'i18next';
+import type { ReactNode } from 'react';
 import type { ReviewRow } from '../../../src-shared/contract/app-transactions';
 import type { ReviewState } from '../../../src-shared/domain/review-state';
 import type { Column } from '../../components/table/columns';
@@ -24,7 +25,22 @@ function subline(r: ReviewRow, t: T): string {
 }
 
 /** A flag icon with its meaning for screen readers and in its tooltip. */
-function Flag(props: { title: string; label: string; icon: string }) {
+/**
+ * A split drawn, not a character: the fork sign (U+2442) has no glyph in the system fonts the app uses, and showed
+ * as an empty box.
+ */
+const SPLIT_ICON = (
+  <svg width="12" height="12" viewBox="0 0 16 16" fill="none" className="flag-icon" aria-hidden="true">
+    <path
+      d="M3 2v4.5c0 2 1.5 3 5 3.5M13 2v4.5c0 2-1.5 3-5 3.5M8 10v4"
+      stroke="currentColor"
+      strokeWidth="1.7"
+      strokeLinecap="round"
+    />
+  </svg>
+);
+
+function Flag(props: { title: string; label: string; icon: ReactNode }) {
   return (
     <span title={props.title}>
       <span className="sr-only">{props.label}</span>
@@ -113,7 +129,7 @@ export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
       <>
         {r.attachments ? <Flag title={t('receipts', { count: r.attachments })} label={t('flags.receipt')} icon="📎" /> : null}
         {r.note ? <Flag title={r.note} label={t('flags.note')} icon="✎" /> : null}
-        {r.splits ? <Flag title={t('splitIn', { count: r.splits })} label={t('flags.split')} icon="⑂" /> : null}
+        {r.splits ? <Flag title={t('splitIn', { count: r.splits })} label={t('flags.split')} icon={SPLIT_ICON} /> : null}
       </>
     ),
   },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitRemainder } from '../../../../src-renderer/screens/transactions/TransactionPanel';
+import { splitGap, splitRemainder } from '../../../../src-renderer/screens/transactions/TransactionPanel';
 
 describe('split parts must sum to the amount', () => {
   it('computes the remainder exactly in minor units', () => {
@@ -12,5 +12,20 @@ describe('split parts must sum to the amount', () => {
   it('has no remainder while a part is not a number', () => {
     expect(splitRemainder(-100, 'EUR', [{ amount: '' }, { amount: '-1' }])).toBeNull();
     expect(splitRemainder(-100, 'EUR', [{ amount: 'abc' }])).toBeNull();
+  });
+});
+
+describe('what the parts lack is said without a sign that reads wrong', () => {
+  it('an expense short of its parts has money left to split; past them, it is over', () => {
+    const short = splitRemainder(-38.12, 'EUR', [{ amount: '-27.18' }])!;
+    expect(splitGap(-38.12, 'EUR', short)).toEqual({ kind: 'left', minor: 1094 });
+    const past = splitRemainder(-38.12, 'EUR', [{ amount: '-49.06' }])!;
+    expect(splitGap(-38.12, 'EUR', past)).toEqual({ kind: 'over', minor: 1094 });
+  });
+
+  it('income alike, and a zero amount has nothing left, only over', () => {
+    expect(splitGap(100, 'EUR', splitRemainder(100, 'EUR', [{ amount: '60' }])!)).toEqual({ kind: 'left', minor: 4000 });
+    expect(splitGap(100, 'EUR', splitRemainder(100, 'EUR', [{ amount: '130' }])!)).toEqual({ kind: 'over', minor: 3000 });
+    expect(splitGap(0, 'EUR', splitRemainder(0, 'EUR', [{ amount: '5' }])!)).toEqual({ kind: 'over', minor: 500 });
   });
 });
