@@ -40,6 +40,19 @@ export const ReviewRowQuery = TransactionListQuery;
 /** The list's filters without paging: what the totals and the export cover (the review-state tab included). */
 export const FilteredSetQuery = TransactionListQuery.omit({ cursor: true, pageSize: true });
 
+export const TransactionExportQuery = FilteredSetQuery.extend({
+  decimal: z
+    .enum(['point', 'comma'])
+    .default('point')
+    .describe(
+      'the decimal mark of the reader’s spreadsheet: `comma` writes 12,60 in `;`-separated fields (as German or French spreadsheets read CSV)',
+    ),
+  lang: z
+    .enum(['en', 'de', 'fr'])
+    .optional()
+    .describe('column names in this language; without it the machine names (date, name, …)'),
+});
+
 export const TransactionTotals = z
   .object({
     data: z.array(
@@ -90,9 +103,9 @@ export const appTransactionRoutes = {
     tag: 'transactions',
     summary: 'The filtered set as a CSV file (text/csv, UTF-8), in the list’s order',
     description:
-      'Internal app API (under /app, not part of the public v1 contract). One line per transaction: date, name, counterparty, description, amount (a dot for decimals), currency, account, category, tags, status, review state, note, id. At most 100,000 lines (422 beyond: narrow the filters).',
+      'Internal app API (under /app, not part of the public v1 contract). One line per transaction: date, name, counterparty, description, amount (every digit of its currency), currency, VAT rate (%), VAT amount, account, category, tags, status, review state, note, id. At most 100,000 lines (422 beyond: narrow the filters).',
     scopes: ['transactions.read'],
-    query: FilteredSetQuery,
+    query: TransactionExportQuery,
     responses: { 200: z.any().describe('text/csv') },
   }),
 };

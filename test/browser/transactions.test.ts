@@ -5,13 +5,14 @@
  * fields, provenance and the splits editor refusing parts that do not add up.
  */
 import fs from 'node:fs';
+import { parse } from 'csv-parse/sync';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { ruleRoutes } from '../../src-shared/contract/rules';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { containing, contextOptions, formatted, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
+import { containing, contextOptions, formatted, LANG, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
@@ -359,7 +360,16 @@ describe('transaction review in the web UI', () => {
       page.getByRole('button', { name: tr('Export CSV') }).click(),
     ]);
     const csv = fs.readFileSync((await download.path()) as string, 'utf8').replace(/^\uFEFF/, '');
-    expect(csv.split('\r\n').filter(Boolean)).toHaveLength(count + 1);
+    const lines = csv.split('\r\n').filter(Boolean);
+    expect(lines).toHaveLength(count + 1);
+    await app.toast(literally(tk('transactions:export.done', { count, file: download.suggestedFilename() }))).waitFor();
+    // As the user's spreadsheet reads it: column names in their language, their decimal mark (`;` fields with a
+    // decimal comma in German), every digit of the currency.
+    const table = parse(csv, { delimiter: LANG === 'de' ? ';' : ',', relax_column_count: false }) as string[][];
+    expect(table[0]?.slice(4, 8)).toEqual(
+      LANG === 'de' ? ['Betrag', 'Währung', 'USt-Satz %', 'USt-Betrag'] : ['Amount', 'Currency', 'VAT rate %', 'VAT amount'],
+    );
+    for (const line of table.slice(1)) expect(line[4]).toMatch(LANG === 'de' ? /^-?\d+,\d{2}$/ : /^-?\d+\.\d{2}$/);
 
     // A transaction added by hand: 12,50 paid in cash.
     await page.getByRole('button', { name: tk('transactions:add.button') }).click();

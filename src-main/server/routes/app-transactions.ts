@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { appTransactionRoutes, type ReviewRow } from '../../../src-shared/contract/app-transactions';
 import type { Transaction } from '../../../src-shared/contract/transactions';
-import { csvLine } from '../../../src-shared/domain/csv';
-import { toMajor } from '../../../src-shared/money';
+import { CSV_COMMA, CSV_POINT, type CsvDialect, csvAmount, csvLine } from '../../../src-shared/domain/csv';
+import { currencyExponent, toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../../store/db';
 import { listTransactionDetails } from '../../store/transactions/list';
 import { transactionTotals } from '../../store/transactions/review';
@@ -39,13 +39,15 @@ export function reviewRow(t: Transaction): ReviewRow {
 /** The most lines an export writes: beyond it the filters must narrow the set (an answer, not a stalled server). */
 export const MAX_EXPORT_ROWS = 100_000;
 
-const EXPORT_HEADER = [
+const EXPORT_COLUMNS = [
   'date',
   'name',
   'counterparty',
   'description',
   'amount',
   'currency',
+  'tax_rate',
+  'tax_amount',
   'account',
   'category',
   'tags',
@@ -53,24 +55,85 @@ const EXPORT_HEADER = [
   'review_state',
   'note',
   'id',
-];
+] as const;
 
-function exportLine(t: Transaction): string {
-  return csvLine([
-    t.date.slice(0, 10),
-    t.name,
-    t.counterpartyName,
-    t.description,
-    t.amount,
-    t.currency,
-    t.account.name,
-    t.category?.name ?? null,
-    (t.tags ?? []).map((tag) => tag.name ?? tag.id).join('; '),
-    t.status,
-    t.reviewState,
-    t.note,
-    t.id,
-  ]);
+/** Column names for people, in the languages the app speaks; the machine names stay the default. */
+const EXPORT_LABELS: Record<'en' | 'de' | 'fr', Record<(typeof EXPORT_COLUMNS)[number], string>> = {
+  en: {
+    date: 'Date',
+    name: 'Name',
+    counterparty: 'Counterparty',
+    description: 'Description',
+    amount: 'Amount',
+    currency: 'Currency',
+    tax_rate: 'VAT rate %',
+    tax_amount: 'VAT amount',
+    account: 'Account',
+    category: 'Category',
+    tags: 'Tags',
+    status: 'Status',
+    review_state: 'Review state',
+    note: 'Note',
+    id: 'ID',
+  },
+  de: {
+    date: 'Datum',
+    name: 'Name',
+    counterparty: 'Gegenpartei',
+    description: 'Beschreibung',
+    amount: 'Betrag',
+    currency: 'Währung',
+    tax_rate: 'USt-Satz %',
+    tax_amount: 'USt-Betrag',
+    account: 'Konto',
+    category: 'Kategorie',
+    tags: 'Tags',
+    status: 'Status',
+    review_state: 'Prüfstatus',
+    note: 'Notiz',
+    id: 'ID',
+  },
+  fr: {
+    date: 'Date',
+    name: 'Nom',
+    counterparty: 'Contrepartie',
+    description: 'Description',
+    amount: 'Montant',
+    currency: 'Devise',
+    tax_rate: 'Taux de TVA %',
+    tax_amount: 'Montant de TVA',
+    account: 'Compte',
+    category: 'Catégorie',
+    tags: 'Étiquettes',
+    status: 'Statut',
+    review_state: 'État de revue',
+    note: 'Note',
+    id: 'ID',
+  },
+};
+
+function exportLine(t: Transaction, dialect: CsvDialect): string {
+  const exponent = currencyExponent(t.currency);
+  return csvLine(
+    [
+      t.date.slice(0, 10),
+      t.name,
+      t.counterpartyName,
+      t.description,
+      csvAmount(toMinor(t.amount, t.currency), exponent),
+      t.currency,
+      t.taxRate,
+      t.taxAmount === null ? null : csvAmount(toMinor(t.taxAmount, t.currency), exponent),
+      t.account.name,
+      t.category?.name ?? null,
+      (t.tags ?? []).map((tag) => tag.name ?? tag.id).join('; '),
+      t.status,
+      t.reviewState,
+      t.note,
+      t.id,
+    ],
+    dialect,
+  );
 }
 
 export async function appTransactionRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {
@@ -87,19 +150,22 @@ export async function appTransactionRoutesPlugin(app: FastifyInstance, opts: { d
     }),
   }));
   registerRoute(app, appTransactionRoutes.export, ({ auth, query, reply }) => {
-    const total = transactionTotals(db, auth.teamId, query).reduce((n, c) => n + c.count, 0);
+    const { decimal, lang, ...filters } = query;
+    const total = transactionTotals(db, auth.teamId, filters).reduce((n, c) => n + c.count, 0);
     if (total > MAX_EXPORT_ROWS) {
       throw unprocessable(
         `The filters select ${total} transactions; an export holds at most ${MAX_EXPORT_ROWS}`,
         'Narrow the filters (a shorter period, an account) and export in parts.',
       );
     }
+    const dialect = decimal === 'comma' ? CSV_COMMA : CSV_POINT;
+    const header = EXPORT_COLUMNS.map((c) => (lang ? EXPORT_LABELS[lang][c] : c));
     // A byte order mark, so that spreadsheet programs read the file as UTF-8.
-    let csv = `\uFEFF${csvLine(EXPORT_HEADER)}`;
+    let csv = `\uFEFF${csvLine(header, dialect)}`;
     let cursor: string | undefined;
     do {
-      const page = listTransactionDetails(db, auth.teamId, { ...query, pageSize: 1000, cursor });
-      for (const t of page.data) csv += exportLine(t);
+      const page = listTransactionDetails(db, auth.teamId, { ...filters, pageSize: 1000, cursor });
+      for (const t of page.data) csv += exportLine(t, dialect);
       cursor = page.meta.hasNextPage ? (page.meta.cursor ?? undefined) : undefined;
     } while (cursor);
     reply

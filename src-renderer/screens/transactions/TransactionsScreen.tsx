@@ -19,8 +19,10 @@ import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
+import { i18n } from '../../i18n';
 import { downloadFile } from '../../lib/download';
 import { formatNumber } from '../../lib/format';
+import { currentMarks } from '../../lib/parse-number';
 import { useScreenKeys } from '../../lib/use-screen-keys';
 import { useToasts } from '../../stores/toasts';
 import { ReceiptDrop } from '../inbox/ReceiptDrop';
@@ -188,6 +190,28 @@ export function TransactionsScreen() {
   const targetCount = selection.selected.size || (rows[cursor] ? 1 : 0);
   const filtered = activeFilterCount(filters) > 0;
 
+  /** The filtered set as the user's spreadsheet reads it: their decimal mark, column names in their language. */
+  async function exportCsv() {
+    const fileName = `transactions-${new Date().toISOString().slice(0, 10)}.csv`;
+    const count = totals.data?.data.reduce((n, c) => n + c.count, 0) ?? rows.length;
+    try {
+      await downloadFile(
+        appTransactionRoutes.export,
+        {
+          query: {
+            ...totalsQuery,
+            decimal: currentMarks().decimal === ',' ? 'comma' : 'point',
+            lang: exportLanguage(i18n.language),
+          },
+        },
+        fileName,
+      );
+      toast.show(t('export.done', { count, file: fileName }));
+    } catch (err) {
+      toast.error(err, t('export.failed'));
+    }
+  }
+
   return (
     <div className="page tx-page">
       <header className="page-header">
@@ -201,17 +225,7 @@ export function TransactionsScreen() {
           <button type="button" className="btn" onClick={() => setDialog('new')}>
             {t('add.button')}
           </button>
-          <button
-            type="button"
-            className="btn"
-            onClick={() =>
-              downloadFile(
-                appTransactionRoutes.export,
-                { query: totalsQuery },
-                `transactions-${new Date().toISOString().slice(0, 10)}.csv`,
-              ).catch((err) => toast.error(err, t('export.failed')))
-            }
-          >
+          <button type="button" className="btn" onClick={() => void exportCsv()}>
             {t('export.button')}
           </button>
           <button
@@ -332,4 +346,9 @@ export function TransactionsScreen() {
       ) : null}
     </div>
   );
+}
+
+function exportLanguage(language: string): 'en' | 'de' | 'fr' {
+  const base = language.slice(0, 2);
+  return base === 'de' || base === 'fr' ? base : 'en';
 }

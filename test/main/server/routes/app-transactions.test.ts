@@ -113,10 +113,33 @@ describe('GET /app/transactions', () => {
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="transactions-\d{4}-\d{2}-\d{2}\.csv"/);
     const lines = csv.body.replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('date,name,counterparty,description,amount,currency,account,category,tags,status,review_state,note,id');
-    expect(lines[1]).toMatch(/^2026-03-02,"Train, return",,,-42\.5,EUR,Main Account,,,posted,to_review,"said ""yes""",/);
-    expect(lines[2]).toMatch(/^2026-03-01,"'=HYPERLINK\(""x""\)",,,-100,EUR,/);
+    expect(lines[0]).toBe(
+      'date,name,counterparty,description,amount,currency,tax_rate,tax_amount,account,category,tags,status,review_state,note,id',
+    );
+    // Every digit of the currency: -42.50, not -42.5.
+    expect(lines[1]).toMatch(/^2026-03-02,"Train, return",,,-42\.50,EUR,,,Main Account,,,posted,to_review,"said ""yes""",/);
+    expect(lines[2]).toMatch(/^2026-03-01,"'=HYPERLINK\(""x""\)",,,-100\.00,EUR,/);
     expect(lines).toHaveLength(4); // the last line ends too
+
+    // For a German spreadsheet: its column names, `;` between fields, decimal commas; the VAT of a taxed line.
+    const taxed = (await api.call('GET', '/v1/transactions?q=Train', { token: key })).json().data[0];
+    const patched = await api.call('PATCH', `/v1/transactions/${taxed.id}`, {
+      token: key,
+      body: { taxRate: 19, taxType: 'vat' },
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const de = await api.call('GET', '/app/transactions/export?start=2026-03-01&decimal=comma&lang=de', { token: key });
+    const deLines = de.body.replace(/^\uFEFF/, '').split('\r\n');
+    expect(deLines[0]).toBe(
+      'Datum;Name;Gegenpartei;Beschreibung;Betrag;Währung;USt-Satz %;USt-Betrag;Konto;Kategorie;Tags;Status;Prüfstatus;Notiz;ID',
+    );
+    const train = (await api.call('GET', `/v1/transactions/${taxed.id}`, { token: key })).json();
+    expect(train.taxAmount).not.toBeNull();
+    const vat = train.taxAmount.toFixed(2).replace('.', ',');
+    expect(deLines[1]).toBe(
+      `2026-03-02;Train, return;;;-42,50;EUR;19;${vat};Main Account;;;posted;to_review;"said ""yes""";${taxed.id}`,
+    );
+    expect((await api.call('GET', '/app/transactions/export?decimal=semicolon', { token: key })).statusCode).toBe(422);
 
     const other = api.key('Other Co');
     expect((await api.call('GET', '/app/transactions/totals', { token: other })).json()).toEqual({ data: [] });
