@@ -58,7 +58,7 @@ describe('time in the web UI', () => {
     timeout: 180_000,
   }, async () => {
     const { page, app } = journey;
-    const { api, site, today } = await seed(journey);
+    const { api, site, brand, today } = await seed(journey);
     const week = page.getByRole('region', { name: pattern('Week of {{from}} to {{to}}', { from: '.+', to: '.+' }) });
     await expect.poll(() => page.getByTestId('week-total').innerText()).toContain(amount(332.5));
 
@@ -89,9 +89,21 @@ describe('time in the web UI', () => {
     await header.getByRole('timer', { name: tr('Timer on {{name}}', { name: 'Brand refresh' }) }).waitFor();
     await header.getByRole('button', { name: tr('Stop') }).click();
     // Under a minute: the server keeps no entry, and says so.
-    await app.toast('Stopped under a minute: the time on {{name}} was not kept', { name: 'Brand refresh' }).waitFor();
+    const discarded = app.toast('Stopped under a minute: the time on {{name}} was not kept', { name: 'Brand refresh' });
+    await discarded.waitFor();
     await header.getByRole('timer').waitFor({ state: 'detached' });
     expect((await api.call(trackerRoutes.currentTimer)).data).toBeNull();
+    const brandToday = () => api.call(trackerRoutes.listEntries, { query: { projectId: brand.id, from: today, to: today } });
+    expect(Object.values((await brandToday()).result).flat()).toEqual([]);
+    // A slip of the finger is undone from the toast: the same seconds kept as a finished entry.
+    await discarded.getByRole('button', { name: tr('Keep it') }).click();
+    await app.toast(pattern('Kept: {{time}} on {{name}}', { time: '.+', name: 'Brand refresh' })).waitFor();
+    const kept = Object.values((await brandToday()).result).flat();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]).toMatchObject({ description: null, running: false });
+    // (The server's test clock stands still: the seconds are 0 here, a few on a real clock.)
+    expect(kept[0]!.duration).toBeLessThan(60);
+    await api.call(trackerRoutes.deleteEntry, { params: { id: kept[0]!.id } });
 
     // Time by hand, in the user's formats: 1,5 / 1.5 hours from 14:00.
     const add = page.getByRole('form', { name: tr('Add time') });

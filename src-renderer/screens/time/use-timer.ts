@@ -27,6 +27,7 @@ export function useTimer(enabled = true) {
   const status = useRead(trackerRoutes.currentTimer, undefined, { enabled });
   const startWrite = useWrite(trackerRoutes.startTimer);
   const stopWrite = useWrite(trackerRoutes.stopTimer);
+  const createWrite = useWrite(trackerRoutes.createEntry);
   const toast = useToasts();
   const running = status.data?.data ?? null;
 
@@ -48,11 +49,32 @@ export function useTimer(enabled = true) {
   async function stop(): Promise<void> {
     try {
       const stopped = await stopWrite.mutateAsync({ body: {} });
-      toast.show(
-        stopped.discarded
-          ? t('time:timer.discarded', { name: stopped.project.name })
-          : t('time:timer.stopped', { name: stopped.project.name, time: formatDuration(stopped.duration * 1000) }),
-      );
+      if (!stopped.discarded) {
+        toast.show(t('time:timer.stopped', { name: stopped.project.name, time: formatDuration(stopped.duration * 1000) }));
+        return;
+      }
+      // Under a minute the timer keeps nothing (as the hosted service does); a slip of the finger is undone here:
+      // the same time is recorded as a finished entry.
+      toast.show(t('time:timer.discarded', { name: stopped.project.name }), {
+        action: {
+          label: t('time:timer.keep'),
+          run: () =>
+            void createWrite
+              .mutateAsync({
+                body: {
+                  projectId: stopped.projectId,
+                  start: stopped.start,
+                  duration: stopped.duration,
+                  ...(stopped.description ? { description: stopped.description } : {}),
+                  ...(stopped.categoryId ? { categoryId: stopped.categoryId } : {}),
+                },
+              })
+              .then(() =>
+                toast.show(t('time:timer.kept', { name: stopped.project.name, time: formatDuration(stopped.duration * 1000) })),
+              )
+              .catch((err) => toast.error(err, t('time:timer.keepFailed'))),
+        },
+      });
     } catch (err) {
       toast.error(err, t('time:timer.stopFailed'));
     }
