@@ -77,6 +77,11 @@ export interface Formatter {
   month(iso: string, style?: 'axis' | 'long' | 'name'): string;
   /** A duration in ms: "850 ms", "12 s", "3 min 4 s", "2 h 5 min", the units in the user's language. */
   duration(ms: number | null | undefined): string;
+  /**
+   * Time worked, in seconds, as a timesheet says it: "4 h", "4 h 5 min", "25 min", "0 min"; seconds only under a
+   * minute ("20 s"). Never milliseconds, never "0 min" after whole hours.
+   */
+  workTime(seconds: number | null | undefined): string;
   /** A file's size in the locale's short units, powers of 1000 as file managers say them: "850 byte", "12 kB", "2.4 MB". */
   bytes(size: number | null | undefined): string;
 }
@@ -277,6 +282,16 @@ export function createFormatter(prefs: FormatPreferences): Formatter {
       if (min < 60) return `${unit(min, 'minute')} ${unit(s % 60, 'second')}`;
       return `${unit(Math.floor(min / 60), 'hour')} ${unit(min % 60, 'minute')}`;
     },
+    workTime(seconds) {
+      if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '—';
+      const s = Math.round(seconds);
+      if (s === 0) return unit(0, 'minute');
+      if (s < 60) return unit(s, 'second');
+      const min = Math.round(s / 60);
+      const h = Math.floor(min / 60);
+      if (h === 0) return unit(min, 'minute');
+      return min % 60 ? `${unit(h, 'hour')} ${unit(min % 60, 'minute')}` : unit(h, 'hour');
+    },
     bytes(size) {
       if (size === null || size === undefined || !Number.isFinite(size) || size < 0) return '—';
       let i = 0;
@@ -318,5 +333,6 @@ export const formatDate: Formatter['date'] = (iso) => current.date(iso);
 export const formatDateTime: Formatter['dateTime'] = (iso) => current.dateTime(iso);
 export const formatMonth: Formatter['month'] = (iso, style) => current.month(iso, style);
 export const formatDuration: Formatter['duration'] = (ms) => current.duration(ms);
+export const formatWorkTime: Formatter['workTime'] = (seconds) => current.workTime(seconds);
 export const formatTime: Formatter['time'] = (iso) => current.time(iso);
 export const formatBytes: Formatter['bytes'] = (size) => current.bytes(size);

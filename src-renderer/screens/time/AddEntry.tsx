@@ -9,7 +9,7 @@ import { trackerRoutes } from '../../../src-shared/contract/tracker';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useWrite } from '../../data/use-write';
-import { formatDate, formatDuration, formatPreferences } from '../../lib/format';
+import { formatDate, formatPreferences, formatWorkTime } from '../../lib/format';
 import { currentMarks } from '../../lib/parse-number';
 import { parseClock, zonedInstant } from '../../lib/zoned-time';
 import { useToasts } from '../../stores/toasts';
@@ -55,7 +55,7 @@ export function AddEntry({ days, projectId }: { days: string[]; projectId: strin
       });
       // Without `dates` the answer is the one entry (with them, the hosted shape {data: [...]}).
       const entry = 'data' in created ? created.data[0] : created;
-      if (entry) toast.show(t('add.added', { time: formatDuration(entry.duration * 1000), name: entry.project.name }));
+      if (entry) toast.show(t('add.added', { time: formatWorkTime(entry.duration), name: entry.project.name }));
       setDuration('');
       setDescription('');
     } catch (err) {

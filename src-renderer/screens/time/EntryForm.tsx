@@ -14,7 +14,7 @@ import { Drawer } from '../../components/Drawer';
 import { ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useWrite } from '../../data/use-write';
-import { formatDuration, formatPreferences } from '../../lib/format';
+import { formatPreferences, formatWorkTime } from '../../lib/format';
 import { currentMarks } from '../../lib/parse-number';
 import { parseClock, zonedInstant } from '../../lib/zoned-time';
 import { useToasts } from '../../stores/toasts';
@@ -68,7 +68,7 @@ export function EntryForm({ entry, onClose }: { entry: TrackerEntry; onClose: ()
     if (Object.keys(change.body).length === 0) return onClose();
     try {
       const saved = await update.mutateAsync({ params: { id: entry.id }, body: change.body });
-      const what = t('entry.what', { name: saved.project.name, time: formatDuration(saved.duration * 1000) });
+      const what = t('entry.what', { name: saved.project.name, time: formatWorkTime(saved.duration) });
       toast(t('edit.saved', { what }));
       onClose();
     } catch (err) {

@@ -13,7 +13,7 @@ import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
-import { formatAmount, formatDuration } from '../../lib/format';
+import { formatAmount, formatWorkTime } from '../../lib/format';
 
 type Status = 'in_progress' | 'completed';
 
@@ -59,7 +59,7 @@ function columns(t: TFunction<'time'>, actions: ProjectActions): Column<TrackerP
       sort: 'time',
       numeric: true,
       className: 'num',
-      cell: (p) => formatDuration(p.totalDuration * 1000),
+      cell: (p) => formatWorkTime(p.totalDuration),
     },
     {
       id: 'unbilled',
@@ -70,7 +70,7 @@ function columns(t: TFunction<'time'>, actions: ProjectActions): Column<TrackerP
         p.unbilledDuration ? (
           <>
             <div>{formatAmount(p.unbilledAmount, p.currency)}</div>
-            <div className="cell-sub">{formatDuration(p.unbilledDuration * 1000)}</div>
+            <div className="cell-sub">{formatWorkTime(p.unbilledDuration)}</div>
           </>
         ) : (
           '—'

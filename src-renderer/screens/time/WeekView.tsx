@@ -12,7 +12,7 @@ import { AppLink } from '../../components/AppLink';
 import { ErrorBanner } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
-import { formatAmount, formatDate, formatDuration, formatTime } from '../../lib/format';
+import { formatAmount, formatDate, formatTime, formatWorkTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 import { AddEntry } from './AddEntry';
 import { EntryForm } from './EntryForm';
@@ -41,7 +41,7 @@ export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeV
           <p className="muted" data-testid="week-total">
             {data
               ? [
-                  t('week.total', { time: formatDuration(data.meta.totalDuration * 1000) }),
+                  t('week.total', { time: formatWorkTime(data.meta.totalDuration) }),
                   ...data.meta.byCurrency.map((c) => formatAmount(c.amount, c.currency)),
                 ].join(' · ')
               : '…'}
@@ -79,7 +79,7 @@ export function WeekView(props: { view: TimeView; setView: (patch: Partial<TimeV
                   <span className="week-day">{t(`weekdays.${WEEKDAYS[i]}`)}</span>
                   <span className="week-date">{formatDate(day)}</span>
                   <span className="week-day-total">
-                    {data?.totals[day]?.totalDuration ? formatDuration(data.totals[day].totalDuration * 1000) : '—'}
+                    {data?.totals[day]?.totalDuration ? formatWorkTime(data.totals[day].totalDuration) : '—'}
                   </span>
                 </th>
               ))}
@@ -112,7 +112,7 @@ function Entry({ entry, onOpen }: { entry: TrackerEntry; onOpen: () => void }) {
   const toast = useToasts();
   const elapsed = useElapsed(entry.running ? entry.start : null);
   const seconds = entry.running ? elapsed : entry.duration;
-  const what = t('entry.what', { name: entry.project.name, time: formatDuration(seconds * 1000) });
+  const what = t('entry.what', { name: entry.project.name, time: formatWorkTime(seconds) });
   return (
     <li className={`week-entry ${entry.running ? 'running' : ''} ${entry.billed ? 'billed' : ''}`} data-entry-id={entry.id}>
       <div className="week-entry-project" title={entry.project.name}>
@@ -124,10 +124,14 @@ function Entry({ entry, onOpen }: { entry: TrackerEntry; onOpen: () => void }) {
         </div>
       ) : null}
       <div className="week-entry-time">
-        <strong>{formatDuration(seconds * 1000)}</strong>{' '}
-        <span className="faint">
-          {formatTime(entry.start)}–{entry.stop ? formatTime(entry.stop) : t('entry.now')}
-        </span>
+        <strong>{formatWorkTime(seconds)}</strong>{' '}
+        {/* An entry recorded as a day's hours (start and stop alike, as the hosted service stores them) has no
+            clock times worth showing: "00:00–00:00" beside "4 h" said nothing. */}
+        {entry.stop && Date.parse(entry.stop) <= Date.parse(entry.start) ? null : (
+          <span className="faint">
+            {formatTime(entry.start)}–{entry.stop ? formatTime(entry.stop) : t('entry.now')}
+          </span>
+        )}
       </div>
       <div className="week-entry-flags">
         {entry.running ? <span className="pill info">{t('entry.running')}</span> : null}

@@ -8,7 +8,7 @@ import { trackerRoutes } from '../../../src-shared/contract/tracker';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { t } from '../../i18n';
-import { formatDuration } from '../../lib/format';
+import { formatWorkTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
 
 /** The seconds since `start`, ticking every second while there is one. */
@@ -50,7 +50,7 @@ export function useTimer(enabled = true) {
     try {
       const stopped = await stopWrite.mutateAsync({ body: {} });
       if (!stopped.discarded) {
-        toast.show(t('time:timer.stopped', { name: stopped.project.name, time: formatDuration(stopped.duration * 1000) }));
+        toast.show(t('time:timer.stopped', { name: stopped.project.name, time: formatWorkTime(stopped.duration) }));
         return;
       }
       // Under a minute the timer keeps nothing (as the hosted service does); a slip of the finger is undone here:
@@ -70,7 +70,7 @@ export function useTimer(enabled = true) {
                 },
               })
               .then(() =>
-                toast.show(t('time:timer.kept', { name: stopped.project.name, time: formatDuration(stopped.duration * 1000) })),
+                toast.show(t('time:timer.kept', { name: stopped.project.name, time: formatWorkTime(stopped.duration) })),
               )
               .catch((err) => toast.error(err, t('time:timer.keepFailed'))),
         },

@@ -10,6 +10,7 @@ import {
   formatDuration,
   formatMonth,
   formatNumber,
+  formatWorkTime,
   setFormatPreferences,
 } from '../../../src-renderer/lib/format';
 
@@ -92,6 +93,18 @@ describe('formatting in the user’s preferences', () => {
     expect(formatDuration(null)).toBe('—');
     setFormatPreferences({ locale: 'de-DE' });
     expect(plain(formatDuration(7_500_000))).toBe('2 Std. 5 Min.');
+  });
+
+  it('says time worked as a timesheet does: hours and minutes, never milliseconds or "0 min" after whole hours', () => {
+    setFormatPreferences({ locale: 'en' });
+    expect(formatWorkTime(4 * 3600)).toBe('4 hr');
+    expect(formatWorkTime(4 * 3600 + 5 * 60)).toBe('4 hr 5 min');
+    expect(formatWorkTime(25 * 60 + 20)).toBe('25 min');
+    expect(formatWorkTime(0)).toBe('0 min');
+    expect(formatWorkTime(20)).toBe('20 sec');
+    expect(formatWorkTime(3599.6)).toBe('1 hr');
+    setFormatPreferences({ locale: 'de-DE' });
+    expect(plain(formatWorkTime(4 * 3600))).toBe('4 Std.');
   });
 
   it('says file sizes in the locale’s short units, one decimal below ten', () => {
