@@ -97,6 +97,24 @@ describe('customers in the web UI', () => {
     await app.page.getByRole('button', { name: tr('Clear search and filters') }).click();
     await expect.poll(() => customers.names()).toHaveLength(2);
 
+    // Searched, not found, made: the old search does not hide the new customer, and its toast leads to it.
+    await customers.search('Moewe');
+    await app.page.getByRole('heading', { name: tr('No customers match') }).waitFor();
+    await customers.startNew();
+    await customers.fill({ Name: 'Möwe Logistik KG', Country: 'DE' });
+    await customers.save();
+    const made = app.toast('Created {{name}}', { name: 'Möwe Logistik KG' });
+    await made.waitFor();
+    await customers.row('Möwe Logistik KG').waitFor();
+    await expect(app.page.getByLabel(tr('Search customers')).inputValue()).resolves.toBe('');
+    await made.getByRole('button', { name: tk('customers:form.open') }).click();
+    await app.page.getByRole('heading', { name: 'Möwe Logistik KG', level: 1 }).waitFor();
+    const moewe = (await client().call(customerRoutes.list, { query: { q: 'Logistik' } })).data[0]!;
+    expect(app.page.url()).toContain(`/customers/${moewe.id}`);
+    await client().call(customerRoutes.delete, { params: { id: moewe.id } });
+    await app.page.goBack();
+    await expect.poll(() => customers.names()).toHaveLength(2);
+
     // Edit
     await customers.edit('Nordlicht Design GmbH');
     await customers.fill({ City: 'Berlin', 'Contact person': 'Jana Vogt' });

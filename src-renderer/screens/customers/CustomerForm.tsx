@@ -14,6 +14,7 @@ import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { type FieldErrors, FORM_KEY, fieldErrorsFrom } from '../../lib/field-errors';
 import { countryOptions } from '../../lib/regions';
+import { useRouter } from '../../lib/router';
 import { useToasts } from '../../stores/toasts';
 import {
   emptyForm,
@@ -33,12 +34,15 @@ export function CustomerForm({
   customer,
   onClose,
   onDeleted,
+  onCreated,
   focusField,
 }: {
   customer: Customer | null;
   onClose: () => void;
   /** After the customer was deleted (its page goes back to the list). */
   onDeleted?: () => void;
+  /** After a new customer was made (the list makes sure it shows them). */
+  onCreated?: (customer: Customer) => void;
   /** The field to start in (an invoice's e-invoice check pointed at it); else the name. */
   focusField?: TextField;
 }) {
@@ -57,6 +61,7 @@ export function CustomerForm({
   const update = useWrite(customerRoutes.update);
   const remove = useWrite(customerRoutes.delete);
   const toast = useToasts((s) => s.show);
+  const navigate = useRouter((r) => r.navigate);
   const editing = customer !== null;
 
   useEffect(() => {
@@ -87,7 +92,10 @@ export function CustomerForm({
         toast(Object.keys(patch).length ? t('form.saved', { name: values.name.trim() }) : t('form.noChanges'));
       } else {
         const created = await create.mutateAsync({ body: toCreateBody(values) });
-        toast(t('form.created', { name: created.name }));
+        toast(t('form.created', { name: created.name }), {
+          action: { label: t('form.open'), run: () => navigate(`/customers/${created.id}`) },
+        });
+        onCreated?.(created);
       }
       onClose();
     } catch (err) {

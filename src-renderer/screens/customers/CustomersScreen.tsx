@@ -224,7 +224,23 @@ function CustomerList() {
         </>
       )}
 
-      {creating ? <CustomerForm customer={null} onClose={() => setCreating(false)} /> : null}
+      {creating ? (
+        <CustomerForm
+          customer={null}
+          onClose={() => setCreating(false)}
+          // A search typed before (the name not found, then made) must not hide the customer just made.
+          onCreated={(c) => {
+            if (!matchesSearch(c, search)) setSearch('');
+          }}
+        />
+      ) : null}
     </div>
   );
+}
+
+/** Whether the list's search (over name, email, …: the server's) plausibly still shows a customer just made. */
+function matchesSearch(c: Customer, search: string): boolean {
+  const q = search.trim().toLocaleLowerCase();
+  if (!q) return true;
+  return [c.name, c.email, c.contact, c.website].some((v) => v?.toLocaleLowerCase().includes(q));
 }
