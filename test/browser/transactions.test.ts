@@ -11,6 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { ruleRoutes } from '../../src-shared/contract/rules';
+import { tagRoutes } from '../../src-shared/contract/tags';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { containing, contextOptions, formatted, LANG, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
 import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
@@ -199,6 +200,29 @@ describe('transaction review in the web UI', () => {
         }
       }
     }
+  });
+
+  it('creates a tag where it is picked (t), and adds it; a name that exists is picked, not made again', async () => {
+    const id = await idAt(0);
+    await grid().focus();
+    await page.keyboard.press('t');
+    const picker = page.getByRole('dialog', { name: tr('Add a tag to the transaction') });
+    await picker.waitFor();
+    await page.keyboard.type('Reisekosten Q4');
+    await picker.getByRole('option', { name: tr('Create tag “{{name}}”', { name: 'Reisekosten Q4' }) }).waitFor();
+    await page.keyboard.press('Enter');
+    await app.toast(done('tag', { count: 1, name: 'Reisekosten Q4' })).waitFor();
+    await expect.poll(async () => (await record(id)).tags?.map((tag) => tag.name)).toEqual(['Reisekosten Q4']);
+    const made = (await client().call(tagRoutes.list)).data.filter((tag) => tag.name === 'Reisekosten Q4');
+    expect(made).toHaveLength(1);
+
+    await grid().focus();
+    await page.keyboard.press('t');
+    await picker.waitFor();
+    await page.keyboard.type('reisekosten q4');
+    await picker.getByRole('option', { name: 'Reisekosten Q4' }).waitFor();
+    await expect(picker.getByRole('option', { name: /reisekosten q4/ }).count()).resolves.toBe(0);
+    await page.keyboard.press('Escape');
   });
 
   it('keeps filters in the address and shows the shortcut sheet', async () => {

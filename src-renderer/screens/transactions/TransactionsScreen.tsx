@@ -19,6 +19,7 @@ import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
+import { useWrite } from '../../data/use-write';
 import { i18n } from '../../i18n';
 import { downloadFile } from '../../lib/download';
 import { formatNumber } from '../../lib/format';
@@ -59,6 +60,7 @@ export function TransactionsScreen() {
   const categories = useRead(categoryRoutes.list);
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const tags = useRead(tagRoutes.list);
+  const createTagWrite = useWrite(tagRoutes.create);
   const actions = useReviewActions();
   const similar = useSimilarOffer();
   const grid = useGridHandle();
@@ -140,10 +142,19 @@ export function TransactionsScreen() {
     if (ok && slug && targets.length === 1 && one) await similar.lookFor(one, slug, name);
   }
 
-  async function addTag(tagId: string) {
+  async function addTag(tagId: string, name?: string) {
     closeDialog();
-    await actions.addTag(selection.targets(), tagId, tagList.find((x) => x.id === tagId)?.name ?? t('tagFallback'));
+    await actions.addTag(selection.targets(), tagId, name ?? tagList.find((x) => x.id === tagId)?.name ?? t('tagFallback'));
     regainFocus();
+  }
+
+  async function createTag(name: string) {
+    try {
+      const tag = await createTagWrite.mutateAsync({ body: { name } });
+      await addTag(tag.id, tag.name);
+    } catch (err) {
+      toast.error(err, t('pickers.createTagFailed', { name }));
+    }
   }
 
   async function saveNote(note: string | null) {
@@ -303,7 +314,13 @@ export function TransactionsScreen() {
         <CategoryPicker categories={categoryList} count={targetCount} onPick={(s) => void categorise(s)} onClose={closeDialog} />
       ) : null}
       {dialog === 'tag' ? (
-        <TagPicker tags={tagList} count={targetCount} onPick={(id) => void addTag(id)} onClose={closeDialog} />
+        <TagPicker
+          tags={tagList}
+          count={targetCount}
+          onPick={(id) => void addTag(id)}
+          onCreate={(name) => void createTag(name)}
+          onClose={closeDialog}
+        />
       ) : null}
       {dialog === 'note' ? (
         <NoteDialog

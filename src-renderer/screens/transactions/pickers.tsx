@@ -38,6 +38,9 @@ export function matchOptions<O extends Option>(options: readonly O[], q: string)
     .map((x) => x.o);
 }
 
+/** The option that makes what was typed (never an id of a record: those are not empty-prefixed). */
+const CREATE_ID = '\u0000create';
+
 function ListPicker(props: {
   title: string;
   placeholder: string;
@@ -45,6 +48,8 @@ function ListPicker(props: {
   onPick: (id: string) => void;
   onClose: () => void;
   extra?: React.ReactNode;
+  /** Offered as the last option when what was typed names no option exactly: make it, then pick it. */
+  create?: { label: (q: string) => string; run: (q: string) => void };
 }) {
   const { t } = useTranslation('transactions');
   const [q, setQ] = useState('');
@@ -52,7 +57,14 @@ function ListPicker(props: {
   const inputRef = useRef<HTMLInputElement>(null);
   const listId = useId();
   const titleId = useId();
-  const shown = useMemo(() => matchOptions(props.options, q), [q, props.options]);
+  const { create } = props;
+  const shown = useMemo(() => {
+    const matched = matchOptions(props.options, q);
+    const typed = q.trim();
+    const exact = props.options.some((o) => o.label.toLocaleLowerCase() === typed.toLocaleLowerCase());
+    return create && typed && !exact ? [...matched, { id: CREATE_ID, label: create.label(typed) }] : matched;
+  }, [q, props.options, create]);
+  const pick = (id: string) => (id === CREATE_ID ? create?.run(q.trim()) : props.onPick(id));
   useEffect(() => inputRef.current?.focus(), []);
   useEffect(() => {
     document.getElementById(`${listId}-${active}`)?.scrollIntoView({ block: 'nearest' });
@@ -68,7 +80,7 @@ function ListPicker(props: {
     } else if (e.key === 'Enter') {
       e.preventDefault();
       const o = shown[active];
-      if (o) props.onPick(o.id);
+      if (o) pick(o.id);
     } else if (e.key === 'Escape') {
       e.preventDefault();
       e.stopPropagation();
@@ -110,7 +122,7 @@ function ListPicker(props: {
               onMouseEnter={() => setActive(i)}
               onMouseDown={(e) => {
                 e.preventDefault();
-                props.onPick(o.id);
+                pick(o.id);
               }}
             >
               {o.color ? <span className="cat-dot" style={{ background: o.color }} aria-hidden="true" /> : null}
@@ -169,10 +181,14 @@ export function TagPicker(props: {
   tags: readonly { id: string; name: string }[];
   count: number;
   onPick: (id: string) => void;
+  /** Makes a tag of the name typed and adds it (a tag is made where it is needed, not elsewhere first). */
+  onCreate: (name: string) => void;
   onClose: () => void;
 }) {
   const { t } = useTranslation('transactions');
   const options = useMemo(() => props.tags.map((tag) => ({ id: tag.id, label: tag.name })), [props.tags]);
+  const { onCreate } = props;
+  const create = useMemo(() => ({ label: (q: string) => t('pickers.createTag', { name: q }), run: onCreate }), [t, onCreate]);
   return (
     <ListPicker
       title={props.count === 1 ? t('pickers.tagOne') : t('pickers.tagMany', { what: transactionCount(props.count) })}
@@ -180,6 +196,7 @@ export function TagPicker(props: {
       options={options}
       onPick={props.onPick}
       onClose={props.onClose}
+      create={create}
       extra={options.length === 0 ? <p className="faint">{t('pickers.noTags')}</p> : null}
     />
   );
