@@ -79,6 +79,8 @@ describe('rules and categories in the web UI', () => {
     const saved = (await c.call(ruleRoutes.list)).data.find((r) => r.name === rule.name)!;
     expect(saved).toMatchObject({ enabled: true, conditions: rule.conditions, actions: rule.actions });
     expect((await c.call(transactionRoutes.get, { params: { id: changedId } })).category?.slug).toBe(target.slug);
+    // The transaction the rule was made from is categorised too, and its panel says so.
+    expect((await c.call(transactionRoutes.get, { params: { id: lines[0]!.id } })).category?.slug).toBe(target.slug);
     expect((await c.call(ruleRoutes.dryRun, { body: { ruleId: saved.id } })).changed).toBe(0);
     await page().keyboard.press('Escape');
 
