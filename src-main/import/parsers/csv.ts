@@ -238,6 +238,23 @@ export function inferCsvMapping(text: string): CsvInference {
   };
 }
 
+/** What each mapped field is, as the messages about a file say it. */
+const FIELD_WORDS: Record<MappedField, string> = {
+  date: 'the booking day',
+  valueDate: 'the value day',
+  amount: 'the amount',
+  debit: 'money out',
+  credit: 'money in',
+  indicator: 'the debit/credit mark',
+  description: 'a description',
+  counterparty: 'the counterparty',
+  payer: 'the payer',
+  reference: 'the reference',
+  balance: 'the balance',
+  currency: 'the currency',
+  status: 'the status',
+};
+
 /** Every column a mapping names, with the field it fills (the preview's "column → field"). */
 export function mappedColumns(m: CsvMapping): { field: MappedField; column: CsvColumn }[] {
   const out: { field: MappedField; column: CsvColumn }[] = [{ field: 'date', column: m.date }];
@@ -292,12 +309,13 @@ function locateHeader(records: readonly Record_[], m: CsvMapping): Located | Pro
     if (lacks.length === 0) return at(i);
     if (lacks.length < best.missing.length) best = { i, missing: lacks };
   }
-  const lacking = best.missing.map(({ field, column }) => `${field} "${column.header}"`).join(', ');
+  // Said in words, not as the mapping's field names ("valueDate"): the person sees their bank's headers.
+  const lacking = best.missing.map(({ field, column }) => `"${column.header}" (${FIELD_WORDS[field]})`).join(', ');
   return {
     line: best.i >= 0 ? records[best.i]!.line : null,
     row: null,
     field: 'mapping',
-    message: `the file has no column named as the mapping's ${lacking}`,
+    message: `the file lacks the column${best.missing.length > 1 ? 's' : ''} the saved mapping reads: ${lacking}`,
   };
 }
 
