@@ -14,6 +14,7 @@ import {
 } from '../../../src-shared/domain/import/types';
 import type { TextEncoding } from '../encoding';
 import { normHeader, type Role, rolesFromHeaders } from './csv-headers';
+import { statedBalances } from './csv-stated-balances';
 import { AMOUNT_OR_DATE_CHARS, MAX_RECORD_CHARS } from './limits';
 
 /**
@@ -526,8 +527,15 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
     file.errors.push({ line: null, row: null, field: null, message: 'The file holds no transactions' });
   }
   file.balances = runningBalancePoints(file.rows);
-  file.newestFirst =
-    file.balances.length > 1 && file.balances[1]!.afterIndex === file.rows[file.rows.length - 1]!.index && file.rows.length > 1;
+  if (file.balances.length === 0) {
+    // No running balance: the balances the export states beside its table (above the header, below the rows).
+    const outside = [...records.slice(0, m.headerRow ?? m.firstDataRow), ...records.filter((r) => skipped.includes(r.line))];
+    file.balances = statedBalances(outside, file.rows, { decimal: m.decimal, dateFormat: m.dateFormat, currency });
+    file.newestFirst = file.rows.length > 1 && file.rows[0]!.date > file.rows[file.rows.length - 1]!.date;
+  } else {
+    file.newestFirst =
+      file.balances.length > 1 && file.balances[1]!.afterIndex === file.rows[file.rows.length - 1]!.index && file.rows.length > 1;
+  }
   return file;
 }
 
