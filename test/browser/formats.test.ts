@@ -70,6 +70,13 @@ describe('personal formats', () => {
       .getByRole('link', { name: tIn(target.language, 'settings:title'), exact: true })
       .click();
     const formats = page.getByRole('region', { name: tIn(target.language, 'settings:formats.title') });
+    // Another language here brings its date format too (the one shown was the locale's own), and back again.
+    const back = LOCALE;
+    const dateFormat = formats.getByLabel(tIn(target.language, 'settings:formats.dateFormat'));
+    await formats.getByLabel(tIn(target.language, 'settings:formats.locale')).selectOption(back);
+    await expect(dateFormat.inputValue()).resolves.not.toBe(target.dateFormat);
+    await formats.getByLabel(tIn(target.language, 'settings:formats.locale')).selectOption(target.locale);
+    await expect(dateFormat.inputValue()).resolves.toBe(target.dateFormat);
     await formats.getByLabel(tIn(target.language, 'settings:formats.numberFormat')).selectOption('1’234.56');
     await formats.getByLabel(tIn(target.language, 'settings:formats.dateFormat')).selectOption('yyyy-MM-dd');
     await formats.getByRole('button', { name: tIn(target.language, 'settings:formats.save') }).click();

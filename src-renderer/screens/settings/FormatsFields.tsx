@@ -5,7 +5,7 @@
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/ui';
 import { createFormatter, NUMBER_FORMATS } from '../../lib/format';
-import { DATE_FORMATS, type FormatsDraft, localeChoices, localeName, timeZoneChoices } from './formats';
+import { DATE_FORMATS, type FormatsDraft, localeChoices, localeName, timeZoneChoices, withLocale } from './formats';
 
 const SAMPLE_DAY = '2026-03-05';
 const SAMPLE_INSTANT = '2026-03-05T17:30:00Z';
@@ -54,7 +54,7 @@ export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChan
           value={draft.locale}
           values={localeChoices(draft.locale)}
           say={(l) => localeName(l, i18n.language)}
-          onChange={(locale) => set({ locale })}
+          onChange={(locale) => onChange(withLocale(draft, locale))}
         />
         <Choice
           label={t('formats.numberFormat')}

@@ -91,6 +91,24 @@ export function suggestFormats(locale: string, timezone: string): FormatsDraft {
   };
 }
 
+/**
+ * The draft after choosing another language and region: the date format, clock and week start follow the new
+ * locale's usual ones where they were still the old locale's (never chosen apart from it), and stay where the user
+ * set them otherwise. Choosing German no longer keeps 05/03/2026.
+ */
+export function withLocale(draft: FormatsDraft, locale: string): FormatsDraft {
+  const before = suggestFormats(draft.locale, draft.timezone);
+  const after = suggestFormats(locale, draft.timezone);
+  return {
+    ...draft,
+    locale,
+    dateFormat: draft.dateFormat === before.dateFormat ? after.dateFormat : draft.dateFormat,
+    timeFormat: draft.timeFormat === before.timeFormat ? after.timeFormat : draft.timeFormat,
+    weekStartsOnMonday:
+      draft.weekStartsOnMonday === before.weekStartsOnMonday ? after.weekStartsOnMonday : draft.weekStartsOnMonday,
+  };
+}
+
 /** The draft for a user as they are, with this browser's number format. */
 export function draftOf(user: User, numberFormat: NumberFormatChoice): FormatsDraft {
   return {

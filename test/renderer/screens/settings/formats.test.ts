@@ -7,6 +7,7 @@ import {
   suggestFormats,
   suggestLocale,
   timeFormatOf,
+  withLocale,
 } from '../../../../src-renderer/screens/settings/formats';
 
 describe('personal formats', () => {
@@ -39,5 +40,14 @@ describe('personal formats', () => {
     expect(localeChoices('de-DE').filter((l) => l === 'de-DE')).toHaveLength(1);
     expect(localeName('de-AT', 'de')).toBe('Deutsch (Österreich)');
     expect(localeName('de-AT', 'en')).toBe('German (Austria)');
+  });
+
+  it('choosing another language brings its date format and clock, unless the user set them apart', () => {
+    const british = suggestFormats('en-GB', 'Europe/Berlin');
+    expect(withLocale(british, 'de-DE')).toMatchObject({ locale: 'de-DE', dateFormat: 'dd.MM.yyyy', timeFormat: 24 });
+    const american = suggestFormats('en-US', 'America/New_York');
+    expect(withLocale(american, 'de-DE')).toMatchObject({ dateFormat: 'dd.MM.yyyy', timeFormat: 24, weekStartsOnMonday: true });
+    // An ISO date chosen on purpose stays.
+    expect(withLocale({ ...british, dateFormat: 'yyyy-MM-dd' }, 'de-DE').dateFormat).toBe('yyyy-MM-dd');
   });
 });
