@@ -82,6 +82,12 @@ describe('workflow runs in the web UI', () => {
     await row.getByText(tr('Completed')).waitFor({ timeout: 20_000 });
     await detail.getByText('tell', { exact: true }).waitFor();
     await detail.getByText(decided('approved')).waitFor();
+    // Each step says what it is in words (never a code such as load_record), its node's name beside it.
+    const steps = detail.locator('.timeline .step-title strong');
+    await expect(steps.allInnerTexts()).resolves.toEqual(
+      expect.arrayContaining([tk('workflows:stepKinds.approval'), tk('workflows:stepKinds.notify')]),
+    );
+    expect((await detail.locator('.timeline').innerText()).match(/\b[a-z]+_[a-z]+\b/)).toBeNull();
 
     const id = (await row.getAttribute('data-run-id')) as string;
     const run = await createApiClient({ baseUrl: ui.url, token: () => key }).call(workflowAppRoutes.getRun, { params: { id } });

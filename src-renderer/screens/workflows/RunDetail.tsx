@@ -43,7 +43,7 @@ export function RunDetail(props: {
   onStarted: (executionId: string) => void;
   onStart: (from: StartFrom) => void;
 }) {
-  const { t } = useTranslation('workflows');
+  const { t, i18n } = useTranslation('workflows');
   const run = useRecord(workflowApi.getRun, { id: props.id });
   const r = run.data;
   const now = useNow(r ? OPEN_STATUSES.includes(r.status) : false);
@@ -107,7 +107,9 @@ export function RunDetail(props: {
               <span className="step-dot" aria-hidden="true" />
               <div className="step-body">
                 <div className="step-title">
-                  <strong>{s.nodeId}</strong> <span className="faint">{s.kind}</span>
+                  {/* The step's kind in words first; the node's id (the definition's own name) beside it. */}
+                  <strong>{i18n.exists(`workflows:stepKinds.${s.kind}`) ? t(`stepKinds.${s.kind}`) : s.kind}</strong>{' '}
+                  <span className="faint">{s.nodeId.replace(/[-_]+/g, ' ')}</span>
                   <StatusPill status={s.status as RunStatus} />
                 </div>
                 <div className="cell-sub">
