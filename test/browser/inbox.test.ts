@@ -234,4 +234,39 @@ describe('receipts in the web UI', () => {
     const item = await c.call(inboxRoutes.get, { params: { id: itemId } });
     expect([item.status, item.transaction?.id]).toEqual(['done', tx.id]);
   });
+
+  it('keeps a receipt matched on arrival in sight: "Added just now" says where it went, and leads to it', async () => {
+    const c = client();
+    const account = await c.call(bankAccountRoutes.create, { body: { name: 'Office card', currency: 'EUR' } });
+    const day = new Date(Date.now() - 2 * 86_400_000).toISOString().slice(0, 10);
+    const tx = await c.call(transactionRoutes.create, {
+      body: {
+        bankAccountId: account.id,
+        name: 'Papeterie Lindenhof',
+        counterpartyName: 'Papeterie Lindenhof',
+        amount: -19.9,
+        currency: 'EUR',
+        date: day,
+      },
+    });
+    await signInAt('/inbox');
+    await page()
+      .getByLabel(tk('inbox:upload.input'))
+      .setInputFiles({
+        name: 'lindenhof.pdf',
+        mimeType: 'application/pdf',
+        buffer: await receiptPdf(tillReceipt('Papeterie Lindenhof', day, '19,90', '3,18')),
+      });
+    // Matched by itself (name, amount and day agree): it leaves "Waiting", and is said here instead.
+    await expect
+      .poll(async () => (await c.call(inboxRoutes.list, { query: { q: 'lindenhof' } })).data[0]?.status, { timeout: 30_000 })
+      .toBe('done');
+    const strip = page().getByTestId('inbox-just-added');
+    const row = strip.locator('[data-status="done"]', { hasText: 'Papeterie Lindenhof' });
+    await row.getByText(tk('inbox:justAdded.matched', { name: tx.name })).waitFor();
+    const table = page().getByRole('table', { name: tk('inbox:listLabel') });
+    await expect(table.locator('tbody tr', { hasText: 'lindenhof.pdf' }).count()).resolves.toBe(0);
+    await row.getByRole('link', { name: tk('inbox:justAdded.open') }).click();
+    await page().getByTestId('inbox-match').getByText(tx.name).waitFor();
+  });
 });

@@ -23,6 +23,7 @@ import { useSearchCommit } from '../../lib/use-search-text';
 import { InboxItemPage } from './InboxItemPage';
 import { inboxColumns } from './inbox-columns';
 import { DEFAULT_SORT, INBOX_TABS, type InboxTab, listQuery, nextSort } from './inbox-view';
+import { JustAdded } from './JustAdded';
 import { RECEIPT_TYPES, useReceiptUpload } from './use-receipt-upload';
 import './inbox.css';
 
@@ -45,6 +46,13 @@ function InboxList() {
   const upload = useReceiptUpload();
   const focus = useListFocus();
   const [dragging, setDragging] = useState(false);
+  // Receipts added in this visit, newest first: those no longer in the tab are said where they went (JustAdded).
+  const [added, setAdded] = useState<string[]>([]);
+  const send = async (file: File) => {
+    const item = await upload.send(file);
+    if (item) setAdded((ids) => [item.id, ...ids.filter((x) => x !== item.id)].slice(0, 20));
+  };
+  const shown = useMemo(() => new Set(list.items.map((i) => i.id)), [list.items]);
 
   useScreenKeys({ '/': focus.toSearch }, { enabled: true });
 
@@ -62,7 +70,7 @@ function InboxList() {
       setDragging(false);
       if (e.defaultPrevented || !e.dataTransfer.files.length) return;
       e.preventDefault();
-      for (const file of e.dataTransfer.files) void upload.send(file);
+      for (const file of e.dataTransfer.files) void send(file);
     },
   };
 
@@ -72,7 +80,7 @@ function InboxList() {
       <PageHeader namespace="inbox" />
 
       <section className="card inbox-upload" aria-label={t('upload.label')}>
-        <FileDrop inputLabel={t('upload.input')} accept={RECEIPT_TYPES} multiple onFile={(f) => void upload.send(f)}>
+        <FileDrop inputLabel={t('upload.input')} accept={RECEIPT_TYPES} multiple onFile={(f) => void send(f)}>
           {t('upload.invite')}
         </FileDrop>
         {upload.uploads.length ? (
@@ -92,6 +100,7 @@ function InboxList() {
       </div>
 
       {list.error ? <ErrorBanner error={list.error} onRetry={list.refetch} /> : null}
+      {list.isLoading ? null : <JustAdded ids={added} shown={shown} />}
       <div className="card">
         <DataTable
           label={t('listLabel')}
