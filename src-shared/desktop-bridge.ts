@@ -52,6 +52,31 @@ export interface DesktopSyncCredentials {
   storage(): Promise<SecretStorageKind>;
 }
 
+/**
+ * The private network addresses the app's user, its operator, lets outbound requests reach (workflows, sync, mail;
+ * docs/decisions/0191-desktop-private-hosts.md). Kept by the shell, never over HTTP.
+ */
+export interface DesktopPrivateHosts {
+  /** The entries saved in the app: an address, a CIDR range or a host name, each optionally `:port`. */
+  entries: string[];
+  /** Entries of `$FINOPS_ALLOW_PRIVATE_HOSTS`, allowed as well (changed only where the variable is set). */
+  fromEnvironment: string[];
+}
+
+/** An entry that is not one, in the words of `finops serve --allow-private-hosts` (English). */
+export interface RefusedPrivateHost {
+  entry: string;
+  message: string;
+}
+
+export type SavePrivateHostsResult = { ok: true; saved: DesktopPrivateHosts } | { ok: false; refused: RefusedPrivateHost[] };
+
+export interface DesktopOperatorSettings {
+  getPrivateHosts(): Promise<DesktopPrivateHosts>;
+  /** Saves the whole list and applies it to the running server at once; nothing is saved if an entry is refused. */
+  setPrivateHosts(entries: string[]): Promise<SavePrivateHostsResult>;
+}
+
 export interface FinopsDesktopBridge {
   getConnection(): Promise<DesktopConnection>;
   getServerStatus(): Promise<ServerStatus>;
@@ -65,6 +90,7 @@ export interface FinopsDesktopBridge {
    * system browser; any other URL rejects.
    */
   openSignIn(url: string): Promise<void>;
+  operator: DesktopOperatorSettings;
 }
 
 export const IPC = {
@@ -78,4 +104,6 @@ export const IPC = {
   syncHasCredential: 'finops:sync-has-credential',
   syncStorage: 'finops:sync-storage',
   openSignIn: 'finops:open-sign-in',
+  getPrivateHosts: 'finops:get-private-hosts',
+  setPrivateHosts: 'finops:set-private-hosts',
 } as const;

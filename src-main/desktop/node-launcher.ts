@@ -11,12 +11,13 @@ export const SERVER_HOST_ENTRY = path.join(__dirname, 'server-host-entry.ts');
 
 export function nodeLauncher(
   entry = SERVER_HOST_ENTRY,
-  options: { execArgv?: string[]; onSpawn?: (pid: number | undefined) => void } = {},
+  options: { execArgv?: string[]; env?: NodeJS.ProcessEnv; onSpawn?: (pid: number | undefined) => void } = {},
 ): LaunchServerChild {
   return (): ServerChild => {
     const child = fork(entry, [], {
       execArgv: options.execArgv ?? ['--disable-warning=ExperimentalWarning', '--import', 'tsx'],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      env: options.env ?? process.env,
     });
     options.onSpawn?.(child.pid);
     return {

@@ -7,6 +7,10 @@
  * main process) while sync rounds run in the host, so the host asks for them (`secret`, answered by
  * `secret-reply`; secret-relay.ts), and the shell says when one was stored or removed (`credential-changed`) so a
  * team waiting for a credential is synced at once.
+ *
+ * The operator's settings (the app's user is its operator, docs/decisions/0176): the private addresses outbound
+ * requests may reach go in `start` and, when the person changes them in Settings, in `operator-settings`, which the
+ * host applies at once (private-hosts.ts, docs/decisions/0191).
  */
 import type { SecretStorageKind } from '../../src-shared/desktop-bridge';
 
@@ -21,6 +25,13 @@ export interface StartRequest {
   webRoot: string | null;
   /** Where the shell keeps the secrets the host asks for (for status reports). */
   secretStorage: SecretStorageKind;
+  /** The private hosts saved in the app (the host adds `$FINOPS_ALLOW_PRIVATE_HOSTS`'s). */
+  allowPrivateHosts: string[];
+}
+
+export interface OperatorSettingsRequest {
+  type: 'operator-settings';
+  allowPrivateHosts: string[];
 }
 
 export interface StopRequest {
@@ -40,7 +51,7 @@ export interface CredentialChanged {
   baseUrl: string;
 }
 
-export type HostRequest = StartRequest | StopRequest | SecretReply | CredentialChanged;
+export type HostRequest = StartRequest | StopRequest | SecretReply | CredentialChanged | OperatorSettingsRequest;
 
 export interface ReadyEvent {
   type: 'ready';
@@ -89,7 +100,7 @@ const typeOf = (value: unknown): unknown => (value as { type?: unknown } | null)
 
 export function isHostRequest(value: unknown): value is HostRequest {
   const t = typeOf(value);
-  return t === 'start' || t === 'stop' || t === 'secret-reply' || t === 'credential-changed';
+  return t === 'start' || t === 'stop' || t === 'secret-reply' || t === 'credential-changed' || t === 'operator-settings';
 }
 
 export function isHostEvent(value: unknown): value is HostEvent {

@@ -3,7 +3,9 @@
  * It waits for one `start` request, opens the data dir, makes sure the desktop key is valid, serves the v1 API and
  * the renderer on 127.0.0.1 (answering only its own Host: server/own-host.ts) with the background work — sync
  * rounds included, their credentials asked of the shell (secret-relay.ts) — and answers `ready` (or `failed`).
- * On `stop`, or when the parent goes away, it closes the server cleanly and exits.
+ * On `stop`, or when the parent goes away, it closes the server cleanly and exits. The private hosts the app's user
+ * allows (private-hosts.ts) come with `start` and again, changed, in `operator-settings`: applied at once, so the
+ * next outbound connection is judged by them (no restart).
  *
  * The parent channel is an interface because Electron's utility process (`process.parentPort`, messages wrapped in
  * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
@@ -15,6 +17,7 @@ import { startServer } from '../server/start';
 import { DatabaseCorrupt, DatabaseTooNew, type Db, type OpenEvent } from '../store/db';
 import { enabledRemotes } from '../store/sync/remotes';
 import { ensureDesktopKey } from './desktop-key';
+import { allowanceInForce, usablePrivateHosts } from './private-hosts';
 import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from './protocol';
 import { relayedSecretStore, type SecretRelay } from './secret-relay';
 
@@ -91,7 +94,20 @@ function progressOf(event: OpenEvent): ProgressEvent {
   return { type: 'progress', phase: event.type, message };
 }
 
-export function runServerHost(channel: ParentChannel, exit: (code: number) => void = (code) => process.exit(code)): void {
+/**
+ * The app's own entries and the environment's, as the operator's allowance of this process. The shell checked them;
+ * an entry that still would not parse is left out, since one bad entry would refuse every outbound request.
+ */
+function allowPrivateHosts(saved: unknown, env: NodeJS.ProcessEnv): void {
+  const { entries } = usablePrivateHosts(Array.isArray(saved) ? saved : []);
+  configureOperator({ allowPrivateHosts: allowanceInForce(entries, env) });
+}
+
+export function runServerHost(
+  channel: ParentChannel,
+  exit: (code: number) => void = (code) => process.exit(code),
+  env: NodeJS.ProcessEnv = process.env,
+): void {
   let server: Awaited<ReturnType<typeof startServer>> | null = null;
   let started = false;
   let secrets: SecretRelay | null = null;
@@ -108,12 +124,15 @@ export function runServerHost(channel: ParentChannel, exit: (code: number) => vo
     if (message.type === 'stop') return void shutdown();
     if (message.type === 'secret-reply') return secrets?.onReply(message);
     if (message.type === 'credential-changed') return server ? syncTeamsOf(server.db, message.baseUrl) : undefined;
+    if (message.type === 'operator-settings') return allowPrivateHosts(message.allowPrivateHosts, env);
     if (started) return;
     started = true;
     secrets = relayedSecretStore((request) => channel.send(request), message.secretStorage);
     // The desktop app's user is its operator (docs/decisions/0176): a folder they pick is watched wherever it is (the
-    // data dir excepted); private addresses stay refused unless $FINOPS_ALLOW_PRIVATE_HOSTS allows them.
+    // data dir excepted); private addresses stay refused unless they allowed them in Settings or
+    // $FINOPS_ALLOW_PRIVATE_HOSTS does (0191). Before anything can reach out.
     configureOperator({ inboxRoots: 'any' });
+    allowPrivateHosts(message.allowPrivateHosts, env);
     try {
       server = await listen(message, secrets, (event) => channel.send(progressOf(event)));
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);

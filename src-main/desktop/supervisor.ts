@@ -10,6 +10,7 @@
  * - A start that neither reports ready nor fails within `readyTimeoutMs` counts as a crash (the child is killed).
  * - Events from a child that has already been replaced are ignored.
  * - The host asks for sync credentials; they are answered from `secrets` (the shell's store; secret-relay.ts).
+ * - The private hosts the person allows go to the running host at once and to every later start (private-hosts.ts).
  */
 import type { ServerStatus } from '../../src-shared/desktop-bridge';
 import { type HostRequest, isHostEvent, type ProgressEvent, type ReadyEvent } from './protocol';
@@ -37,6 +38,8 @@ export interface SupervisorOptions {
   initialApiKey: string | null;
   /** Where the host's sync rounds find their credentials (none: every request is refused). */
   secrets?: SecretStore;
+  /** The private hosts saved in the app (none: only what `$FINOPS_ALLOW_PRIVATE_HOSTS` allows). */
+  allowPrivateHosts?: readonly string[];
   policy?: RestartPolicy;
   readyTimeoutMs?: number;
   stopTimeoutMs?: number;
@@ -54,6 +57,7 @@ export class ServerSupervisor {
   private generation = 0;
   private port = 0;
   private apiKey: string | null;
+  private allowPrivateHosts: string[];
   private ready: ReadyEvent | null = null;
   private stopping = false;
   private lastFailureRetryable = true;
@@ -73,6 +77,7 @@ export class ServerSupervisor {
 
   constructor(private readonly options: SupervisorOptions) {
     this.apiKey = options.initialApiKey;
+    this.allowPrivateHosts = [...(options.allowPrivateHosts ?? [])];
     this.port = options.port ?? 0;
     this.policy = options.policy ?? new RestartPolicy();
     this.now = options.now ?? Date.now;
@@ -121,6 +126,12 @@ export class ServerSupervisor {
   /** A sync credential for `baseUrl` was stored or removed (the host syncs the teams waiting for it). */
   credentialChanged(baseUrl: string): void {
     this.child?.send({ type: 'credential-changed', baseUrl });
+  }
+
+  /** The person changed the private hosts: the running host applies them now, a restarted one at its start. */
+  setPrivateHosts(entries: readonly string[]): void {
+    this.allowPrivateHosts = [...entries];
+    this.child?.send({ type: 'operator-settings', allowPrivateHosts: this.allowPrivateHosts });
   }
 
   async stop(): Promise<void> {
@@ -195,6 +206,7 @@ export class ServerSupervisor {
       apiKey: this.apiKey,
       webRoot: this.options.webRoot,
       secretStorage: this.options.secrets?.kind ?? 'session-only',
+      allowPrivateHosts: this.allowPrivateHosts,
     });
     this.readyTimer = setTimeout(() => {
       if (generation !== this.generation) return;

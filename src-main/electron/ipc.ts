@@ -2,15 +2,20 @@
  * The IPC behind `window.finops` (src-shared/desktop-bridge.ts). Every handler first checks that the calling frame
  * is the app's own page at its exact origin (desktop/url-policy.ts): the shell page, a frame that navigated
  * elsewhere or any other URL gets a refusal, whatever the channel. Secrets go in (sync credentials), never out.
+ * The private hosts the user allows are the operator's (docs/decisions/0191): set here, by the app's own page,
+ * never over the local server's HTTP.
  */
 import { app, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
 import {
   type DesktopAppInfo,
   type DesktopConnection,
+  type DesktopPrivateHosts,
   IPC,
+  type SavePrivateHostsResult,
   type SecretStorageKind,
   type ServerStatus,
 } from '../../src-shared/desktop-bridge';
+import type { PrivateHostsSetting } from '../desktop/private-hosts';
 import type { SecretStore } from '../desktop/secret-store';
 import type { ServerSupervisor } from '../desktop/supervisor';
 import { clearSyncCredential, hasSyncCredential, setSyncCredential } from '../desktop/sync-credentials';
@@ -20,6 +25,7 @@ export interface IpcContext {
   appOrigins(): string[];
   supervisor(): ServerSupervisor | null;
   secrets(): SecretStore | null;
+  privateHosts: PrivateHostsSetting;
   /** The origin the renderer should call (the dev server's in development, which proxies /v1). */
   rendererBaseUrl(serverUrl: string): string;
   dataDir: string;
@@ -92,6 +98,14 @@ export function registerIpc(ctx: IpcContext): void {
   ipcMain.handle(
     IPC.syncStorage,
     trusted((): SecretStorageKind => secrets().kind),
+  );
+  ipcMain.handle(
+    IPC.getPrivateHosts,
+    trusted((): DesktopPrivateHosts => ctx.privateHosts.get()),
+  );
+  ipcMain.handle(
+    IPC.setPrivateHosts,
+    trusted((entries: unknown): SavePrivateHostsResult => ctx.privateHosts.set(entries)),
   );
   ipcMain.handle(
     IPC.openSignIn,

@@ -4,8 +4,8 @@
  * supervisor.ts (start, restart policy, stop), server-host.ts (the utility process), desktop-key.ts (per-install
  * API key), secret-store.ts / encrypted-file-store.ts / secret-relay.ts (keychain, safeStorage file, sync
  * credentials for the host), url-policy.ts (navigation / IPC / external links), shell-page.ts (what the window
- * shows when the app cannot be), window-state.ts, app-menu.ts, update-check.ts, log-file.ts, preferred-port.ts.
- * docs/decisions/0040, 0042–0044.
+ * shows when the app cannot be), window-state.ts, app-menu.ts, update-check.ts, log-file.ts, preferred-port.ts,
+ * private-hosts.ts (the private addresses the user allows, set in Settings). docs/decisions/0040, 0042–0044, 0191.
  *
  * The window loads the UI from the local server itself (same origin as the API: no CORS, and the server's CSP
  * header applies). In development (`electron-vite dev`) it loads the renderer dev server instead, which proxies
@@ -21,6 +21,7 @@ import { IPC, type ServerStatus } from '../../src-shared/desktop-bridge';
 import { appMenuTemplate } from '../desktop/app-menu';
 import { LOG_FILE_NAME, LogFile } from '../desktop/log-file';
 import { preferredPort } from '../desktop/preferred-port';
+import { PRIVATE_HOSTS_FILE, PrivateHostsSetting } from '../desktop/private-hosts';
 import type { ReadyEvent } from '../desktop/protocol';
 import { type SecretStore, secretAccounts } from '../desktop/secret-store';
 import type { ShellAction } from '../desktop/shell-page';
@@ -41,6 +42,8 @@ app.setPath('userData', appDir);
 const dataDir = defaultDataDir();
 const log = new LogFile(path.join(appDir, 'logs', LOG_FILE_NAME));
 const say = (message: string) => log.write('shell', message);
+const privateHosts = new PrivateHostsSetting(path.join(appDir, PRIVATE_HOSTS_FILE));
+for (const { message } of privateHosts.ignoredAtLoad) say(`${PRIVATE_HOSTS_FILE}: left out ${message}`);
 
 const devRendererUrl = process.env.ELECTRON_RENDERER_URL ?? null;
 export const DEV_API_PORT = Number(process.env.FINOPS_DEV_API_PORT ?? 41999);
@@ -56,6 +59,12 @@ let pageProblem: string | null = null;
 let startupFailure: string | null = null;
 let newerVersion: Extract<UpdateCheck, { state: 'newer' }> | null = null;
 let quitting = false;
+
+// Saved in Settings: the running host applies it now; a host started later gets it in its start message.
+privateHosts.onChange((entries) => {
+  say(`private hosts allowed: ${entries.length === 0 ? 'none' : entries.join(', ')}`);
+  supervisor?.setPrivateHosts(entries);
+});
 
 process.on('uncaughtException', (err) => say(`uncaught exception: ${err.stack ?? err.message}`));
 process.on('unhandledRejection', (reason) => say(`unhandled rejection: ${(reason as Error)?.stack ?? String(reason)}`));
@@ -207,6 +216,7 @@ async function startServer(): Promise<void> {
     webRoot: devRendererUrl ? null : path.join(__dirname, '../renderer'),
     initialApiKey,
     secrets,
+    allowPrivateHosts: privateHosts.entries,
   });
   supervisor.onStatus((status) => {
     say(`server: ${JSON.stringify(status)}`);
@@ -242,6 +252,7 @@ async function main(): Promise<void> {
     appOrigins,
     supervisor: () => supervisor,
     secrets: () => secrets,
+    privateHosts,
     rendererBaseUrl: (serverUrl) => (devRendererUrl ? new URL(devRendererUrl).origin : serverUrl),
     dataDir,
   });

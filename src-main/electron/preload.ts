@@ -6,8 +6,10 @@ import { contextBridge, ipcRenderer } from 'electron';
 import {
   type DesktopAppInfo,
   type DesktopConnection,
+  type DesktopPrivateHosts,
   type FinopsDesktopBridge,
   IPC,
+  type SavePrivateHostsResult,
   type SecretStorageKind,
   type ServerStatus,
 } from '../../src-shared/desktop-bridge';
@@ -29,6 +31,10 @@ const bridge: FinopsDesktopBridge = {
     storage: () => ipcRenderer.invoke(IPC.syncStorage) as Promise<SecretStorageKind>,
   },
   openSignIn: (url) => ipcRenderer.invoke(IPC.openSignIn, url) as Promise<void>,
+  operator: {
+    getPrivateHosts: () => ipcRenderer.invoke(IPC.getPrivateHosts) as Promise<DesktopPrivateHosts>,
+    setPrivateHosts: (entries) => ipcRenderer.invoke(IPC.setPrivateHosts, entries) as Promise<SavePrivateHostsResult>,
+  },
 };
 
 contextBridge.exposeInMainWorld('finops', bridge);

@@ -8,6 +8,9 @@ function bridge(): FinopsDesktopBridge {
   return b;
 }
 
+/** Whether the preload offers the operator's settings (read once: the preload runs before the page). */
+const operatorOffered = (globalThis as { finops?: Partial<FinopsDesktopBridge> }).finops?.operator !== undefined;
+
 export const platform: Platform = {
   kind: 'desktop',
   auth: 'key',
@@ -22,5 +25,13 @@ export const platform: Platform = {
     onServerStatus: (listener) => bridge().onServerStatus(listener),
     restartServer: () => bridge().restartServer(),
     appInfo: () => bridge().getAppInfo(),
+    ...(operatorOffered
+      ? {
+          privateHosts: {
+            getPrivateHosts: () => bridge().operator.getPrivateHosts(),
+            setPrivateHosts: (entries: string[]) => bridge().operator.setPrivateHosts(entries),
+          },
+        }
+      : {}),
   },
 };

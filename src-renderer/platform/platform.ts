@@ -7,7 +7,7 @@
  * - web: the page is served by the server it talks to; a person signs in with email and password and the browser
  *   holds an HttpOnly session cookie (`auth: 'session'`, docs/decisions/0110). No key is ever in the page.
  */
-import type { DesktopAppInfo, DesktopConnection, ServerStatus } from '../../src-shared/desktop-bridge';
+import type { DesktopAppInfo, DesktopConnection, DesktopOperatorSettings, ServerStatus } from '../../src-shared/desktop-bridge';
 
 export interface Connection {
   /** Origin of the server; the API is at `${baseUrl}/v1`. */
@@ -34,5 +34,10 @@ export interface Platform {
     onServerStatus(listener: (status: ServerStatus) => void): () => void;
     restartServer(): Promise<void>;
     appInfo(): Promise<DesktopAppInfo>;
+    /**
+     * The private addresses the app's user, its operator, lets outbound requests reach (docs/decisions/0191); absent
+     * when the shell's bridge does not offer them.
+     */
+    privateHosts?: DesktopOperatorSettings;
   };
 }

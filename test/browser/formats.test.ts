@@ -77,6 +77,9 @@ describe('personal formats', () => {
     await expect(dateFormat.inputValue()).resolves.not.toBe(target.dateFormat);
     await formats.getByLabel(tIn(target.language, 'settings:formats.locale')).selectOption(target.locale);
     await expect(dateFormat.inputValue()).resolves.toBe(target.dateFormat);
+    // French is offered as what it is: partly translated.
+    const french = formats.getByLabel(tIn(target.language, 'settings:formats.locale')).locator('option[value="fr-FR"]');
+    await expect(french.innerText()).resolves.toMatch(target.language === 'de' ? /teilweise übersetzt/ : /partly translated/);
     await formats.getByLabel(tIn(target.language, 'settings:formats.numberFormat')).selectOption('1’234.56');
     await formats.getByLabel(tIn(target.language, 'settings:formats.dateFormat')).selectOption('yyyy-MM-dd');
     await formats.getByRole('button', { name: tIn(target.language, 'settings:formats.save') }).click();

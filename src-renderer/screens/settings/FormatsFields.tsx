@@ -4,6 +4,7 @@
  */
 import { useTranslation } from 'react-i18next';
 import { Field } from '../../components/ui';
+import { COMPLETE_LANGUAGES, languageOf } from '../../i18n';
 import { createFormatter, NUMBER_FORMATS } from '../../lib/format';
 import { DATE_FORMATS, type FormatsDraft, localeChoices, localeName, timeZoneChoices, withLocale } from './formats';
 
@@ -53,7 +54,10 @@ export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChan
           hint={t('formats.localeHint')}
           value={draft.locale}
           values={localeChoices(draft.locale)}
-          say={(l) => localeName(l, i18n.language)}
+          say={(l) =>
+            // French screens are started, not finished: say so where it is chosen (the rest shows in English).
+            isPartial(l) ? t('formats.partialLanguage', { name: localeName(l, i18n.language) }) : localeName(l, i18n.language)
+          }
           onChange={(locale) => onChange(withLocale(draft, locale))}
         />
         <Choice
@@ -108,4 +112,8 @@ export function FormatsFields({ draft, onChange }: { draft: FormatsDraft; onChan
       </p>
     </div>
   );
+}
+
+function isPartial(locale: string): boolean {
+  return !(COMPLETE_LANGUAGES as readonly string[]).includes(languageOf(locale));
 }

@@ -1,8 +1,9 @@
 /**
  * Settings. Web build: who is signed in, the browser sessions of this account (each can be signed out), sign-out.
- * Desktop build: the local server and key, managed by the app, shown read-only. Both: the personal formats
- * (language, numbers, dates, time zone), the theme, and the data dir's backups (BackupsPanel: on a server of one
- * team, for its owner). What belongs to the team is in Team settings.
+ * Desktop build: the local server and key, managed by the app, shown read-only, and the private network addresses
+ * its user allows (PrivateHostsPanel). Both: the personal formats (language, numbers, dates, time zone), the theme,
+ * and the data dir's backups (BackupsPanel: on a server of one team, for its owner). What belongs to the team is in
+ * Team settings.
  */
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,6 +22,7 @@ import { type ThemeChoice, useTheme } from '../../stores/theme';
 import { useToasts } from '../../stores/toasts';
 import { BackupsPanel } from './BackupsPanel';
 import { FormatsPanel } from './FormatsPanel';
+import { PrivateHostsPanel } from './PrivateHostsPanel';
 
 export function SettingsScreen() {
   const { t } = useTranslation('settings');
@@ -28,6 +30,7 @@ export function SettingsScreen() {
     <div className="page">
       <PageHeader namespace="settings" />
       {platform.kind === 'desktop' ? <DesktopConnectionPanel /> : <AccountPanel />}
+      {platform.desktop?.privateHosts ? <PrivateHostsPanel bridge={platform.desktop.privateHosts} /> : null}
       <FormatsPanel />
       <AppearancePanel />
       <BackupsPanel />

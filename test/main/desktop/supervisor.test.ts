@@ -198,4 +198,75 @@ describe('ServerSupervisor with the real server host', () => {
       remote.close();
     }
   });
+
+  it('reaches a private address only once the person allows it, at once and again after a restart', async () => {
+    // A remote on loopback that records each request; the host runs without the test process's own allowance, as
+    // the app does for a person who never set $FINOPS_ALLOW_PRIVATE_HOSTS. It keeps no connection open: the list
+    // judges each new connection (one kept alive from before is not judged again; docs/decisions/0191).
+    const seen: string[] = [];
+    const remote = http.createServer((req, res) => {
+      seen.push(req.url ?? '');
+      res
+        .writeHead(401, { 'content-type': 'application/json', connection: 'close' })
+        .end('{"error":"Unauthorized","message":"no"}');
+    });
+    await new Promise<void>((resolve) => remote.listen(0, '127.0.0.1', resolve));
+    const port = (remote.address() as AddressInfo).port;
+    const baseUrl = `http://127.0.0.1:${port}/v1`;
+    try {
+      const dataDir = tmpDir('finops-sup-');
+      const db = openDataDir(dataDir);
+      ensureRemote(db, desktopTeam(db).id, { baseUrl });
+      db.close();
+      const secrets = sessionSecretStore();
+      await secrets.set(secretAccounts.syncToken(baseUrl), 'finops_remote_token');
+      const { FINOPS_ALLOW_PRIVATE_HOSTS: _operatorOfTests, ...env } = process.env;
+      const { s } = supervise(dataDir, {
+        secrets,
+        launch: nodeLauncher(undefined, { env }),
+        allowPrivateHosts: ['192.168.1.10:587'],
+      });
+      const remoteRow = () => {
+        const check = openDataDir(dataDir);
+        try {
+          return check.prepare('SELECT state, last_error AS lastError FROM sync_remotes').get() as {
+            state: string;
+            lastError: string | null;
+          };
+        } finally {
+          check.close();
+        }
+      };
+      // One round asked for and ended (a refused credential waits for a person: no round runs by itself after it).
+      const round = async (ended: (row: { state: string; lastError: string | null }) => boolean) => {
+        await waitFor(() => remoteRow().state !== 'running');
+        s.credentialChanged(baseUrl);
+        await waitFor(() => {
+          const row = remoteRow();
+          return row.state !== 'running' && ended(row);
+        });
+      };
+      const refusedHere = (row: { lastError: string | null }) => /loopback address: refused/.test(row.lastError ?? '');
+      await s.start();
+      await round(refusedHere);
+      expect(seen).toEqual([]);
+
+      // Allowed in Settings: the running host applies it, the next round reaches the remote.
+      s.setPrivateHosts(['192.168.1.10:587', `127.0.0.1:${port}`]);
+      await round(() => seen.length > 0);
+      expect(remoteRow().lastError).toMatch(/refused the credential/);
+
+      // A host started afresh gets the list in its start message; taken away, loopback is refused again.
+      await s.stop();
+      await s.start();
+      const before = seen.length;
+      await round(() => seen.length > before);
+      s.setPrivateHosts([]);
+      const after = seen.length;
+      await round(refusedHere);
+      expect(seen.length).toBe(after);
+    } finally {
+      remote.close();
+    }
+  }, 60_000);
 });

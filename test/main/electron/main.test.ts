@@ -199,6 +199,18 @@ function getWithHost(url: string, host: string): Promise<number> {
   });
 }
 
+/**
+ * What the host's operator allows, seen where a team owner names a host its workflows may call: an internal address
+ * outside the allowance is refused (422), one inside is taken (200).
+ */
+function workflowHostStatus(origin: string, apiKey: string, entry: string): Promise<number> {
+  return fetch(`${origin}/app/workflow-settings`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ httpHosts: [entry] }),
+  }).then((r) => r.status);
+}
+
 describe('the desktop main process (built, under a stand-in for electron)', () => {
   describe('one launch, from start to quit', () => {
     let shell: Shell;
@@ -329,6 +341,32 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
       expect(await shell.invoke(IPC.syncClearCredential, `${origin}/sync`, 'https://sync.example.com/v1')).toBe(true);
     });
 
+    it('keeps the private hosts the app page allows in its own folder and applies them to the running host', async () => {
+      const { apiKey } = await shell.invoke<{ apiKey: string }>(IPC.getConnection, `${origin}/settings`);
+      const allowList = (entry: string) => workflowHostStatus(origin, apiKey, entry);
+      expect(await allowList('10.20.30.40:8080')).toBe(422);
+      const inEnv = (process.env.FINOPS_ALLOW_PRIVATE_HOSTS ?? '').split(',').filter(Boolean);
+      expect(await shell.invoke(IPC.getPrivateHosts, `${origin}/settings`)).toEqual({ entries: [], fromEnvironment: inEnv });
+
+      const file = path.join(shell.appDir, 'private-hosts.json');
+      const refused = await shell.invoke(IPC.setPrivateHosts, `${origin}/settings`, ['10.20.30.40:8080', 'mail.lan:99999']);
+      expect(refused).toEqual({
+        ok: false,
+        refused: [{ entry: 'mail.lan:99999', message: '"mail.lan:99999": 99999 is not a port' }],
+      });
+      expect(fs.existsSync(file)).toBe(false);
+      await expect(shell.invoke(IPC.setPrivateHosts, 'https://evil.example/', ['0.0.0.0/0'])).rejects.toThrow(/IPC refused/);
+      await expect(shell.invoke(IPC.getPrivateHosts, 'https://evil.example/')).rejects.toThrow(/IPC refused/);
+
+      const saved = await shell.invoke(IPC.setPrivateHosts, `${origin}/settings`, [' 10.20.30.40:8080 ', 'mail.lan:587']);
+      expect(saved).toEqual({ ok: true, saved: { entries: ['10.20.30.40:8080', 'mail.lan:587'], fromEnvironment: inEnv } });
+      expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toEqual({ entries: ['10.20.30.40:8080', 'mail.lan:587'] });
+      // Applied without a restart: the same host now takes the address.
+      await expect.poll(() => allowList('10.20.30.40:8080')).toBe(200);
+      expect((await shell.snapshot()).hostPids).toHaveLength(1);
+      expect(shell.log()).toContain('private hosts allowed: 10.20.30.40:8080, mail.lan:587');
+    });
+
     it('quits in order: the host stops cleanly (database checkpointed) before the app exits', async () => {
       const { code, timeline } = await shell.quit();
       expect(code).toBe(0);
@@ -426,6 +464,21 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
     expect(uiUrlOf(s)).toBe(ui);
     expect(s.windows[0]!.options).toMatchObject({ x: 140, y: 90, width: 1500, height: 950 });
     expect((await second.quit()).code).toBe(0);
+  });
+
+  it('starts the host with the private hosts saved before, leaving out a hand-edited bad entry (said in the log)', async () => {
+    const home = tmpDir('finops-shell-');
+    const appDir = path.join(home, 'config', 'Finops Desk');
+    fs.mkdirSync(appDir, { recursive: true });
+    fs.writeFileSync(path.join(appDir, 'private-hosts.json'), JSON.stringify({ entries: ['10.20.30.40', 'not a host'] }));
+    const shell = new Shell(home);
+    const origin = new URL(uiUrlOf(await shell.uiShown())).origin;
+    const { apiKey } = await shell.invoke<{ apiKey: string }>(IPC.getConnection, `${origin}/`);
+    expect(await workflowHostStatus(origin, apiKey, '10.20.30.40:8080')).toBe(200);
+    expect(await workflowHostStatus(origin, apiKey, '10.20.30.41')).toBe(422);
+    expect(await shell.invoke(IPC.getPrivateHosts, `${origin}/settings`)).toMatchObject({ entries: ['10.20.30.40'] });
+    expect(shell.log()).toContain('private-hosts.json: left out "not a host" is not an address, a CIDR range or a host name');
+    expect((await shell.quit()).code).toBe(0);
   });
 
   it('a server that cannot start (database newer than the app): the reason on the shell page, no restart loop, no crash', async () => {

@@ -115,7 +115,9 @@ describe('CSV mapping by header name', () => {
     }
     expect(refused).toBeInstanceOf(ImportRefused);
     expect(refused!.problems[0]).toMatchObject({ field: 'mapping' });
-    expect(refused!.problems[0]!.message).toMatch(/lacks the columns the saved mapping reads: "Buchungstag" \(the booking day\), .*"Betrag" \(the amount\)/);
+    expect(refused!.problems[0]!.message).toMatch(
+      /lacks the columns the saved mapping reads: "Buchungstag" \(the booking day\), .*"Betrag" \(the amount\)/,
+    );
     const { preview } = await previewFile(b.db, b.team, b.checking, other, {});
     expect(preview.notes[0]).toMatch(/the saved mapping "VR Giro" does not fit this file/);
     expect(preview.rows[0]).toMatchObject({ counterparty: 'Vodafone GmbH', amount: -59.5 });
