@@ -1,4 +1,5 @@
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { operatorSettings } from '../operator/settings';
 import { checkedAddresses, OutboundRefused } from './policy';
 
 /**
@@ -22,16 +23,34 @@ const connect = buildConnector({ timeout: 10_000 });
 
 const defaultPort = (protocol: string) => (protocol === 'https:' ? 443 : 80);
 
-/** One agent for the process: connections are pooled per origin, each one made to a checked address. */
-const agent = new Agent({
-  connect(options, callback) {
-    const port = Number(options.port) || defaultPort(options.protocol);
-    checkedAddresses(options.hostname, port).then(
-      ([first]) => connect({ ...options, hostname: first!.address }, callback),
-      (err: Error) => callback(err, null),
-    );
-  },
-});
+/** An agent: connections are pooled per origin, each one made to a checked address. */
+function newAgent(): Agent {
+  return new Agent({
+    connect(options, callback) {
+      const port = Number(options.port) || defaultPort(options.protocol);
+      checkedAddresses(options.hostname, port).then(
+        ([first]) => connect({ ...options, hostname: first!.address }, callback),
+        (err: Error) => callback(err, null),
+      );
+    },
+  });
+}
+
+/**
+ * One agent for the process while the operator's allowance stays as it is. A pooled connection was checked when it
+ * was made: when the allowance changes (the desktop's Settings, live), the pool is replaced and the old one closed
+ * once its requests are answered, so no idle connection to an address no longer allowed is used again.
+ */
+let pool = { allowance: '', agent: newAgent() };
+function agentInForce(): Agent {
+  const allowance = operatorSettings().allowPrivateHosts.join(',');
+  if (allowance !== pool.allowance) {
+    const old = pool.agent;
+    pool = { allowance, agent: newAgent() };
+    void old.close().catch(() => undefined);
+  }
+  return pool.agent;
+}
 
 export interface OutboundInit {
   method?: string;
@@ -142,7 +161,14 @@ export async function outboundFetch(input: string | URL, init: OutboundInit): Pr
     if (problem) throw new OutboundRefused(problem);
     let res: Awaited<ReturnType<typeof undiciFetch>>;
     try {
-      res = await undiciFetch(url, { method, headers, body, redirect: 'manual', signal: init.signal, dispatcher: agent });
+      res = await undiciFetch(url, {
+        method,
+        headers,
+        body,
+        redirect: 'manual',
+        signal: init.signal,
+        dispatcher: agentInForce(),
+      });
     } catch (err) {
       // undici wraps what the connector refused in "fetch failed": the refusal itself is the answer.
       const cause = (err as { cause?: unknown }).cause;

@@ -73,6 +73,14 @@ describe('outboundFetch', () => {
     expect(await res.text()).toBe('hello');
   });
 
+  it('an allowance taken back holds at once: no pooled connection made under it is used again', async () => {
+    configureOperator({ allowPrivateHosts: ['127.0.0.1'] });
+    const first = await outboundFetch(`${base}/hello`, { maxBytes: 1024 });
+    expect(await first.text()).toBe('hello'); // the connection stays open, idle in the pool
+    configureOperator({ allowPrivateHosts: [] });
+    await expect(outboundFetch(`${base}/hello`, { maxBytes: 1024 })).rejects.toThrow(OutboundRefused);
+  });
+
   it('an allowance with a port allows that port only', async () => {
     configureOperator({ allowPrivateHosts: [`127.0.0.1:${port(base)}`] });
     expect((await outboundFetch(`${base}/hello`, { maxBytes: 1024 })).status).toBe(200);
