@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { runBatch } from '../store/batch';
 import type { Db } from '../store/db';
 
@@ -47,7 +48,9 @@ export class GroupCommit {
   /** Runs `unit` in the next batch; resolves with its result once that batch is committed. */
   run<T>(unit: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ unit, resolve: resolve as (value: unknown) => void, reject });
+      // Bound to the request's async context: what it set for its writes (the Idempotency-Key guard's write hook,
+      // a replica push's origin) holds in the batch too.
+      this.queue.push({ unit: AsyncResource.bind(unit), resolve: resolve as (value: unknown) => void, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         // After the poll phase: every request read in this turn has queued its unit by then.

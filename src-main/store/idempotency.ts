@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from './db';
+import { holderIsGone, PROCESS_OWNER } from './leases';
 
 /**
  * The Idempotency-Key guard's store: which keys a credential has used on which route, whether the first request
@@ -12,7 +13,11 @@ import type { Db } from './db';
  *    a lease and a random owner token, committed before the handler runs, so a concurrent duplicate — in this
  *    process or another one — sees it) or reports what is already there: running, done, or used for another request.
  * 2. While the handler runs, `renewLease` pushes the lease forward. A process that dies stops renewing, so its key
- *    becomes available again when the lease lapses instead of staying 'running' forever.
+ *    becomes available again when the lease lapses instead of staying 'running' forever — at once when the holder
+ *    was a process of this machine that is gone (owners start with PROCESS_OWNER, store/leases.ts holderIsGone).
+ *    Each of the handler's writes calls `markIdempotentWriteCommitted` inside its own transaction: a key whose
+ *    holder died after its change was committed but before its answer was stored is never run again
+ *    ('carried-out'), since running it again would make the change twice (docs/decisions/0189-crash-harness.md).
  * 3. `completeIdempotentRequest` stores the response ('done'), or `releaseIdempotentRequest` deletes the row so a
  *    retry can run. Both only touch the row while the caller still owns it (a lapsed lease may have been taken over).
  *
@@ -42,7 +47,9 @@ export type BeginOutcome =
   /** The key was used for a request with different content (body, query or path). */
   | { kind: 'mismatch' }
   /** The request already finished: answer with its stored response. */
-  | { kind: 'replay'; response: StoredResponse; createdAt: string };
+  | { kind: 'replay'; response: StoredResponse; createdAt: string }
+  /** The request that held the key died after its change was committed and before its answer was stored. */
+  | { kind: 'carried-out' };
 
 export interface BeginOptions {
   now: Date;
@@ -54,9 +61,13 @@ export interface BeginOptions {
 
 export const DEFAULT_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** `status_code` of a running key whose handler has committed a change (no answer is stored yet). */
+const WRITE_COMMITTED = 0;
+
 interface Row {
   request_hash: string;
   state: 'running' | 'done';
+  owner: string;
   lease_expires_at: string | null;
   status_code: number | null;
   content_type: string | null;
@@ -84,7 +95,7 @@ export function beginIdempotentRequest(
   return db
     .transaction((): BeginOutcome => {
       const row = db.prepare(`SELECT * FROM idempotency_keys WHERE ${PK}`).get(...pk(teamId, scope)) as Row | undefined;
-      const owner = crypto.randomUUID();
+      const owner = `${PROCESS_OWNER}:${crypto.randomUUID()}`;
       if (!row || row.expires_at <= now) {
         if (row) db.prepare(`DELETE FROM idempotency_keys WHERE ${PK}`).run(...pk(teamId, scope));
         const expiresAt = new Date(options.now.getTime() + options.retentionMs).toISOString();
@@ -107,10 +118,11 @@ export function beginIdempotentRequest(
           },
         };
       }
-      if (row.lease_expires_at !== null && row.lease_expires_at > now) {
+      if (row.lease_expires_at !== null && row.lease_expires_at > now && !holderIsGone(row.owner)) {
         return { kind: 'running', leaseExpiresAt: new Date(row.lease_expires_at) };
       }
-      // The request holding the key stopped renewing its lease (its process died): the key may run again.
+      if (row.status_code === WRITE_COMMITTED) return { kind: 'carried-out' };
+      // The request holding the key died before it changed anything: the key may run again.
       db.prepare(`UPDATE idempotency_keys SET owner = ?, lease_expires_at = ? WHERE ${PK}`).run(
         owner,
         leaseExpiresAt,
@@ -127,6 +139,18 @@ export function renewLease(db: Db, teamId: string, scope: IdempotencyScope, owne
     .prepare(`UPDATE idempotency_keys SET lease_expires_at = ? WHERE ${PK} AND owner = ? AND state = 'running'`)
     .run(leaseExpiresAt.toISOString(), ...pk(teamId, scope), owner);
   return r.changes === 1;
+}
+
+/**
+ * Records, inside the transaction of a change the key's request makes, that the change is made (the write hook of
+ * store/write.ts calls it): from its commit on, the request is never run again under this key.
+ */
+export function markIdempotentWriteCommitted(db: Db, teamId: string, scope: IdempotencyScope, owner: string): void {
+  db.prepare(`UPDATE idempotency_keys SET status_code = ? WHERE ${PK} AND owner = ? AND state = 'running'`).run(
+    WRITE_COMMITTED,
+    ...pk(teamId, scope),
+    owner,
+  );
 }
 
 /** Stores the response to replay; false when the caller no longer owns the key. */

@@ -136,7 +136,25 @@ export function claimNextSend<Row>(
      RETURNING *`,
   );
   const bind = { owner: options.owner, until: new Date(now.getTime() + options.leaseMs).toISOString(), now: now.toISOString() };
-  return db.transaction(() => claim.get(bind) as Row | undefined).immediate();
+  // A row a process of this machine was sending when it died (a crashed server) is taken back at once, as workflow
+  // runs are (workflows/runs/claims.ts), not after its lease: found by the crash harness (docs/decisions/0189).
+  const held = db.prepare(
+    `SELECT DISTINCT q.lease_owner FROM ${table} q
+     WHERE q.state = 'sending' AND (${ready}) AND q.lease_owner IS NOT NULL AND q.lease_expires_at > @now`,
+  );
+  const release = db.prepare(
+    `UPDATE ${table} SET lease_expires_at = @now
+     WHERE id IN (SELECT q.id FROM ${table} q WHERE q.state = 'sending' AND (${ready}) AND q.lease_owner = @gone
+       AND q.lease_expires_at > @now)`,
+  );
+  return db
+    .transaction(() => {
+      for (const gone of (held.pluck().all({ now: bind.now }) as string[]).filter(holderIsGone)) {
+        release.run({ now: bind.now, gone });
+      }
+      return claim.get(bind) as Row | undefined;
+    })
+    .immediate();
 }
 
 /**

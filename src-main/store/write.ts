@@ -294,10 +294,22 @@ export function withDefaultOrigin<T>(origin: Origin, fn: () => T): T {
 
 /**
  * Runs `fn` outside any request's default origin: background work woken by a request (a queue's drain, the
- * workflow runner) writes as itself, not as the request that happened to wake it.
+ * workflow runner) writes as itself, not as the request that happened to wake it (nor with its write hook).
  */
 export function outsideDefaultOrigin<T>(fn: () => T): T {
-  return defaultOrigin.exit(fn);
+  return defaultOrigin.exit(() => writeHook.exit(fn));
+}
+
+/** What every write of the current request also does inside its own transaction (see `withWriteHook`). */
+const writeHook = new AsyncLocalStorage<(db: Db) => void>();
+
+/**
+ * Runs `fn` (and what it awaits) with `hook` called inside each write's transaction, just before it commits: the
+ * Idempotency-Key guard records there that the request's change is made, in the same commit as the change, so that
+ * a crash between the change and the stored answer can never let a retry make the change twice (docs/decisions/0189).
+ */
+export function withWriteHook<T>(hook: (db: Db) => void, fn: () => T): T {
+  return writeHook.run(hook, fn);
 }
 
 /**
@@ -321,6 +333,7 @@ export function write<T>(db: Db, teamId: string, fn: (w: Writer) => T, options: 
     try {
       const result = fn(writer);
       writer.flush();
+      writeHook.getStore()?.(db);
       return result;
     } finally {
       active.delete(db);

@@ -8,10 +8,12 @@ import {
   completeIdempotentRequest,
   DEFAULT_RETENTION_MS,
   type IdempotencyScope,
+  markIdempotentWriteCommitted,
   purgeExpiredIdempotencyKeys,
   releaseIdempotentRequest,
   renewLease,
 } from '../../store/idempotency';
+import { withWriteHook } from '../../store/write';
 import { ApiError, unprocessable } from '../errors';
 import { withHook } from './route-hooks';
 
@@ -23,12 +25,15 @@ import { withHook } from './route-hooks';
  *   it is 2xx or 4xx (except 409 and 429), otherwise the key is released so that a retry runs again;
  * - same key, same request, finished → the stored status and body, with `Idempotency-Replayed: true`;
  * - same key, same request, still running → 409; same key, different request → 422;
+ * - same key, same request, whose first run died after committing its change but before its answer was stored (a
+ *   crash) → 409 saying so, never a second run (docs/decisions/0189-crash-harness.md);
  * - the store fails (SQLite busy, locked, corrupt, table missing) → 503 with Retry-After; the handler does not run.
  * Keys are scoped by team + credential + route (method, pattern, path params) and remembered 24 h.
  *
  * Hooks: preValidation keeps the request as sent (validation replaces body and query with parsed values), preHandler
- * runs after auth, rate limits and validation, onSend stores or releases, onResponse releases a key whose response
- * never went through onSend.
+ * runs after auth, rate limits and validation, a second preHandler runs the handler with the write hook that marks
+ * the key in each of its commits, onSend stores or releases, onResponse releases a key whose response never went
+ * through onSend.
  */
 export interface IdempotencyOptions {
   /** Clock, injectable for tests of expiry and leases. */
@@ -190,6 +195,14 @@ export const idempotencyPlugin = fp(
             'Retry after it finished to receive its response',
             RUNNING_RETRY_AFTER_S,
           );
+        case 'carried-out':
+          // Not retryable: the change is made, and running it again would make it twice. No Retry-After.
+          throw new ApiError(
+            409,
+            'Conflict',
+            'The request with this Idempotency-Key was carried out, but its answer was lost when the server stopped',
+            'Read the record to see the change; send the change again only under a new key',
+          );
         case 'replay': {
           const { response } = outcome;
           reply.code(response.statusCode).header(REPLAYED_HEADER, 'true');
@@ -212,6 +225,15 @@ export const idempotencyPlugin = fp(
           return;
         }
       }
+    };
+
+    // Callback style, so that the rest of the request (the handler, a group commit's unit bound to it) runs inside.
+    const enterWriteHook = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+      const h = held.get(request);
+      if (!h) return done();
+      withWriteHook((hookDb) => {
+        if (hookDb === db) markIdempotentWriteCommitted(db, h.teamId, h.scope, h.owner);
+      }, done);
     };
 
     const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -258,7 +280,7 @@ export const idempotencyPlugin = fp(
       if (!route.config?.idempotent) return;
       if (route.schema && !route.schema.headers) route.schema = { ...route.schema, headers: IdempotencyHeaders };
       route.preValidation = withHook(route.preValidation, preValidation);
-      route.preHandler = withHook(route.preHandler, preHandler);
+      route.preHandler = withHook(withHook(route.preHandler, preHandler), enterWriteHook);
       route.onSend = withHook(route.onSend, onSend);
       route.onResponse = withHook(route.onResponse, onResponse);
     });

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -7,11 +8,14 @@ import {
   completeIdempotentRequest,
   DEFAULT_RETENTION_MS,
   type IdempotencyScope,
+  markIdempotentWriteCommitted,
   purgeExpiredIdempotencyKeys,
   releaseIdempotentRequest,
   renewLease,
 } from '../../../src-main/store/idempotency';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
+import { withWriteHook, write } from '../../../src-main/store/write';
+import { deadPid } from '../../helpers/processes';
 import { tmpDir } from '../../helpers/tmp';
 
 const T0 = new Date('2026-01-01T12:00:00.000Z');
@@ -141,6 +145,43 @@ describe('idempotency store', () => {
     other.exec('ROLLBACK');
     other.close();
     expect(beginIdempotentRequest(db, teamId, scope, 'h1', opts()).kind).toBe('acquired');
+    db.close();
+  });
+
+  // docs/decisions/0189-crash-harness.md: the crash between a handler's commit and its stored answer.
+  it('never runs a key again once its holder committed a change, and runs one whose change rolled back', () => {
+    const { db, teamId } = setup();
+    const first = beginIdempotentRequest(db, teamId, scope, 'h1', opts());
+    if (first.kind !== 'acquired') throw new Error('unreachable');
+    const mark = () => markIdempotentWriteCommitted(db, teamId, scope, first.owner);
+    expect(() =>
+      withWriteHook(mark, () =>
+        write(db, teamId, (w) => {
+          w.insert('tag', { name: 'rolled back' });
+          throw new Error('refused');
+        }),
+      ),
+    ).toThrow('refused');
+    // The holder died having changed nothing: its retry runs.
+    const second = beginIdempotentRequest(db, teamId, scope, 'h1', opts(LEASE + 1));
+    expect(second).toMatchObject({ kind: 'acquired', takenOver: true });
+    if (second.kind !== 'acquired') throw new Error('unreachable');
+    withWriteHook(
+      () => markIdempotentWriteCommitted(db, teamId, scope, second.owner),
+      () => write(db, teamId, (w) => w.insert('tag', { name: 'made' })),
+    );
+    // This one died after its commit and before its answer was stored: never again, not even after the lease.
+    expect(beginIdempotentRequest(db, teamId, scope, 'h1', opts(3 * LEASE))).toEqual({ kind: 'carried-out' });
+    expect(beginIdempotentRequest(db, teamId, scope, 'h2', opts(3 * LEASE))).toEqual({ kind: 'mismatch' });
+    db.close();
+  });
+
+  it('takes over at once a key whose holder was a process of this machine that is gone', async () => {
+    const { db, teamId } = setup();
+    beginIdempotentRequest(db, teamId, scope, 'h1', opts());
+    expect(beginIdempotentRequest(db, teamId, scope, 'h1', opts(10))).toMatchObject({ kind: 'running' });
+    db.prepare('UPDATE idempotency_keys SET owner = ?').run(`${os.hostname()}:${await deadPid()}:abcd:0193`);
+    expect(beginIdempotentRequest(db, teamId, scope, 'h1', opts(20))).toMatchObject({ kind: 'acquired', takenOver: true });
     db.close();
   });
 });

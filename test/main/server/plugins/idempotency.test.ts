@@ -8,6 +8,7 @@ import { notFound } from '../../../../src-main/server/errors';
 import { canonicalJson, checkIdempotencyKey, type IdempotencyOptions } from '../../../../src-main/server/plugins/idempotency';
 import { registerRoute } from '../../../../src-main/server/route';
 import { createApiKey } from '../../../../src-main/store/auth/api-keys';
+import { createBankAccount } from '../../../../src-main/store/bank-accounts/bank-accounts';
 import { DB_FILE_NAME, type Db, openDatabase } from '../../../../src-main/store/db';
 import { beginIdempotentRequest } from '../../../../src-main/store/idempotency';
 import { ensureTeam } from '../../../../src-main/store/teams/teams';
@@ -420,6 +421,36 @@ describe('Idempotency-Key guard', () => {
     expect(outcome.kind).toBe('acquired');
     expect(api.app.hasPlugin('idempotency')).toBe(true);
     expect(api.app.hasPlugin('rate-limit')).toBe(true);
+  });
+
+  // docs/decisions/0189-crash-harness.md: the crash harness made a second transaction this way.
+  it('never makes a change twice when the answer was lost after the commit (a shared commit and a lone one)', async () => {
+    const api = await makeTestApi();
+    const token = api.key('acme');
+    const account = createBankAccount(api.db, api.team('acme').id, { name: 'Giro', currency: 'EUR' }).id;
+    // The process "dies" between the handler's commit and the stored answer: the answer is never stored.
+    api.db.exec(`CREATE TRIGGER lost_answer BEFORE UPDATE OF state ON idempotency_keys WHEN NEW.state = 'done'
+      BEGIN SELECT RAISE(ABORT, 'killed before the answer was stored'); END`);
+    const tx = { amount: -12.5, currency: 'EUR', date: '2026-06-01', bankAccountId: account };
+    const requests = [
+      // Three at once share one commit: each must mark its own key there.
+      { url: '/v1/customers', table: 'customers', bodies: [{ name: 'Once Ltd' }, { name: 'Once Inc' }, { name: 'Once AG' }] },
+      { url: '/v1/transactions', table: 'transactions', bodies: [{ name: 'Once', ...tx }] },
+    ];
+    for (const r of requests) {
+      const send = (body: { name: string }) =>
+        api.call('POST', r.url, { token, body, headers: { 'idempotency-key': `lost ${body.name}` } });
+      for (const first of await Promise.all(r.bodies.map(send))) expect(first.statusCode).toBeLessThan(300);
+      // Its lease lapsed (its process is gone): the retry must not run the handler again.
+      api.db.exec("UPDATE idempotency_keys SET lease_expires_at = '2000-01-01T00:00:00.000Z'");
+      for (const body of r.bodies) {
+        const retry = await send(body);
+        expect(retry.statusCode).toBe(409);
+        expect(retry.json().message).toMatch(/was carried out, but its answer was lost/);
+        expect(retry.headers['retry-after']).toBeUndefined();
+        expect(api.db.prepare(`SELECT count(*) FROM ${r.table} WHERE name = ?`).pluck().get(body.name)).toBe(1);
+      }
+    }
   });
 });
 
