@@ -101,6 +101,11 @@ describe('customers in the web UI', () => {
     await customers.search('Moewe');
     await app.page.getByRole('heading', { name: tr('No customers match') }).waitFor();
     await customers.startNew();
+    // A mistake is said when its field is left, not only at Save: a name typed and taken back.
+    await customers.fill({ Name: 'M' });
+    await customers.fill({ Name: '' });
+    await app.page.keyboard.press('Tab');
+    await customers.fieldError('Name').getByText(tk('customers:form.nameRequired')).waitFor();
     await customers.fill({ Name: 'Möwe Logistik KG', Country: 'DE' });
     await customers.save();
     const made = app.toast('Created {{name}}', { name: 'Möwe Logistik KG' });

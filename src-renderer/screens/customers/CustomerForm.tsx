@@ -71,8 +71,17 @@ export function CustomerForm({
 
   const set = (field: TextField) => (e: { target: { value: string } }) => {
     const value = e.target.value;
+    typedIn.current.add(field);
     setValues((v) => ({ ...v, [field]: value }));
     if (errors[field]) setErrors(({ [field]: _, ...rest }) => rest);
+  };
+
+  // A field is judged when it is left, once it was typed in: a mistake is said where it was made, not at Save.
+  const typedIn = useRef(new Set<TextField>());
+  const leave = (field: TextField) => () => {
+    if (!typedIn.current.has(field)) return;
+    const problem = localErrors(values)[field];
+    if (problem) setErrors((prev) => ({ ...prev, [field]: problem }));
   };
 
   async function submit(e?: FormEvent) {
@@ -144,6 +153,7 @@ export function CustomerForm({
           type={opts.type ?? 'text'}
           value={values[field]}
           onChange={set(field)}
+          onBlur={leave(field)}
           aria-invalid={invalid}
           aria-describedby={describedBy}
           autoComplete="off"
