@@ -18,6 +18,7 @@ const SUITES = [
   'sync',
   'cli',
   'abuse',
+  'load',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);
