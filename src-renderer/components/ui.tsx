@@ -34,6 +34,25 @@ export function Field(props: {
   );
 }
 
+/** A labelled search box inside a form or a panel (a list's own search bar is SearchField). */
+export function SearchInputField(props: { label: string; hint?: string; value: string; onChange: (text: string) => void }) {
+  return (
+    <Field label={props.label} hint={props.hint}>
+      {({ id, describedBy }) => (
+        <input
+          id={id}
+          className="input"
+          type="search"
+          value={props.value}
+          aria-describedby={describedBy}
+          onChange={(e) => props.onChange(e.target.value)}
+          autoComplete="off"
+        />
+      )}
+    </Field>
+  );
+}
+
 /** A labelled text input in a form (Field with its input): its error or hint under it, named by both. */
 export function TextField(props: {
   name: string;

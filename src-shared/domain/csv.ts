@@ -8,6 +8,8 @@
  * split fields at semicolons, so a file for them is `;`-separated with decimal commas; elsewhere `,` and `.`.
  */
 
+import { formatMinor } from './import/amounts';
+
 const FORMULA = /^[=+\-@\t\r]/;
 
 export interface CsvDialect {
@@ -38,10 +40,7 @@ export function csvLine(values: readonly CsvValue[], dialect: CsvDialect = CSV_P
   return `${values.map((v) => csvCell(v, dialect)).join(dialect.separator)}\r\n`;
 }
 
-/** An amount in minor units with its currency's exponent written out in full: -1260 EUR → "-12.60". */
-export function csvAmount(minor: number, exponent: number): CsvNumber {
-  const digits = String(Math.abs(minor)).padStart(exponent + 1, '0');
-  const int = exponent ? digits.slice(0, -exponent) : digits;
-  const frac = exponent ? `.${digits.slice(-exponent)}` : '';
-  return { digits: `${minor < 0 ? '-' : ''}${int}${frac}` };
+/** An amount in minor units written out with every digit of its currency: -1260 EUR → "-12.60". */
+export function csvAmount(minor: number, currency: string): CsvNumber {
+  return { digits: formatMinor(minor, currency) };
 }

@@ -529,7 +529,8 @@ export function parseCsv(text: string, options: CsvParseOptions): ParsedFile {
   file.balances = runningBalancePoints(file.rows);
   if (file.balances.length === 0) {
     // No running balance: the balances the export states beside its table (above the header, below the rows).
-    const outside = [...records.slice(0, m.headerRow ?? m.firstDataRow), ...records.filter((r) => skipped.includes(r.line))];
+    const skippedLines = new Set(skipped);
+    const outside = [...records.slice(0, m.headerRow ?? m.firstDataRow), ...records.filter((r) => skippedLines.has(r.line))];
     file.balances = statedBalances(outside, file.rows, { decimal: m.decimal, dateFormat: m.dateFormat, currency });
     file.newestFirst = file.rows.length > 1 && file.rows[0]!.date > file.rows[file.rows.length - 1]!.date;
   } else {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { appTransactionRoutes, type ReviewRow } from '../../../src-shared/contract/app-transactions';
 import type { Transaction } from '../../../src-shared/contract/transactions';
 import { CSV_COMMA, CSV_POINT, type CsvDialect, csvAmount, csvLine } from '../../../src-shared/domain/csv';
-import { currencyExponent, toMajor, toMinor } from '../../../src-shared/money';
+import { toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../../store/db';
 import { listTransactionDetails } from '../../store/transactions/list';
 import { transactionTotals } from '../../store/transactions/review';
@@ -113,17 +113,16 @@ const EXPORT_LABELS: Record<'en' | 'de' | 'fr', Record<(typeof EXPORT_COLUMNS)[n
 };
 
 function exportLine(t: Transaction, dialect: CsvDialect): string {
-  const exponent = currencyExponent(t.currency);
   return csvLine(
     [
       t.date.slice(0, 10),
       t.name,
       t.counterpartyName,
       t.description,
-      csvAmount(toMinor(t.amount, t.currency), exponent),
+      csvAmount(toMinor(t.amount, t.currency), t.currency),
       t.currency,
       t.taxRate,
-      t.taxAmount === null ? null : csvAmount(toMinor(t.taxAmount, t.currency), exponent),
+      t.taxAmount === null ? null : csvAmount(toMinor(t.taxAmount, t.currency), t.currency),
       t.account.name,
       t.category?.name ?? null,
       (t.tags ?? []).map((tag) => tag.name ?? tag.id).join('; '),

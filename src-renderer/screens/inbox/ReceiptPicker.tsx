@@ -7,11 +7,12 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { inboxRoutes } from '../../../src-shared/contract/inbox';
 import type { Transaction } from '../../../src-shared/contract/transactions';
-import { ErrorBanner, Field } from '../../components/ui';
+import { ErrorBanner, SearchInputField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
+import { receiptName } from './inbox-view';
 
 const WAITING = ['pending', 'suggested_match', 'no_match'] as const;
 
@@ -41,11 +42,7 @@ export function ReceiptPicker({ transaction: tx }: { transaction: Transaction })
   }
   return (
     <div className="match-picker" data-testid="tx-receipt-pick">
-      <Field label={t('attach.fromInboxSearch')}>
-        {({ id }) => (
-          <input id={id} className="input" type="search" value={q} onChange={(e) => setQ(e.target.value)} autoComplete="off" />
-        )}
-      </Field>
+      <SearchInputField label={t('attach.fromInboxSearch')} value={q} onChange={setQ} />
       {waiting.error ? <ErrorBanner error={waiting.error} /> : null}
       {waiting.data ? (
         items.length ? (
@@ -53,7 +50,7 @@ export function ReceiptPicker({ transaction: tx }: { transaction: Transaction })
             {items.map((item) => (
               <li key={item.id} className="match-row" data-inbox-id={item.id}>
                 <div className="grow">
-                  <div className="cell-name">{item.displayName ?? item.fileName}</div>
+                  <div className="cell-name">{receiptName(item)}</div>
                   <div className="faint small">
                     {[
                       item.date ? formatDate(item.date.slice(0, 10)) : null,

@@ -7,7 +7,7 @@ import { useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type InboxItem, inboxRoutes } from '../../../src-shared/contract/inbox';
 import { transactionRoutes } from '../../../src-shared/contract/transactions';
-import { ErrorBanner, Field } from '../../components/ui';
+import { ErrorBanner, SearchInputField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate } from '../../lib/format';
@@ -27,19 +27,7 @@ export function TransactionPicker({ item, disabled }: { item: InboxItem; disable
 
   return (
     <div className="match-picker" data-testid="inbox-pick">
-      <Field label={t('match.pickLabel')} hint={t('match.pickHint')}>
-        {({ id, describedBy }) => (
-          <input
-            id={id}
-            className="input"
-            type="search"
-            value={q}
-            aria-describedby={describedBy}
-            onChange={(e) => setQ(e.target.value)}
-            autoComplete="off"
-          />
-        )}
-      </Field>
+      <SearchInputField label={t('match.pickLabel')} hint={t('match.pickHint')} value={q} onChange={setQ} />
       {found.error ? <ErrorBanner error={found.error} /> : null}
       {query.length >= MIN_QUERY && found.data ? (
         list.length ? (

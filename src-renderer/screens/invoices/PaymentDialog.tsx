@@ -14,7 +14,7 @@ import type { Invoice } from '../../../src-shared/contract/invoices';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { toMajor, toMinor } from '../../../src-shared/money';
 import { DateField } from '../../components/DateField';
-import { ErrorBanner, Field } from '../../components/ui';
+import { ErrorBanner, Field, SearchInputField } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
 import { formatAmount, formatDate, formatNumber, formatPreferences } from '../../lib/format';
@@ -97,19 +97,7 @@ export function PaymentDialog(props: { invoice: Invoice; number: string; onDone:
       </p>
       <fieldset className="payment-source">
         <legend>{t('payments.source')}</legend>
-        <Field label={t('payments.search')} hint={t('payments.searchHint')}>
-          {({ id, describedBy }) => (
-            <input
-              id={id}
-              className="input"
-              type="search"
-              value={q}
-              aria-describedby={describedBy}
-              onChange={(e) => setQ(e.target.value)}
-              autoComplete="off"
-            />
-          )}
-        </Field>
+        <SearchInputField label={t('payments.search')} hint={t('payments.searchHint')} value={q} onChange={setQ} />
         <ul className="payment-candidates" aria-label={t('payments.candidates')}>
           {list.map((c) => (
             <li key={c.transactionId}>

@@ -197,7 +197,6 @@ function VirtualRows(props: {
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
   });
-  const margin = HEADER_HEIGHT;
   props.scrollToRef.current = (index) => virtualizer.scrollToIndex(index, { align: 'auto' });
   const items = virtualizer.getVirtualItems();
   const last = items[items.length - 1]?.index ?? 0;
@@ -215,14 +214,14 @@ function VirtualRows(props: {
             key={r.id}
             r={r}
             index={v.index}
-            top={v.start - margin}
+            top={v.start - HEADER_HEIGHT}
             isCursor={v.index === props.cursor}
             isSelected={props.selected.has(r.id)}
             actions={props.actions}
             columns={props.columns}
           />
         ) : (
-          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start - margin} cells={props.columns.length + 1} />
+          <Placeholder key={`ph-${v.index}`} index={v.index} top={v.start - HEADER_HEIGHT} cells={props.columns.length + 1} />
         );
       })}
     </div>

@@ -20,7 +20,7 @@ import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
-import { i18n } from '../../i18n';
+import { i18n, languageOf } from '../../i18n';
 import { downloadFile } from '../../lib/download';
 import { formatNumber } from '../../lib/format';
 import { currentMarks } from '../../lib/parse-number';
@@ -212,7 +212,7 @@ export function TransactionsScreen() {
           query: {
             ...totalsQuery,
             decimal: currentMarks().decimal === ',' ? 'comma' : 'point',
-            lang: exportLanguage(i18n.language),
+            lang: languageOf(i18n.language),
           },
         },
         fileName,
@@ -363,9 +363,4 @@ export function TransactionsScreen() {
       ) : null}
     </div>
   );
-}
-
-function exportLanguage(language: string): 'en' | 'de' | 'fr' {
-  const base = language.slice(0, 2);
-  return base === 'de' || base === 'fr' ? base : 'en';
 }
