@@ -14,6 +14,8 @@ export default defineConfig({
     fileParallelism: false,
     // The server and the page run on the test clock (test/helpers/clock.ts; the page's through Playwright's clock).
     setupFiles: ['test/clock-setup.ts', 'test/operator-setup.ts'],
+    // The web UI built once for the run, not per file (test/browser/global-setup.ts).
+    globalSetup: ['test/browser/global-setup.ts'],
     reporters: process.env.CI_REPORT
       ? ['default', ['json', { outputFile: `reports/${process.env.FINOPS_REPORT_NAME || 'browser'}.json` }]]
       : ['default'],

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** Unit and integration tests (plain Node: real SQLite files, real HTTP on loopback). Browser tests: vitest.browser.config.mts. */
@@ -11,6 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file per core. Vitest's default leaves a core to its own process (cores − 1: one worker on a 2-core
+    // machine), but the files mostly wait on servers, child processes and SQLite, and the main process is idle.
+    maxWorkers: availableParallelism(),
     // A file named *.slow.test.ts or whose docblock says `@module-tag slow`, or a test given `{ tags: ['slow'] }`,
     // is left out of `npm run test:fast` (--tags-filter=!slow, --exclude); `npm test` runs everything.
     tags: [

@@ -8,6 +8,11 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { ALLOW_PRIVATE_HOSTS_ENV } from '../src-main/operator/settings';
+
+// A bench is the operator of the servers it starts on loopback: its sync rounds reach them as a team's remote
+// (refused by default since the outbound guard, docs/decisions/0191), and the processes it starts inherit this.
+process.env[ALLOW_PRIVATE_HOSTS_ENV] ??= '127.0.0.0/8,::1,localhost';
 
 export const ROOT = path.resolve(__dirname, '..');
 export const FINOPS = path.join(ROOT, 'bin', 'finops');

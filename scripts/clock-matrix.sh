@@ -3,7 +3,8 @@
 # `@module-tag calendar` and the browser journeys that show dated data, in English, with the test clock (and the
 # user's and the browser's time zone) set to each day below. A test that reads the machine's date for what it
 # asserts, or a screen that is empty because the month is young, fails here.
-#   scripts/clock-matrix.sh [node|browser|all]    (default all; the web build must exist for browser: npm run build:web)
+#   scripts/clock-matrix.sh [node|browser|all]    (default all; browser runs build the web UI once each, unless
+#   FINOPS_TEST_WEB_ROOT names a build: scripts/test.sh passes out/web)
 # Each run writes reports/clock-<n>-<kind>.json, which scripts/test.sh sums into the closing line.
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -43,7 +44,7 @@ for entry in "${DAYS[@]}"; do
       npx vitest run "${CALENDAR[@]}" || rc=1
   fi
   if [ "$what" = browser ] || [ "$what" = all ]; then
-    FINOPS_NOW=$at FINOPS_TEST_TZ=$tz TZ=$tz CI_REPORT=1 FINOPS_REPORT_NAME=clock-$n-browser \
+    FINOPS_NOW=$at FINOPS_TEST_TZ=$tz TZ=$tz CI_REPORT=1 FINOPS_REPORT_NAME=clock-$n-browser FINOPS_CLOCK_MATRIX_DAY=$n \
       npx vitest run -c vitest.browser.config.mts --project en "${JOURNEYS[@]}" || rc=1
   fi
 done

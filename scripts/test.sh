@@ -29,7 +29,9 @@ with_keyring() {
 
 with_keyring npx vitest run "$@"
 if [ -z "${1:-}" ] && [ -f vitest.browser.config.mts ]; then
-  npm run -s build:web >/dev/null && npx vitest run -c vitest.browser.config.mts
+  # Built once here and read by every journey (test/browser/global-setup.ts), and by the clock matrix below.
+  npm run -s build:web >/dev/null && export FINOPS_TEST_WEB_ROOT="$FINOPS_ROOT/out/web"
+  npx vitest run -c vitest.browser.config.mts
 fi
 # The date-sensitive tests again on the awkward days (docs/decisions/0019-test-clock.md); FINOPS_CLOCK_MATRIX=0 skips.
 rm -f reports/clock-*.json

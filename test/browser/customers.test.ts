@@ -1,8 +1,3 @@
-/**
- * The customer management flow in the web build, for real: built UI, real server and database, Debian Chromium.
- * Sign in; create; list; search; edit; a validation error from the API; delete; paging; keyboard.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createCustomer } from '../../src-main/store/customers/write';
@@ -14,7 +9,7 @@ import { tagRoutes } from '../../src-shared/contract/tags';
 import { UI_CONTENT_SECURITY_POLICY } from '../../src-shared/csp';
 import { checkAxeBothThemes } from './helpers/axe';
 import { contextOptions, tk, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
 let webRoot: string;
@@ -25,13 +20,12 @@ let app: AppPage;
 let key: string;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

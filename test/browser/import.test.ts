@@ -1,10 +1,3 @@
-/**
- * Importing a bank CSV in the web build against a real server: picked with the file input, the preview shows the
- * mapping and the new / duplicate counts, the import commits with a progress bar, the batch is listed, the same file
- * again is all duplicates, and undo removes what the import created (checked through the API). Reconciliation shows
- * the difference against a statement balance.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { updateMe } from '../../src-main/store/teams/team-api';
@@ -15,7 +8,7 @@ import { createApiClient } from '../../src-shared/api-client';
 import { appTransactionRoutes } from '../../src-shared/contract/app-transactions';
 import { contextOptions, formatted, literally, pattern, startsWith, tk, tr, userDay } from './helpers/i18n';
 import { SAMPLE_CSV } from './helpers/screens-data';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -29,13 +22,12 @@ let accountId: string;
 let teamId: string;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

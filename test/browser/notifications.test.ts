@@ -1,8 +1,3 @@
-/**
- * The notifications bell in the web build: the unread count on the bell, the list, one marked read, then all;
- * a notification created meanwhile by the server appears without a reload (change stream).
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ensureTeam } from '../../src-main/store/teams/teams';
@@ -14,7 +9,7 @@ import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { notificationRoutes } from '../../src-shared/contract/notifications';
 import { contextOptions, pattern, startsWith, tr } from './helpers/i18n';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -25,13 +20,12 @@ let page: Page;
 let app: AppPage;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

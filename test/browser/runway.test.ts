@@ -1,15 +1,9 @@
-/**
- * Runway and stress tests in the web build against a real server with the demo data: the runway card with its
- * window and currency, both forecasts with the method and backtest named; a stress test built from drivers with a
- * server field error shown at its field, the live preview moving, saved twice, reopened, and two compared side by side.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { metricRoutes } from '../../src-shared/contract/metrics';
 import { contextOptions, pattern, tk, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -20,13 +14,12 @@ let app: AppPage;
 let page: Page;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

@@ -15,7 +15,7 @@ import { checkAxe } from './helpers/axe';
 import { containing, contextOptions, englishOnly, LANG, pattern, tk, tr } from './helpers/i18n';
 import { seedInboxAndRules } from './helpers/inbox-rules-data';
 import { SAMPLE_CSV, seedScreensData } from './helpers/screens-data';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 const SHOTS = path.join(ROOT, 'reports', 'screenshots', ...(LANG === 'en' ? [] : [LANG]));
@@ -26,7 +26,7 @@ let browser: Browser;
 let user: { email: string; password: string };
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
   ui = await startUiServer(webRoot);
   ui.seedDemo();
@@ -39,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await ui?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 interface Screen {
@@ -404,7 +403,13 @@ async function noHorizontalOverflow(page: Page, label: string): Promise<void> {
   expect(overflowing, `${label}: wider than a 1280 px window`).toEqual([]);
 }
 
-describe.each(['light', 'dark'] as const)('every screen in the %s theme', (theme) => {
+/**
+ * On the clock matrix's awkward days (scripts/clock-matrix.sh) the walk asks whether each screen shows its data on
+ * that day; the theme has no date in it, so the dark walk runs once, on the suite's own day.
+ */
+const THEMES = process.env.FINOPS_CLOCK_MATRIX_DAY ? (['light'] as const) : (['light', 'dark'] as const);
+
+describe.each(THEMES)('every screen in the %s theme', (theme) => {
   it('sign-in, then each screen: axe finds nothing serious, nothing overflows, a screenshot is saved', {
     timeout: 300_000,
   }, async () => {

@@ -1,14 +1,7 @@
-/**
- * Sign-in of the web build in Debian Chromium against a real server: a wrong password is refused at the form, the
- * right one opens the app with an HttpOnly, SameSite=Strict cookie that scripts cannot read, nothing secret lands
- * in storage or the address bar, writes carry the CSRF token, and sign-out (here, or of this browser from another
- * session) returns to the form.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { contextOptions, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage, CustomersPage } from './pages/app-page';
 
 let webRoot: string;
@@ -18,13 +11,12 @@ let context: BrowserContext;
 let app: AppPage;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

@@ -1,10 +1,3 @@
-/**
- * The Sync screen in the web build against two real servers on loopback (a local one serving the UI, a remote one
- * with its own data dir): connect with an address and an API key after a connection test, watch the first round
- * end, meet a conflict with both values side by side and resolve it with one click, see the value taken reach the
- * remote, resolve several at once, and see the app frame say "offline" when the remote is gone. Axe finds nothing serious in either theme.
- */
-import fs from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
@@ -12,7 +5,7 @@ import { tagRoutes } from '../../src-shared/contract/tags';
 import { addClient } from '../main/server/oauth-helpers';
 import { checkAxe } from './helpers/axe';
 import { contextOptions, literally, startsWith, tk, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -21,7 +14,7 @@ let local: UiServer;
 let remote: UiServer;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
   local = await startUiServer(webRoot);
   remote = await startUiServer(webRoot);
@@ -31,7 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await local?.close();
   await remote?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 /** Axe in the light and the dark theme (the system theme follows the browser's colour scheme). */

@@ -14,7 +14,7 @@ import { ruleRoutes } from '../../src-shared/contract/rules';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
 import { containing, contextOptions, formatted, LANG, LOCALE, literally, pattern, startsWith, tk, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';
 
 let webRoot: string;
@@ -26,13 +26,12 @@ let page: Page;
 let key: string;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

@@ -1,16 +1,10 @@
-/**
- * Workflow runs in the web build against a real server whose runner executes runs: a run started from the screen
- * appears, waits for its approval (highlighted, counted on the Waiting tab), is approved with a comment in the
- * detail panel and completes — the list and the step timeline follow live from the change stream, no reload.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import REMINDER from '../../resources/workflows/invoice-reminder.json';
 import { createApiClient } from '../../src-shared/api-client';
 import { invoiceRoutes } from '../../src-shared/contract/invoices';
 import { containing, contextOptions, literally, pattern, tk, tr } from './helpers/i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './helpers/ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { importApprovalWorkflow, startRun, workflowAppRoutes } from './helpers/workflows-data';
 import { AppPage } from './pages/app-page';
 
@@ -23,13 +17,12 @@ let page: Page;
 let key: string;
 
 beforeAll(async () => {
-  webRoot = await buildWebUi();
+  webRoot = webUiRoot();
   browser = await launchChromium();
 });
 
 afterAll(async () => {
   await browser?.close();
-  if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

@@ -1,13 +1,8 @@
-/**
- * What a journey file needs for all its tests: the web UI built once and Debian's Chromium, both gone after the
- * file; and for each test a fresh server, a browser context in the run's language and a page on it.
- */
-import fs from 'node:fs';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { AppPage } from '../pages/app-page';
 import { contextOptions } from './i18n';
-import { buildWebUi, clockedContext, launchChromium, startUiServer, type UiServer } from './ui-server';
+import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './ui-server';
 
 export interface Journey {
   ui: UiServer;
@@ -22,12 +17,11 @@ export function journeySuite(options: BrowserContextOptions = {}, prepare?: (ui:
   let browser: Browser | undefined;
   const current = {} as Journey;
   beforeAll(async () => {
-    webRoot = await buildWebUi();
+    webRoot = webUiRoot();
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    if (webRoot) fs.rmSync(webRoot, { recursive: true, force: true });
   });
   beforeEach(async () => {
     if (!webRoot || !browser) throw new Error('the web UI or the browser is missing');

@@ -1,12 +1,12 @@
 /**
- * What every browser test needs: the web UI built once (vite, into a temp folder), a real server serving it and
+ * What every browser test needs: the web UI built once for the run (global-setup.ts), a real server serving it and
  * the v1 API from a fresh data dir, and Debian's Chromium driven by playwright-core (never a downloaded browser).
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
-import { build } from 'vite';
+import { inject } from 'vitest';
 import { clockOffset, shiftGlobalDate } from '../../../src-main/clock';
 import { planDemo } from '../../../src-main/demo/seed';
 import { importDemoWorkflows } from '../../../src-main/demo/workflows';
@@ -17,7 +17,6 @@ import { updateMe } from '../../../src-main/store/teams/team-api';
 import { ensureTeam } from '../../../src-main/store/teams/teams';
 import { createUser, findUserByEmail, hashPassword } from '../../../src-main/store/users/users';
 import type { Scope } from '../../../src-shared/contract/scopes';
-import { ROOT } from '../../helpers/cli';
 import { testDay } from '../../helpers/clock';
 import { USER_FORMATS } from './i18n';
 
@@ -32,15 +31,9 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-/** Builds the web UI (vite.web.config.mts) into a temporary folder and returns it. */
-export async function buildWebUi(): Promise<string> {
-  const outDir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-web-'));
-  await build({
-    configFile: path.join(ROOT, 'vite.web.config.mts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true, sourcemap: false },
-  });
-  return outDir;
+/** The web UI built once for the whole browser run (test/browser/global-setup.ts); journeys only read it. */
+export function webUiRoot(): string {
+  return inject('webRoot');
 }
 
 export interface UiServer {
