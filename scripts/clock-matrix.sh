@@ -6,6 +6,8 @@
 #   scripts/clock-matrix.sh [node|browser|all]    (default all; browser runs build the web UI once each, unless
 #   FINOPS_TEST_WEB_ROOT names a build: scripts/test.sh passes out/web)
 # Each run writes reports/clock-<n>-<kind>.json, which scripts/test.sh sums into the closing line.
+# FINOPS_CLOCK_MATRIX_DAY tells a journey it runs on an awkward day: what has no date in it (axe, the dark theme)
+# is left to the suite's own run (test/browser/helpers/axe.ts, test/browser/screens.test.ts).
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$FINOPS_ROOT"
