@@ -1,5 +1,6 @@
 import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { groupValue, type Json, mergeRecord, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
+import { codedRule, groupRule } from '../../src-shared/sync/conflict-rules';
 import { ENTITIES } from '../store/entities';
 import { recordConflict, settleConflicts } from '../store/sync/conflicts';
 import {
@@ -165,6 +166,7 @@ function restoreOwners(ctx: RoundContext, w: Writer, entity: SyncEntity, p: Proj
       local: null,
       remote: rec.base as Record<string, Json>,
       rule: 'an edit survives a delete: it was deleted here while the remote gave it a new or changed record of its own, so it was restored (with what was deleted along with it)',
+      ...codedRule('delete_against_edit_restored_with_owners'),
       winner: 'remote',
     });
     restoreChildren(ctx, w, target, id);
@@ -233,6 +235,7 @@ export function applyRemoteUpsert(
           local: null,
           remote: remote as Record<string, Json>,
           rule: `the local store refused the remote's new record: ${describe(err)}`,
+          ...codedRule('local_refused_remote_create', { message: describe(err) }),
           winner: 'local',
         });
         return false;
@@ -273,6 +276,7 @@ export function applyRemoteUpsert(
         local: null,
         remote: remote as Record<string, Json>,
         rule: `changed on the remote after it was deleted here, but the local store cannot restore it: ${describe(err)}`,
+        ...codedRule('local_cannot_restore', { message: describe(err) }),
         winner: 'local',
       });
       return false;
@@ -285,6 +289,7 @@ export function applyRemoteUpsert(
       local: null,
       remote: remote as Record<string, Json>,
       rule: 'an edit survives a delete: the record was deleted here and changed on the remote, so it was restored',
+      ...codedRule('delete_against_edit_restored'),
       winner: 'remote',
     });
     supersedePending(ctx, entity, id, 'restored: the delete lost to an edit on the remote');
@@ -309,6 +314,7 @@ export function applyRemoteUpsert(
         local: pick(local, Object.keys(m.toLocal)),
         remote: pick(remote, Object.keys(m.toLocal)),
         rule: `the local store refused the remote's change: ${describe(err)}`,
+        ...codedRule('local_refused_remote_change', { message: describe(err) }),
         winner: 'local',
       });
       for (const f of Object.keys(m.toLocal)) {
@@ -326,6 +332,7 @@ export function applyRemoteUpsert(
       local: c.local,
       remote: c.remote,
       rule: c.rule,
+      ...groupRule(c.rule),
       winner: c.winner,
     });
   }
@@ -401,6 +408,7 @@ export function applyRemoteDelete(ctx: RoundContext, w: Writer, entity: SyncEnti
         local: local as Record<string, Json>,
         remote: null,
         rule: `deleted on the remote, but the local store keeps it: ${describe(err)}; it will be created there again`,
+        ...codedRule('local_keeps_remote_delete', { message: describe(err) }),
         winner: 'local',
       });
       freezeCreate(ctx, entity, rec.localId);
@@ -416,6 +424,7 @@ export function applyRemoteDelete(ctx: RoundContext, w: Writer, entity: SyncEnti
     local: local as Record<string, Json>,
     remote: null,
     rule: 'an edit survives a delete: the record was deleted on the remote and changed here, so it is kept and sent again',
+    ...codedRule('delete_against_edit_kept'),
     winner: 'local',
   });
   return false;

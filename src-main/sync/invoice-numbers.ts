@@ -1,4 +1,5 @@
 import type { Projection } from '../../src-shared/domain/sync/merge';
+import { codedRule } from '../../src-shared/sync/conflict-rules';
 import { recordConflict } from '../store/sync/conflicts';
 import { yieldNumber } from '../store/sync/invoice-writes';
 import { finishPush, type OutboxEntry } from '../store/sync/outbox';
@@ -39,6 +40,7 @@ export async function settleInvoiceNumber(
       local: { invoiceNumber: number },
       remote: { invoiceNumber: number },
       rule: `the remote holds another invoice numbered ${number}, and this one was issued with that number, which cannot change: it stays here until one of the two is canceled`,
+      ...codedRule('issued_number_taken', { invoiceNumber: number }),
       winner: 'local',
     });
     if (made) ctx.counts.conflicts++;

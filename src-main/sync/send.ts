@@ -1,5 +1,6 @@
 import { assignedFields, SYNC_SPECS, type SyncEntity, type Winner } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
+import { type CodedRule, codedRule } from '../../src-shared/sync/conflict-rules';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
 import { createLocal, findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';
@@ -125,6 +126,7 @@ function failed(ctx: RoundContext, entry: OutboxEntry, err: RemoteUnavailable): 
       entry,
       'refused',
       `the remote failed on this change in ${failures} rounds in a row (${err.message}): it is no longer sent and stays here as it is; take this side to try again`,
+      codedRule('given_up_after_failures', { failures, message: err.message }),
       null,
       'local',
     );
@@ -136,6 +138,7 @@ function conflict(
   entry: OutboxEntry,
   kind: 'refused' | 'delete',
   rule: string,
+  coded: CodedRule,
   remote: Projection | null,
   winner: Winner,
 ) {
@@ -152,6 +155,7 @@ function conflict(
     local: (entry.projection as Record<string, Json>) ?? null,
     remote: (remote as Record<string, Json>) ?? null,
     rule,
+    ...coded,
     winner,
   });
   if (created) ctx.counts.conflicts++;
@@ -288,6 +292,7 @@ async function prepareCreate(ctx: RoundContext, entry: OutboxEntry): Promise<Pre
         entry,
         'refused',
         'it refers to a record that stays local (a bank connection’s account, a local-only category)',
+        codedRule('refers_to_local_only_record'),
         null,
         'local',
       );
@@ -379,6 +384,7 @@ async function postCreate(ctx: RoundContext, { entry, local, payload }: Prepared
         entry,
         'refused',
         `the remote refused the new record (${res.status}): ${messageOf(res.body)}; it stays here only`,
+        codedRule('refused_by_remote_create', { status: res.status, message: messageOf(res.body) }),
         null,
         'local',
       );
@@ -507,6 +513,7 @@ async function finishCreated(
         entry,
         'refused',
         'the remote took this new record for another one it holds (it answered with that one): both stay separate here, and this one is not on the remote',
+        codedRule('remote_merged_records'),
         null,
         'local',
       );
@@ -543,6 +550,7 @@ function takeAssigned(ctx: RoundContext, entity: SyncEntity, entry: OutboxEntry,
         entry,
         'refused',
         `the local store refused what the remote gave the record: ${messageOf(err)}`,
+        codedRule('local_refused_remote_answer', { message: messageOf(err) }),
         agreed,
         'local',
       ),
@@ -594,7 +602,15 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     if (!full || rewritten.missing.length > 0) {
       commit(ctx, () => {
         finishPush(ctx.db, entry.id, 'conflict', 'references a record that cannot be sent to the remote');
-        conflict(ctx, entry, 'refused', 'it refers to a record that stays local', null, 'local');
+        conflict(
+          ctx,
+          entry,
+          'refused',
+          'it refers to a record that stays local',
+          codedRule('refers_to_local_only_record'),
+          null,
+          'local',
+        );
       });
       return;
     }
@@ -618,6 +634,7 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
         entry,
         'delete',
         'an edit survives a delete: the record was deleted on the remote and changed here, so it is created there again',
+        codedRule('delete_against_edit_created_again'),
         null,
         'local',
       );
@@ -637,6 +654,10 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
         followed
           ? `the remote refused the change (${res.status}): ${messageOf(res.body)}; this side took the remote's values (its copy stands)`
           : `the remote refused the change (${res.status}): ${messageOf(res.body)}; this side keeps its values`,
+        codedRule(followed ? 'refused_by_remote_change_followed' : 'refused_by_remote_change_kept', {
+          status: res.status,
+          message: messageOf(res.body),
+        }),
         remoteNow,
         followed ? 'remote' : 'local',
       ),
@@ -717,6 +738,10 @@ async function sendDelete(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
       restored
         ? `the remote refused the delete (${res.status}): ${messageOf(res.body)}; its copy stands, so the record was restored here`
         : `the remote refused the delete (${res.status}): ${messageOf(res.body)}; it is deleted here only`,
+      codedRule(restored ? 'refused_by_remote_delete_restored' : 'refused_by_remote_delete_kept', {
+        status: res.status,
+        message: messageOf(res.body),
+      }),
       remoteNow ?? rec.base,
       restored ? 'remote' : 'local',
     ),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CONFLICT_RULE_CODES, ConflictRuleParams } from '../sync/conflict-rules';
 import { BooleanQuery } from './list';
 import { defineRoute } from './route';
 
@@ -198,7 +199,12 @@ export const SyncConflictInfo = z
     base: Values,
     local: Values.describe("this replica's values (null: deleted here)"),
     remote: Values.describe("the remote's values (null: deleted there)"),
-    rule: z.string(),
+    rule: z.string().describe('the stated rule that decided, in English (as the CLI shows it)'),
+    ruleCode: z
+      .enum(CONFLICT_RULE_CODES)
+      .nullable()
+      .describe('the rule as a code screens translate (null: recorded before codes; show `rule`)'),
+    ruleParams: ConflictRuleParams.nullable().describe("the rule sentence's variable parts; `message` is said as it was"),
     kept: z.enum(['local', 'remote']).describe('the side the stated rule kept'),
     createdAt: z.string(),
     resolvedAt: z.string().nullable(),

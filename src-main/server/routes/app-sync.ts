@@ -396,6 +396,8 @@ function conflictInfo(c: SyncConflict): SyncConflictInfo {
     local: c.local,
     remote: c.remote,
     rule: c.rule,
+    ruleCode: c.ruleCode,
+    ruleParams: c.ruleParams,
     kept: c.winner,
     createdAt: c.createdAt,
     resolvedAt: c.resolvedAt,

@@ -26,6 +26,7 @@ import { syncKindsAndHeldValues } from './025-sync-kinds-and-held-values';
 import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and-hook-calls';
 import { issuedInvoices } from './027-issued-invoices';
 import { workflowVersionAuthors } from './028-workflow-version-authors';
+import { syncConflictRuleCodes } from './029-sync-conflict-rule-codes';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -91,6 +92,8 @@ export const MIGRATIONS: readonly Migration[] = [
   issuedInvoices,
   // [028 workflow version authors (four eyes over who wrote what runs)]
   workflowVersionAuthors,
+  // [029 sync conflict rule codes (the stated rule in the user's language)]
+  syncConflictRuleCodes,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

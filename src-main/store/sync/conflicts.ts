@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Winner } from '../../../src-shared/domain/sync/fields';
 import { canonicalJson, type Json } from '../../../src-shared/domain/sync/merge';
+import { type ConflictRuleCode, type ConflictRuleParams, isConflictRuleCode } from '../../../src-shared/sync/conflict-rules';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { newId, nowIso } from '../ids';
@@ -9,6 +10,8 @@ import { newId, nowIso } from '../ids';
  * Conflicts a round met (docs/decisions/0140-sync-engine.md): a group of fields changed on both sides to different
  * values, a delete against an edit, or a change the local store refused. Each is recorded with the base, both
  * values, the stated rule that decided and which side it kept; a person can take the other side with one action.
+ * The rule is kept twice: its English sentence (the CLI's) and its code with params, which screens translate
+ * (docs/decisions/0193-conflict-rule-codes.md); rows from before codes have none.
  * The same conflict (record, group and values) is recorded once, however many rounds meet it.
  */
 export type ConflictKind = 'fields' | 'delete' | 'refused';
@@ -25,6 +28,8 @@ export interface SyncConflict {
   local: Record<string, Json> | null;
   remote: Record<string, Json> | null;
   rule: string;
+  ruleCode: ConflictRuleCode | null;
+  ruleParams: ConflictRuleParams | null;
   winner: Winner;
   createdAt: string;
   resolvedAt: string | null;
@@ -42,6 +47,8 @@ interface Row {
   local_json: string | null;
   remote_json: string | null;
   rule: string;
+  rule_code: string | null;
+  rule_params: string | null;
   outcome: 'kept_local' | 'took_remote';
   group_name: string | null;
   winner: Winner | null;
@@ -64,6 +71,9 @@ function toConflict(r: Row): SyncConflict {
     local: r.local_json ? JSON.parse(r.local_json) : null,
     remote: r.remote_json ? JSON.parse(r.remote_json) : null,
     rule: r.rule,
+    // A code this build does not know (a newer one wrote it) reads as a row without one: its English sentence.
+    ruleCode: isConflictRuleCode(r.rule_code) ? r.rule_code : null,
+    ruleParams: isConflictRuleCode(r.rule_code) && r.rule_params ? JSON.parse(r.rule_params) : null,
     winner: r.winner ?? (r.outcome === 'kept_local' ? 'local' : 'remote'),
     createdAt: r.created_at,
     resolvedAt: r.resolved_at,
@@ -83,6 +93,12 @@ export interface NewConflict {
   local: Record<string, Json> | null;
   remote: Record<string, Json> | null;
   rule: string;
+  /**
+   * The rule's code and its sentence's variable parts (src-shared/sync/conflict-rules.ts); the engine states one for
+   * every rule it writes. Left out or null: a sentence with none, shown as it is.
+   */
+  ruleCode?: ConflictRuleCode | null;
+  ruleParams?: ConflictRuleParams | null;
   winner: Winner;
 }
 
@@ -96,11 +112,11 @@ export function recordConflict(db: Db, c: NewConflict): boolean {
   const r = db
     .prepare(
       `INSERT INTO sync_conflicts (id, team_id, remote_id, entity, local_id, fields, base_json, local_json, remote_json,
-         rule, outcome, group_name, winner, values_hash, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         rule, rule_code, rule_params, outcome, group_name, winner, values_hash, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (remote_id, entity, local_id, values_hash) DO UPDATE SET
          resolved_at = NULL, outcome = excluded.outcome, winner = excluded.winner, rule = excluded.rule,
-         created_at = excluded.created_at
+         rule_code = excluded.rule_code, rule_params = excluded.rule_params, created_at = excluded.created_at
        WHERE sync_conflicts.resolved_at IS NOT NULL AND sync_conflicts.outcome != excluded.outcome`,
     )
     .run(
@@ -114,6 +130,8 @@ export function recordConflict(db: Db, c: NewConflict): boolean {
       c.local ? canonicalJson(c.local) : null,
       c.remote ? canonicalJson(c.remote) : null,
       c.rule,
+      c.ruleCode ?? null,
+      c.ruleCode && c.ruleParams ? JSON.stringify(c.ruleParams) : null,
       c.winner === 'local' ? 'kept_local' : 'took_remote',
       c.group,
       c.winner,

@@ -2,6 +2,7 @@ import type { InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/i
 import { apiLineItems, sameInvoice } from '../../../src-shared/domain/sync/invoices';
 import type { Json, Projection } from '../../../src-shared/domain/sync/merge';
 import { toMajor } from '../../../src-shared/money';
+import { codedRule } from '../../../src-shared/sync/conflict-rules';
 import type { Db } from '../db';
 import { requireInvoiceRow } from '../invoices/read';
 import { assertNumberFree, NO_NUMBER } from '../invoices/settings';
@@ -77,6 +78,7 @@ export function yieldNumber(w: Writer, draftId: string, invoiceNumber: string): 
         local: { invoiceNumber },
         remote: { invoiceNumber: null },
         rule: `the remote holds another invoice numbered ${invoiceNumber}: this draft gives the number up and takes the one the remote gives it`,
+        ...codedRule('draft_number_yielded', { invoiceNumber }),
         winner: 'remote',
       })
     : false;

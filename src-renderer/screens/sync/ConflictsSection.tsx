@@ -20,7 +20,7 @@ import { useWrite } from '../../data/use-write';
 import { api } from '../../lib/api';
 import { formatDateTime } from '../../lib/format';
 import { useToasts } from '../../stores/toasts';
-import { conflictFields, fieldLabel, type NameOf, recordLabel, sideText } from './conflict-view';
+import { conflictFields, fieldLabel, type NameOf, recordLabel, ruleParts, ruleText, sideText } from './conflict-view';
 
 type Side = 'local' | 'remote';
 
@@ -144,11 +144,22 @@ export function ConflictsSection({ canManage, openCount }: { canManage: boolean;
     {
       id: 'kept',
       header: t('conflicts.columns.kept'),
-      title: (c) => c.rule,
+      title: (c) => ruleText(c),
       cell: (c) => (
         <>
           <div>{t(`conflicts.sides.${c.kept}`)}</div>
-          <div className="cell-sub sync-rule">{c.rule}</div>
+          <div className="cell-sub sync-rule">
+            {ruleParts(c).map((p, i) =>
+              p.said ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one sentence, in their order
+                <span key={i} lang="en">
+                  {p.text}
+                </span>
+              ) : (
+                p.text
+              ),
+            )}
+          </div>
         </>
       ),
     },

@@ -93,6 +93,39 @@ function lineItemsText(lines: unknown[], currency: unknown): string {
     .join('; ');
 }
 
+/** A part of a rule's sentence; `said` parts are words as someone else said them (English), shown untranslated. */
+export interface RulePart {
+  text: string;
+  said?: true;
+}
+
+/** Stands for the said message while the sentence is translated, so the sentence can be split around it. */
+const SAID = '\u0000said\u0000';
+
+/**
+ * The stated rule in the user's language, in parts: the catalogue's sentence for its code, with the remote's or
+ * the local store's own message kept as it was said. A conflict recorded before codes (or with a code this build
+ * does not know) is its English sentence, said as it was.
+ */
+export function ruleParts(c: Pick<SyncConflictInfo, 'rule' | 'ruleCode' | 'ruleParams'>): RulePart[] {
+  const key = `sync:rules.${c.ruleCode}`;
+  if (!c.ruleCode || !i18n.exists(key)) return [{ text: c.rule, said: true }];
+  const params = c.ruleParams ?? {};
+  const sentence = t(key, { ...params, message: SAID });
+  const message = params.message ?? '';
+  return sentence
+    .split(SAID)
+    .flatMap((text, i): RulePart[] => [...(i > 0 ? [{ text: message, said: true as const }] : []), { text }])
+    .filter((p) => p.text !== '');
+}
+
+/** The rule as one line of text (a cell's title). */
+export function ruleText(c: Pick<SyncConflictInfo, 'rule' | 'ruleCode' | 'ruleParams'>): string {
+  return ruleParts(c)
+    .map((p) => p.text)
+    .join('');
+}
+
 /**
  * A round's progress: `pull`, `push`, `walk transaction` (a generic remote's lists are walked one entity at a
  * time), with how far it is when the round knows.
