@@ -9,6 +9,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import { type Customer, customerRoutes } from '../../../src-shared/contract/customers';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import { EInvoiceFormatField } from '../../components/EInvoiceFormatField';
+import { TagField } from '../../components/TagField';
 import { ConfirmDialog, ErrorBanner, Field, Kbd } from '../../components/ui';
 import { useRead } from '../../data/use-read';
 import { useWrite } from '../../data/use-write';
@@ -255,30 +256,19 @@ export function CustomerForm({
           </section>
           <section className="form-section">
             <h3>{t('form.tags')}</h3>
-            {tags === null ? (
-              <p className="faint">{t('form.loadingTags')}</p>
-            ) : tags.length === 0 ? (
-              <p className="faint">{t('form.noTags')}</p>
-            ) : (
-              <div className="tag-picker">
-                {tags.map((tag) => {
-                  const on = values.tagIds.includes(tag.id);
-                  return (
-                    <button
-                      type="button"
-                      key={tag.id}
-                      className="tag-option"
-                      aria-pressed={on}
-                      onClick={() =>
-                        setValues((v) => ({ ...v, tagIds: on ? v.tagIds.filter((x) => x !== tag.id) : [...v.tagIds, tag.id] }))
-                      }
-                    >
-                      {tag.name}
-                    </button>
-                  );
-                })}
-              </div>
-            )}
+            <TagField
+              tags={tags}
+              selected={values.tagIds}
+              legend={t('form.tags')}
+              empty={t('form.noTags')}
+              loading={t('form.loadingTags')}
+              onToggle={(tag, on) =>
+                setValues((v) => ({
+                  ...v,
+                  tagIds: on ? [...v.tagIds.filter((x) => x !== tag.id), tag.id] : v.tagIds.filter((x) => x !== tag.id),
+                }))
+              }
+            />
             {errors.tags ? <span className="error">{errors.tags}</span> : null}
           </section>
           <section className="form-section">

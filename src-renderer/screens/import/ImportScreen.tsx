@@ -52,6 +52,12 @@ export function ImportScreen() {
   const toast = useToasts();
   const accountList = accounts.data?.data ?? [];
   const account = accountId || accountList[0]?.id || '';
+  const chosenAccount = accountList.find((a) => a.id === account);
+  const accountTitle = chosenAccount
+    ? `${chosenAccount.name} (${chosenAccount.currency})`
+    : account === FROM_FILE
+      ? t('fromFile')
+      : undefined;
   const currencyOfAccount = (id: string | null | undefined) => accountList.find((a) => a.id === id)?.currency;
   /** A statement's rows are in its account's currency, else the one the file states, else the chosen account's. */
   const currencyOf = (index: number) => {
@@ -143,8 +149,9 @@ export function ImportScreen() {
           <label className="filter wide">
             <span>{t('oneAccountFiles')}</span>
             <select
-              className="select"
+              className="select account-select"
               value={account}
+              title={accountTitle}
               onChange={(e) => setAccountId(e.target.value)}
               disabled={phase.step !== 'idle'}
             >

@@ -8,7 +8,11 @@ import { deliveryTone, type ShownStatus, statusTone } from './invoice-commands';
 /** The status as a pill: "Not sent yet" for an issued invoice whose e-mail has not left (invoice-commands.ts). */
 export function StatusPill({ status }: { status: ShownStatus }) {
   const { t } = useTranslation('invoices');
-  return <span className={`pill ${statusTone(status)}`}>{t(`status.${status}`)}</span>;
+  return (
+    <span className={`pill ${statusTone(status)}`} title={t(`status.${status}`)}>
+      {t(`status.${status}`)}
+    </span>
+  );
 }
 
 /** One line under a list row: the e-mail's state ("Waiting for sync"), when there is one. */

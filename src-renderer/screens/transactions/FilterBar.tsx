@@ -57,6 +57,7 @@ export function FilterBar(props: {
       />
       <SelectFilter
         label={t('filters.account')}
+        className="account-select"
         value={filters.account}
         onChange={(account) => setFilter({ account })}
         options={[{ value: '', label: t('filters.allAccounts') }, ...props.accounts.map((a) => ({ value: a.id, label: a.name }))]}
@@ -228,11 +229,19 @@ function SelectFilter(props: {
   onChange: (value: string) => void;
   /** The first one is "all" (the empty value); `key` where two options may share a value. */
   options: readonly { key?: string; value: string; label: string }[];
+  className?: string;
 }) {
+  // The whole choice in a tooltip too: a name longer than the select's widest still reads in full.
+  const chosen = props.options.find((o) => o.value === props.value)?.label;
   return (
     <label className="filter">
       <span>{props.label}</span>
-      <select className="select" value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+      <select
+        className={`select ${props.className ?? ''}`}
+        value={props.value}
+        title={chosen}
+        onChange={(e) => props.onChange(e.target.value)}
+      >
         {props.options.map((o) => (
           <option key={o.key ?? o.value} value={o.value}>
             {o.label}

@@ -10,6 +10,7 @@ import { ApiClientError } from '../../../src-shared/api-client';
 import type { TransactionCategory } from '../../../src-shared/contract/categories';
 import { type Transaction, transactionRoutes } from '../../../src-shared/contract/transactions';
 import { toMajor, toMinor } from '../../../src-shared/money';
+import { TagField } from '../../components/TagField';
 import { DataTable } from '../../components/table/DataTable';
 import { ErrorBanner, Kbd } from '../../components/ui';
 import { useRecord } from '../../data/use-read';
@@ -238,30 +239,19 @@ function PanelBody({
             ))}
           </select>
         </label>
-        <fieldset className="tag-picker">
-          <legend className="sr-only">{tr('columns.tags')}</legend>
-          {tags.length === 0 ? <span className="faint">{tr('panel.noTags')}</span> : null}
-          {tags.map((tag) => {
-            const on = tagIds.has(tag.id);
-            return (
-              <button
-                key={tag.id}
-                type="button"
-                className="tag-option"
-                aria-pressed={on}
-                onClick={() => {
-                  const next = on ? [...tagIds].filter((x) => x !== tag.id) : [...tagIds, tag.id];
-                  void patch(
-                    { tags: next.map((id) => ({ id })) },
-                    on ? tr('panel.tagRemoved', { name: tag.name }) : tr('panel.tagAdded', { name: tag.name }),
-                  );
-                }}
-              >
-                {tag.name}
-              </button>
+        <TagField
+          tags={tags}
+          selected={[...tagIds]}
+          legend={tr('columns.tags')}
+          empty={tr('panel.noTags')}
+          onToggle={(tag, on) => {
+            const next = on ? [...tagIds, tag.id] : [...tagIds].filter((x) => x !== tag.id);
+            void patch(
+              { tags: next.map((id) => ({ id })) },
+              on ? tr('panel.tagAdded', { name: tag.name }) : tr('panel.tagRemoved', { name: tag.name }),
             );
-          })}
-        </fieldset>
+          }}
+        />
         <div className="panel-actions">
           <button
             type="button"

@@ -14,12 +14,12 @@ import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { categoryRoutes } from '../../../src-shared/contract/categories';
 import { tagRoutes } from '../../../src-shared/contract/tags';
 import { transactionRoutes } from '../../../src-shared/contract/transactions';
+import { useTagByName } from '../../components/TagField';
 import { EmptyState } from '../../components/table/EmptyState';
 import { TableFooter } from '../../components/table/TableFooter';
 import { ErrorBanner } from '../../components/ui';
 import { useCursorList } from '../../data/use-cursor-list';
 import { useRead } from '../../data/use-read';
-import { useWrite } from '../../data/use-write';
 import { i18n, languageOf } from '../../i18n';
 import { downloadFile } from '../../lib/download';
 import { formatNumber } from '../../lib/format';
@@ -60,7 +60,7 @@ export function TransactionsScreen() {
   const categories = useRead(categoryRoutes.list);
   const accounts = useRead(bankAccountRoutes.list, { query: {} });
   const tags = useRead(tagRoutes.list);
-  const createTagWrite = useWrite(tagRoutes.create);
+  const tagByName = useTagByName();
   const actions = useReviewActions();
   const similar = useSimilarOffer();
   const grid = useGridHandle();
@@ -150,7 +150,7 @@ export function TransactionsScreen() {
 
   async function createTag(name: string) {
     try {
-      const tag = await createTagWrite.mutateAsync({ body: { name } });
+      const tag = await tagByName(name, tagList);
       await addTag(tag.id, tag.name);
     } catch (err) {
       toast.error(err, t('pickers.createTagFailed', { name }));

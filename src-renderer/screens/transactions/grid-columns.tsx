@@ -115,7 +115,7 @@ export const gridColumns = (t: T): readonly Column<ReviewRow>[] => [
     id: 'state',
     header: t('columns.state'),
     cell: (r) => (
-      <span className={`pill ${REVIEW_TONE[r.reviewState]}`} data-review-state={r.reviewState}>
+      <span className={`pill ${REVIEW_TONE[r.reviewState]}`} data-review-state={r.reviewState} title={t(`tabs.${r.reviewState}`)}>
         {t(`tabs.${r.reviewState}`)}
       </span>
     ),
