@@ -1,3 +1,4 @@
+import { CARRIED_OUT, IDEMPOTENCY_OUTCOME_HEADER } from '../../src-shared/contract/idempotency';
 import { assignedFields, SYNC_SPECS, type SyncEntity, type Winner } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
 import { type CodedRule, codedRule } from '../../src-shared/sync/conflict-rules';
@@ -559,6 +560,11 @@ function takeAssigned(ctx: RoundContext, entity: SyncEntity, entry: OutboxEntry,
   }
 }
 
+/** The remote's answer to a retried Idempotency-Key whose first request was carried out but never answered. */
+function carriedOut(res: { status: number; headers: Headers }): boolean {
+  return res.status === 409 && res.headers.get(IDEMPOTENCY_OUTCOME_HEADER) === CARRIED_OUT;
+}
+
 /** Sends the groups in which `local` differs from `base` as an update of its own (frozen and sent now). */
 async function pushDifference(
   ctx: RoundContext,
@@ -642,7 +648,9 @@ async function sendUpdate(ctx: RoundContext, entry: OutboxEntry): Promise<void> 
     });
     return;
   }
-  if (!ok(res.status)) {
+  // A 409 "carried out" (a retry after the remote's process stopped between its commit and its answer): the change
+  // is made there, as if answered.
+  if (!ok(res.status) && !carriedOut(res)) {
     commit(ctx, () => finishPush(ctx.db, entry.id, 'conflict', `${res.status} ${messageOf(res.body)}`));
     const remoteNow = await remoteRecord(ctx, entity, rec.remoteRecordId);
     const followed = remoteNow ? followRefusal(ctx, entity, entry.localId, rec.remoteRecordId, remoteNow) : false;

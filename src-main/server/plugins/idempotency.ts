@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
+import { CARRIED_OUT, IDEMPOTENCY_OUTCOME_HEADER } from '../../../src-shared/contract/idempotency';
 import type { Db } from '../../store/db';
 import {
   beginIdempotentRequest,
@@ -202,6 +203,8 @@ export const idempotencyPlugin = fp(
             'Conflict',
             'The request with this Idempotency-Key was carried out, but its answer was lost when the server stopped',
             'Read the record to see the change; send the change again only under a new key',
+            undefined,
+            { [IDEMPOTENCY_OUTCOME_HEADER]: CARRIED_OUT },
           );
         case 'replay': {
           const { response } = outcome;

@@ -448,6 +448,7 @@ describe('Idempotency-Key guard', () => {
         expect(retry.statusCode).toBe(409);
         expect(retry.json().message).toMatch(/was carried out, but its answer was lost/);
         expect(retry.headers['retry-after']).toBeUndefined();
+        expect(retry.headers['idempotency-outcome']).toBe('carried-out');
         expect(api.db.prepare(`SELECT count(*) FROM ${r.table} WHERE name = ?`).pluck().get(body.name)).toBe(1);
       }
     }
