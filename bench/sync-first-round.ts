@@ -8,6 +8,7 @@
  *
  *   node --import tsx bench/sync-first-round.ts [--kind finops|hosted|both] [--rate-limit N]
  */
+import diagnostics from 'node:diagnostics_channel';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,18 +30,21 @@ const kindArg = option('--kind') ?? 'both';
 /** The remote's requests per minute per credential (default: `finops serve`'s own default). */
 const rateLimit = option('--rate-limit');
 
-/** Requests by method and path shape (ids folded), counted through the process's fetch. */
+/**
+ * Requests by method and path shape (ids folded), counted from undici's diagnostics channel: the round's requests go
+ * through the outbound guard's own undici dispatcher (src-main/outbound/fetch.ts), not the global fetch.
+ */
 function countRequests(): { counts: Map<string, number>; restore: () => void } {
   const counts = new Map<string, number>();
-  const original = globalThis.fetch;
-  globalThis.fetch = (input, init) => {
-    const url = new URL(String(input));
-    const shape = url.pathname.replace(/\/v1/, '').replace(/\/[0-9a-f-]{20,}|\/[A-Za-z0-9_-]{21,}/g, '/:id');
-    const key = `${init?.method ?? 'GET'} ${shape}`;
+  const onCreate = (message: unknown) => {
+    const { request } = message as { request: { method: string; path: string } };
+    const pathname = request.path.split('?')[0]!;
+    const shape = pathname.replace(/\/v1/, '').replace(/\/[0-9a-f-]{20,}|\/[A-Za-z0-9_-]{21,}/g, '/:id');
+    const key = `${request.method} ${shape}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
-    return original(input, init);
   };
-  return { counts, restore: () => (globalThis.fetch = original) };
+  diagnostics.subscribe('undici:request:create', onCreate);
+  return { counts, restore: () => diagnostics.unsubscribe('undici:request:create', onCreate) };
 }
 
 async function firstRound(kind: RemoteKind): Promise<void> {
