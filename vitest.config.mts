@@ -9,7 +9,9 @@ export default defineConfig({
     environment: 'node',
     // The test clock first (test/helpers/clock.ts): every test runs on a fixed day, whatever the machine's date.
     setupFiles: ['test/clock-setup.ts', 'test/setup.ts'],
-    testTimeout: 30_000,
+    // Two files run at once on a 2-core machine: a test that compiles the official e-invoice rules or starts several
+    // servers took 11 s alone and 37 s beside a loaded neighbour. A test that hangs still ends, a minute later.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // One test file per core. Vitest's default leaves a core to its own process (cores − 1: one worker on a 2-core
