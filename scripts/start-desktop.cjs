@@ -13,7 +13,9 @@
  *    terminal, and returns its path (nothing is parsed from its output);
  * 3. the native modules, loaded by Electron itself: better-sqlite3 opening an in-memory database and running a
  *    query, and keytar. Both are Node-API modules, so the Node build loads in Electron unchanged — there is no
- *    rebuild step (docs/decisions/0043-desktop-packaging.md); a failure here means a broken install (`npm ci`);
+ *    rebuild step (docs/decisions/0043-desktop-packaging.md); better-sqlite3 failing means a broken install
+ *    (`npm ci`). keytar failing only warns: on Linux it needs libsecret-1, and without it the app keeps its
+ *    secrets with Electron's safeStorage instead (src-main/electron/secrets.ts), so it runs (`keytarAdvice`);
  * 4. Electron itself; on Linux, the "SUID sandbox helper … not configured correctly" abort is recognised and
  *    explained (the helper must be owned by root with mode 4755, or unprivileged user namespaces allowed) —
  *    the sandbox is never turned off for you.
@@ -33,8 +35,13 @@ const sqlite = db.prepare('select sqlite_version() as v').get().v;
 db.exec('create table t (x integer); insert into t values (42)');
 if (db.prepare('select x from t').pluck().get() !== 42) throw new Error('better-sqlite3 returned a wrong value');
 db.close();
-require('keytar');
-process.stdout.write(JSON.stringify({ sqlite, electron: process.versions.electron, modules: process.versions.modules }) + '\\n');
+let keytar = null;
+try {
+  require('keytar');
+} catch (err) {
+  keytar = String((err && err.message) || err);
+}
+process.stdout.write(JSON.stringify({ sqlite, keytar, electron: process.versions.electron, modules: process.versions.modules }) + '\\n');
 `;
 
 function fail(message) {
@@ -86,8 +93,26 @@ function checkNativeModules(electron) {
     'start-desktop: the native modules do not load in Electron:\n' +
       `${(r.stderr || r.error?.message || '').trim()}\n` +
       'better-sqlite3 and keytar are Node-API modules: the build npm installed loads in Electron without a rebuild,\n' +
-      'so this is a damaged install. Run `npm ci` (on Linux keytar needs libsecret-1: apt install libsecret-1-0).',
+      'so this is a damaged install. Run `npm ci`.',
   );
+}
+
+/**
+ * What to say when keytar did not load in Electron (`loadError`, null when it did): a warning, never a stop. The
+ * app's secrets then live in a file encrypted by Electron's safeStorage where it has a real key (on Linux: the
+ * Secret Service's or KWallet's, never Chromium's fixed `basic_text` one), else for the session only
+ * (src-main/desktop/secret-store.ts). Returns null when there is nothing to say.
+ */
+function keytarAdvice(loadError, platform = process.platform) {
+  if (!loadError) return null;
+  const libsecret = platform === 'linux' && /libsecret/i.test(loadError);
+  return [
+    `start-desktop: warning: keytar does not load in Electron (${loadError.split(/\r?\n/)[0]}).`,
+    libsecret
+      ? 'It needs libsecret-1 (Debian/Ubuntu: sudo apt install libsecret-1-0; Fedora: sudo dnf install libsecret).'
+      : 'This looks like a damaged install (`npm ci` mends it).',
+    "The app starts anyway: its secrets are kept by Electron's safeStorage instead (or for this session only).",
+  ].join('\n');
 }
 
 /** Does Electron's output say it aborted because Chromium's Linux sandbox could not start? */
@@ -130,9 +155,12 @@ async function main(argv = process.argv.slice(2)) {
   checkDisplay();
   const electron = electronBinary();
   const found = checkNativeModules(electron);
+  const keytarWarning = keytarAdvice(found.keytar);
   console.log(
-    `start-desktop: Electron ${found.electron} (modules ABI ${found.modules}) loads better-sqlite3 (SQLite ${found.sqlite}) and keytar`,
+    `start-desktop: Electron ${found.electron} (modules ABI ${found.modules}) loads better-sqlite3 (SQLite ${found.sqlite})` +
+      (keytarWarning ? '' : ' and keytar'),
   );
+  if (keytarWarning) console.warn(keytarWarning);
   if (options.mode === 'dev') return run(process.execPath, [ELECTRON_VITE, 'dev'], electron);
   if (options.build) {
     const built = spawnSync(process.execPath, [ELECTRON_VITE, 'build'], { cwd: ROOT, stdio: 'inherit' });
@@ -153,4 +181,4 @@ if (require.main === module) {
   );
 }
 
-module.exports = { parseArgs, checkDisplay, isSandboxFailure, sandboxAdvice, NATIVE_CHECK };
+module.exports = { parseArgs, checkDisplay, keytarAdvice, isSandboxFailure, sandboxAdvice, NATIVE_CHECK };

@@ -87,9 +87,9 @@ export interface FinopsDesktopBridge {
   sync: DesktopSyncCredentials;
   /**
    * Opens the authorization URL of a loopback OAuth sign-in (POST /app/sync/oauth/start, redirect: loopback) in the
-   * system browser; any other URL rejects.
+   * system browser, when it lies on the origin of the remote signed in to (`remoteBaseUrl`); any other URL rejects.
    */
-  openSignIn(url: string): Promise<void>;
+  openSignIn(url: string, remoteBaseUrl: string): Promise<void>;
   operator: DesktopOperatorSettings;
 }
 

@@ -17,6 +17,7 @@ import { startServer } from '../server/start';
 import { DatabaseCorrupt, DatabaseTooNew, type Db, type OpenEvent } from '../store/db';
 import { enabledRemotes } from '../store/sync/remotes';
 import { ensureDesktopKey } from './desktop-key';
+import { listenOnPreferredPort } from './preferred-port';
 import { allowanceInForce, usablePrivateHosts } from './private-hosts';
 import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from './protocol';
 import { relayedSecretStore, type SecretRelay } from './secret-relay';
@@ -48,10 +49,6 @@ export function detectParentChannel(proc: NodeJS.Process = process): ParentChann
   throw new Error('the server host must be started by the desktop shell (no parent channel)');
 }
 
-function isAddressInUse(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE';
-}
-
 async function listen(request: StartRequest, secrets: SecretRelay, onOpenEvent: (event: OpenEvent) => void) {
   const options = {
     dataDir: request.dataDir,
@@ -62,13 +59,8 @@ async function listen(request: StartRequest, secrets: SecretRelay, onOpenEvent: 
     sync: { secretStore: secrets.store },
     onOpenEvent,
   };
-  try {
-    return await startServer({ ...options, port: request.port });
-  } catch (err) {
-    // The previous port was taken meanwhile: a new port is better than no server (the shell reloads the window).
-    if (request.port !== 0 && isAddressInUse(err)) return startServer({ ...options, port: 0 });
-    throw err;
-  }
+  // The previous port was taken meanwhile, or is one Windows reserves: another port (preferred-port.ts).
+  return listenOnPreferredPort(request.port, (port) => startServer({ ...options, port }));
 }
 
 /** A credential for this remote was stored or removed: its teams' rounds run now instead of waiting for a person. */

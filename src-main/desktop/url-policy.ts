@@ -4,8 +4,9 @@
  *
  * - `isAppUrl`: may the window navigate to / trust IPC from this URL? Only the exact origin of the local server
  *   (scheme, host and port) — or, in development, the exact origin of the renderer dev server.
- * - `isSafeExternalUrl`: may a link be handed to the OS browser? Only https (and http to non-local hosts is
- *   refused too: a finance app opens nothing unencrypted); never file:, javascript:, custom schemes.
+ * - `isSafeExternalUrl`: is a link's scheme fit for the OS browser? Only https (and http to non-local hosts is
+ *   refused too: a finance app opens nothing unencrypted); never file:, javascript:, custom schemes. Which hosts a
+ *   link may go to depends on what it is for: external-links.ts.
  * - `isSignInUrl`: may the Sync screen have the OS browser open this URL to sign in to a sync remote (RFC 8252)?
  *   Only an authorization request of the loopback sign-in the local server issues (PKCE, a redirect to
  *   `http://127.0.0.1:PORT/callback`), at https — or http on this machine, as a sync remote may be — so the

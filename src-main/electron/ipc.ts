@@ -5,7 +5,7 @@
  * The private hosts the user allows are the operator's (docs/decisions/0191): set here, by the app's own page,
  * never over the local server's HTTP.
  */
-import { app, type IpcMainInvokeEvent, ipcMain, shell } from 'electron';
+import { app, type IpcMainInvokeEvent, ipcMain } from 'electron';
 import {
   type DesktopAppInfo,
   type DesktopConnection,
@@ -19,7 +19,8 @@ import type { PrivateHostsSetting } from '../desktop/private-hosts';
 import type { SecretStore } from '../desktop/secret-store';
 import type { ServerSupervisor } from '../desktop/supervisor';
 import { clearSyncCredential, hasSyncCredential, setSyncCredential } from '../desktop/sync-credentials';
-import { isAppUrl, isSignInUrl } from '../desktop/url-policy';
+import { isAppUrl } from '../desktop/url-policy';
+import { openExternalFor } from './external';
 
 export interface IpcContext {
   appOrigins(): string[];
@@ -29,6 +30,7 @@ export interface IpcContext {
   /** The origin the renderer should call (the dev server's in development, which proxies /v1). */
   rendererBaseUrl(serverUrl: string): string;
   dataDir: string;
+  log(message: string): void;
 }
 
 export function registerIpc(ctx: IpcContext): void {
@@ -109,9 +111,12 @@ export function registerIpc(ctx: IpcContext): void {
   );
   ipcMain.handle(
     IPC.openSignIn,
-    trusted(async (url: unknown) => {
-      if (typeof url !== 'string' || !isSignInUrl(url)) throw new Error('only a sync sign-in’s authorization URL opens');
-      await shell.openExternal(url);
+    trusted(async (url: unknown, remoteBaseUrl: unknown) => {
+      const opened =
+        typeof url === 'string' &&
+        typeof remoteBaseUrl === 'string' &&
+        openExternalFor(url, { for: 'sign-in', remoteBaseUrl }, ctx.log);
+      if (!opened) throw new Error('only a sync sign-in’s authorization URL on the remote signed in to opens');
     }),
   );
 }

@@ -3,9 +3,10 @@
  * and relays; the decisions sit in plain modules under src-main/desktop/ (tested in Node, without Electron):
  * supervisor.ts (start, restart policy, stop), server-host.ts (the utility process), desktop-key.ts (per-install
  * API key), secret-store.ts / encrypted-file-store.ts / secret-relay.ts (keychain, safeStorage file, sync
- * credentials for the host), url-policy.ts (navigation / IPC / external links), shell-page.ts (what the window
- * shows when the app cannot be), window-state.ts, app-menu.ts, update-check.ts, log-file.ts, preferred-port.ts,
- * private-hosts.ts (the private addresses the user allows, set in Settings). docs/decisions/0040, 0042–0044, 0191.
+ * credentials for the host), url-policy.ts (navigation / IPC), external-links.ts (what opens outside the app),
+ * shell-page.ts (what the window shows when the app cannot be), window-state.ts, app-menu.ts, update-check.ts,
+ * log-file.ts, preferred-port.ts, private-hosts.ts (the private addresses the user allows, set in Settings).
+ * docs/decisions/0040, 0042–0044, 0191.
  *
  * The window loads the UI from the local server itself (same origin as the API: no CORS, and the server's CSP
  * header applies). In development (`electron-vite dev`) it loads the renderer dev server instead, which proxies
@@ -27,9 +28,10 @@ import { type SecretStore, secretAccounts } from '../desktop/secret-store';
 import type { ShellAction } from '../desktop/shell-page';
 import { ServerSupervisor } from '../desktop/supervisor';
 import { checkForUpdate, packagedUpdateFeed, readUpdateSettings, SETTINGS_FILE, type UpdateCheck } from '../desktop/update-check';
-import { isAppUrl, isSafeExternalUrl } from '../desktop/url-policy';
+import { isAppUrl } from '../desktop/url-policy';
 import { WINDOW_STATE_FILE } from '../desktop/window-state';
 import { defaultAppDir, defaultDataDir, PRODUCT_NAME } from '../paths';
+import { openExternalFor } from './external';
 import { registerIpc } from './ipc';
 import { openShellSecrets } from './secrets';
 import { hardenSession } from './session';
@@ -57,7 +59,7 @@ let current: ReadyEvent | null = null;
 let pageProblem: string | null = null;
 /** Set when the shell could not even start the server (the shell page says why). */
 let startupFailure: string | null = null;
-let newerVersion: Extract<UpdateCheck, { state: 'newer' }> | null = null;
+let newerVersion: (Extract<UpdateCheck, { state: 'newer' }> & { feedUrl: string }) | null = null;
 let quitting = false;
 
 // Saved in Settings: the running host applies it now; a host started later gets it in its start message.
@@ -160,7 +162,7 @@ function setMenu(): void {
 }
 
 function openDownload(): void {
-  if (newerVersion && isSafeExternalUrl(newerVersion.downloadUrl)) void shell.openExternal(newerVersion.downloadUrl);
+  if (newerVersion) openExternalFor(newerVersion.downloadUrl, { for: 'update', feedUrl: newerVersion.feedUrl }, say);
 }
 
 /** One update check; `byPerson` (the menu) answers in a dialog, the automatic one only logs and fills the menu. */
@@ -178,7 +180,7 @@ async function checkUpdates(byPerson: boolean): Promise<void> {
   });
   say(`update check: ${JSON.stringify(result)}`);
   if (result.state === 'newer') {
-    newerVersion = result;
+    newerVersion = { ...result, feedUrl };
     setMenu();
   }
   if (!byPerson) return;
@@ -255,6 +257,7 @@ async function main(): Promise<void> {
     privateHosts,
     rendererBaseUrl: (serverUrl) => (devRendererUrl ? new URL(devRendererUrl).origin : serverUrl),
     dataDir,
+    log: say,
   });
   openWindow();
   app.on('activate', () => {

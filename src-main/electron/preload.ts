@@ -30,7 +30,7 @@ const bridge: FinopsDesktopBridge = {
     hasCredential: (baseUrl) => ipcRenderer.invoke(IPC.syncHasCredential, baseUrl) as Promise<boolean>,
     storage: () => ipcRenderer.invoke(IPC.syncStorage) as Promise<SecretStorageKind>,
   },
-  openSignIn: (url) => ipcRenderer.invoke(IPC.openSignIn, url) as Promise<void>,
+  openSignIn: (url, remoteBaseUrl) => ipcRenderer.invoke(IPC.openSignIn, url, remoteBaseUrl) as Promise<void>,
   operator: {
     getPrivateHosts: () => ipcRenderer.invoke(IPC.getPrivateHosts) as Promise<DesktopPrivateHosts>,
     setPrivateHosts: (entries) => ipcRenderer.invoke(IPC.setPrivateHosts, entries) as Promise<SavePrivateHostsResult>,

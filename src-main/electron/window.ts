@@ -1,14 +1,17 @@
 /**
  * The app's one window: created where it was last left (desktop/window-state.ts), locked down (context isolation,
- * sandbox, no Node, navigation and redirects only within the app's origin, new windows only as https links in the
- * OS browser), and showing either the app or the shell's own page (desktop/shell-page.ts). Every send goes through
- * `send`, which does nothing once the window is gone (macOS keeps the app running with no window).
+ * sandbox, no Node, navigation and redirects only within the app's origin, new windows and mailto: only as the
+ * links desktop/external-links.ts lets out, to the OS browser or mail program), and showing either the app or the
+ * shell's own page (desktop/shell-page.ts). Every send goes through `send`, which does nothing once the window is
+ * gone (macOS keeps the app running with no window).
  */
-import { BrowserWindow, screen, shell } from 'electron';
+import { BrowserWindow, screen } from 'electron';
+import { isMailtoLink } from '../desktop/external-links';
 import { loadFailureNeedsPage, type ShellAction, type ShellPageFacts, shellActionOf, shellPageUrl } from '../desktop/shell-page';
-import { isAppUrl, isSafeExternalUrl } from '../desktop/url-policy';
+import { isAppUrl } from '../desktop/url-policy';
 import { loadWindowState, MIN_SIZE, placeWindow, saveWindowState } from '../desktop/window-state';
 import { PRODUCT_NAME } from '../paths';
+import { openExternalFor } from './external';
 
 export interface AppWindowOptions {
   preload: string;
@@ -94,22 +97,27 @@ export class AppWindow {
     this.win.loadURL(url).catch((err: Error) => this.options.log(`load failed: ${err.message}`));
   }
 
-  /** Navigation, redirects and new windows: the app's origin only; shell-page actions; https links to the OS browser. */
+  /**
+   * Navigation, redirects and new windows: the app's origin only; shell-page actions; a mailto: link clicked, and
+   * the page links external-links.ts allows in a new window, to the OS (a redirect never opens anything).
+   */
   private guardNavigation(): void {
     const wc = this.win.webContents;
-    const onNavigate = (event: { preventDefault(): void }, url: string) => {
+    const onNavigate = (event: { preventDefault(): void }, url: string, clicked: boolean) => {
       const action = shellActionOf(url);
       if (action) {
         event.preventDefault();
         this.options.onShellAction(action);
         return;
       }
-      if (!isAppUrl(url, this.options.appOrigins())) event.preventDefault();
+      if (isAppUrl(url, this.options.appOrigins())) return;
+      event.preventDefault();
+      if (clicked && isMailtoLink(url)) openExternalFor(url, { for: 'page' }, this.options.log);
     };
-    wc.on('will-navigate', onNavigate);
-    wc.on('will-redirect', onNavigate);
+    wc.on('will-navigate', (event, url) => onNavigate(event, url, true));
+    wc.on('will-redirect', (event, url) => onNavigate(event, url, false));
     wc.setWindowOpenHandler(({ url }) => {
-      if (isSafeExternalUrl(url)) void shell.openExternal(url);
+      openExternalFor(url, { for: 'page' }, this.options.log);
       return { action: 'deny' };
     });
   }

@@ -18,7 +18,10 @@ export const platform: Platform = {
     const { baseUrl, apiKey } = await bridge().getConnection();
     return { baseUrl, apiKey };
   },
-  oauthSignIn: { redirect: 'loopback', open: (authorizeUrl) => bridge().openSignIn(authorizeUrl) },
+  oauthSignIn: {
+    redirect: 'loopback',
+    open: (authorizeUrl, remoteBaseUrl) => bridge().openSignIn(authorizeUrl, remoteBaseUrl),
+  },
   desktop: {
     keyStorage: async () => (await bridge().getConnection()).keyStorage,
     serverStatus: () => bridge().getServerStatus(),

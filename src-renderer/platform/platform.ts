@@ -26,7 +26,7 @@ export interface Platform {
    * page goes there and comes back to the server's callback; the desktop window keeps to its own origin, so the
    * system browser opens it and the answer reaches the local server on a loopback redirect (RFC 8252).
    */
-  oauthSignIn: { redirect: 'web' | 'loopback'; open(authorizeUrl: string): Promise<void> };
+  oauthSignIn: { redirect: 'web' | 'loopback'; open(authorizeUrl: string, remoteBaseUrl: string): Promise<void> };
   /** Desktop only. */
   desktop?: {
     keyStorage(): Promise<DesktopConnection['keyStorage']>;

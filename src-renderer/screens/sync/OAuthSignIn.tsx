@@ -45,7 +45,7 @@ export function OAuthSignIn(props: { baseUrl: string; kind?: (typeof REMOTE_KIND
           ...(redirect === 'loopback' ? { redirect, port: portNumber } : {}),
         },
       });
-      await platform.oauthSignIn.open(res.authorizeUrl);
+      await platform.oauthSignIn.open(res.authorizeUrl, props.baseUrl.trim());
       if (redirect === 'loopback') setWaiting(res.state);
     } catch (err) {
       toast.error(err, t('oauth.failed'));

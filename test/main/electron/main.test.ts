@@ -276,17 +276,28 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
       expect(await getWithHost(`${origin}/v1/health`, `rebind.example:${port}`)).toBe(403);
     });
 
-    it('keeps navigation and redirects inside the app; only https links leave, to the OS browser', async () => {
+    it('keeps navigation and redirects inside the app; only mailto: and help links leave, to the OS', async () => {
       const nav = (url: string, event = 'will-navigate') => shell.call<{ prevented: boolean }>('navigate', { url, event });
       expect((await nav(`${origin}/transactions`)).prevented).toBe(false);
       expect((await nav('https://evil.example/')).prevented).toBe(true);
       expect((await nav(`${origin}/x`, 'will-redirect')).prevented).toBe(false);
       expect((await nav('http://evil.example/', 'will-redirect')).prevented).toBe(true);
       expect((await nav('file:///etc/passwd', 'will-redirect')).prevented).toBe(true);
-      for (const url of ['https://docs.example.com/help', 'http://plain.example/', 'file:///etc/passwd']) {
+      for (const url of [
+        'https://docs.example.com/help',
+        'http://plain.example/',
+        'file:///etc/passwd',
+        'mailto:ap@acme.example',
+      ]) {
         expect(await shell.call('openWindow', { url })).toEqual({ action: 'deny' });
       }
-      expect((await shell.snapshot()).external).toEqual(['https://docs.example.com/help']);
+      // A mailto: link clicked in the page (a customer's address) goes to the mail program; redirected to, never.
+      expect((await nav('mailto:billing@acme.example')).prevented).toBe(true);
+      expect((await nav('mailto:redirected@acme.example', 'will-redirect')).prevented).toBe(true);
+      expect((await shell.snapshot()).external).toEqual(['mailto:ap@acme.example', 'mailto:billing@acme.example']);
+      await shell.until(() => shell.log().includes('(page): http://plain.example'), 'the refusals in the log');
+      expect(shell.log()).toContain('external link refused (page): https://docs.example.com: not a host of the app’s help');
+      expect(shell.log()).toContain('external link refused (page): a file: link: not an https link or a mailto: address');
     });
 
     it('opens a sync sign-in’s authorization URL in the OS browser for the app page, and nothing else', async () => {
@@ -298,12 +309,25 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
         code_challenge_method: 'S256',
         state: 's',
       })}`;
-      await expect(shell.invoke(IPC.openSignIn, 'https://evil.example/', signIn)).rejects.toThrow(/IPC refused/);
-      for (const url of ['https://docs.example.com/other', 'file:///etc/passwd', signIn.replace('127.0.0.1', 'evil.example')]) {
-        await expect(shell.invoke(IPC.openSignIn, `${origin}/sync`, url), url).rejects.toThrow(/only a sync sign-in/);
+      const remote = 'https://sync.example.com/v1';
+      await expect(shell.invoke(IPC.openSignIn, 'https://evil.example/', signIn, remote)).rejects.toThrow(/IPC refused/);
+      for (const url of [
+        'https://docs.example.com/other',
+        'file:///etc/passwd',
+        signIn.replace('127.0.0.1', 'evil.example'),
+        signIn.replace('sync.example.com', 'evil.example'), // a well-formed sign-in, on another host than the remote's
+      ]) {
+        await expect(shell.invoke(IPC.openSignIn, `${origin}/sync`, url, remote), url).rejects.toThrow(/only a sync sign-in/);
       }
+      await expect(shell.invoke(IPC.openSignIn, `${origin}/sync`, signIn)).rejects.toThrow(/only a sync sign-in/);
+      await expect(shell.invoke(IPC.openSignIn, `${origin}/sync`, signIn, 'https://other.example/v1')).rejects.toThrow(
+        /only a sync sign-in/,
+      );
       expect((await shell.snapshot()).external).not.toContain(signIn);
-      await shell.invoke(IPC.openSignIn, `${origin}/sync`, signIn);
+      expect(shell.log()).toContain(
+        'external link refused (sign-in): https://evil.example: not on the remote’s origin https://sync.example.com',
+      );
+      await shell.invoke(IPC.openSignIn, `${origin}/sync`, signIn, remote);
       expect((await shell.snapshot()).external).toContain(signIn);
       expect((await shell.snapshot()).external).not.toContain('https://docs.example.com/other');
     });
