@@ -9,8 +9,7 @@ import type {
   VatCategory,
 } from '../../src-shared/domain/einvoice/model';
 import { EMPTY_ADDRESS, isVatCategory } from '../../src-shared/domain/einvoice/model';
-import { parseDecimal, pow10 } from '../../src-shared/domain/exact';
-import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { parseDecimal, pow10, roundDiv } from '../../src-shared/domain/exact';
 import { UNIT_PRICE_EXTRA_DECIMALS, type UnitPrice } from '../../src-shared/domain/unit-price';
 import { currencyExponent, isCurrencyCode } from '../../src-shared/money';
 
@@ -101,7 +100,7 @@ export function minorOf(value: string | null, currency: string): number | null {
     throw new EInvoiceReadError(`"${value}" is not an amount`);
   }
   const exp = currencyExponent(currency);
-  const n = d.scale <= exp ? d.num * pow10(exp - d.scale) : divRoundHalfAway(d.num, pow10(d.scale - exp));
+  const n = d.scale <= exp ? d.num * pow10(exp - d.scale) : roundDiv(d.num, pow10(d.scale - exp));
   return Number(n);
 }
 
@@ -120,7 +119,7 @@ export function unitPriceOf(value: string | null, currency: string): UnitPrice {
   const exp = currencyExponent(currency);
   const scale = Math.min(Math.max(d.scale - exp, 0), UNIT_PRICE_EXTRA_DECIMALS);
   const places = exp + scale;
-  const n = d.scale <= places ? d.num * pow10(places - d.scale) : divRoundHalfAway(d.num, pow10(d.scale - places));
+  const n = d.scale <= places ? d.num * pow10(places - d.scale) : roundDiv(d.num, pow10(d.scale - places));
   // The smallest scale that holds it: 12.5000 is 1250 minor units.
   let units = n;
   let s = scale;

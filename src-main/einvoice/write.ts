@@ -1,7 +1,7 @@
 import type { Invoice as LibInvoice } from '@e-invoice-eu/core';
 import type { EInvoice, EInvoiceFormat, Party, VatCategory } from '../../src-shared/domain/einvoice/model';
 import { FORMAT_INFO } from '../../src-shared/domain/einvoice/model';
-import { divRoundHalfAway } from '../../src-shared/domain/invoice-amounts';
+import { roundDiv } from '../../src-shared/domain/exact';
 import { unitPriceText } from '../../src-shared/domain/unit-price';
 import { currencyExponent, toMajor } from '../../src-shared/money';
 
@@ -228,7 +228,7 @@ export function withPrecedingInvoice(xml: string, inv: EInvoice): string {
 /** A unit price rounded to the minor unit, half away from zero (what the library is given; see withExactPrices). */
 function roundedPriceMinor(l: EInvoice['lines'][number]): number {
   const scale = l.priceScale ?? 0;
-  return scale === 0 ? l.priceMinor : Number(divRoundHalfAway(BigInt(l.priceMinor), 10n ** BigInt(scale)));
+  return scale === 0 ? l.priceMinor : Number(roundDiv(BigInt(l.priceMinor), 10n ** BigInt(scale)));
 }
 
 /**

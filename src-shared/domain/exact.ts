@@ -1,8 +1,9 @@
 /**
  * Exact decimal arithmetic for money math: decimal strings as BigInt rationals, and rounding of a rational to an
- * integer number of minor units. Rule used everywhere money is rounded (FX conversion, tax, percentages): round half
- * away from zero (commercial rounding), applied once, at the end of a computation.
+ * integer number of minor units. Rule used everywhere money is rounded (FX conversion, tax, percentages, invoice
+ * lines and VAT): round half away from zero (commercial rounding), applied once, at the end of a computation.
  */
+import { decimalParts } from '../money';
 
 /** A decimal string ("0.9234", "-12", "1e-3" is refused) as numerator / 10^scale. */
 export interface Decimal {
@@ -20,13 +21,15 @@ export function parseDecimal(text: string): Decimal {
   return { num: m[1] ? -num : num, scale: frac.length };
 }
 
-/** A finite JavaScript number as its shortest decimal (what JSON prints), exactly; exponent forms via 12 decimals. */
+/**
+ * A finite JavaScript number as its shortest decimal (what JSON prints), exactly, exponent forms included: the
+ * digits come from money.ts's decimalParts, the one reader of a number's decimals.
+ */
 export function decimalOfNumber(value: number): Decimal {
   if (!Number.isFinite(value)) throw new RangeError('not a finite number');
-  const plain = String(value);
-  if (!/e/i.test(plain)) return parseDecimal(plain);
-  const fixed = value.toFixed(12).replace(/0+$/, '').replace(/\.$/, '');
-  return parseDecimal(fixed);
+  const { negative, int, frac } = decimalParts(value);
+  const num = BigInt(int + frac);
+  return { num: negative ? -num : num, scale: frac.length };
 }
 
 /** round(numerator / denominator) half away from zero, for any signs. */

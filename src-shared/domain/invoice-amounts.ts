@@ -13,7 +13,8 @@
  *   amount due and does not change the tax base (so a synced copy's total equals the hosted service's).
  * Rates are percentages with at most 4 decimals (7.7, 8.875), 0 to 100.
  */
-import { decimalParts, MAX_MINOR } from '../money';
+import { MAX_MINOR } from '../money';
+import { decimalOfNumber, pow10, roundDiv } from './exact';
 import { UNIT_PRICE_EXTRA_DECIMALS } from './unit-price';
 
 export const QUANTITY_DECIMALS = 4;
@@ -71,18 +72,8 @@ export class AmountError extends Error {
 /** The exact decimal digits of a JSON number scaled by 10^places (2.5, 2 → 250n); null when it has more decimals. */
 export function scaledDecimal(value: number, places: number): bigint | null {
   if (!Number.isFinite(value)) return null;
-  const { int, frac } = decimalParts(value);
-  if (frac.length > places) return null;
-  const scaled = BigInt(int + frac.padEnd(places, '0'));
-  return value < 0 ? -scaled : scaled;
-}
-
-/** n / d rounded to an integer, half away from zero (d > 0). */
-export function divRoundHalfAway(n: bigint, d: bigint): bigint {
-  const negative = n < 0n;
-  const a = negative ? -n : n;
-  const q = (a * 2n + d) / (2n * d);
-  return negative ? -q : q;
+  const { num, scale } = decimalOfNumber(value);
+  return scale > places ? null : num * pow10(places - scale);
 }
 
 const QUANTITY_SCALE = 10n ** BigInt(QUANTITY_DECIMALS);
@@ -120,7 +111,7 @@ export function lineAmountMinor(quantity: number, priceMinor: number, field = 'l
     throw new AmountError(`${field}.price`, 'price has too many decimals');
   }
   const divisor = QUANTITY_SCALE * 10n ** BigInt(priceScale);
-  return checkMagnitude(divRoundHalfAway(q * BigInt(priceMinor), divisor), `${field}.price`);
+  return checkMagnitude(roundDiv(q * BigInt(priceMinor), divisor), `${field}.price`);
 }
 
 /** The invoice's totals from its lines and settings; throws AmountError naming the field for invalid input. */
@@ -140,7 +131,7 @@ export function computeAmounts(lines: readonly AmountLine[], settings: AmountSet
     taxGroups.set(tax, (taxGroups.get(tax) ?? 0n) + amount);
     return { amountMinor: Number(amount), vatRate: Number(vat) / Number(RATE_SCALE), taxRate: Number(tax) / Number(RATE_SCALE) };
   });
-  const levyOf = (net: bigint, rate: bigint) => divRoundHalfAway(net * rate, 100n * RATE_SCALE);
+  const levyOf = (net: bigint, rate: bigint) => roundDiv(net * rate, 100n * RATE_SCALE);
   const levy = (groups: Map<bigint, bigint>) => {
     let sum = 0n;
     for (const [rate, net] of groups) sum += levyOf(net, rate);

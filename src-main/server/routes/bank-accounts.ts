@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { bankAccountRoutes } from '../../../src-shared/contract/bank-accounts';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
-import { MoneyError, toMinor } from '../../../src-shared/money';
 import { renderStatementPdf } from '../../pdf/statement';
 import {
   accountBalance,
@@ -13,23 +12,14 @@ import {
   updateBankAccount,
 } from '../../store/bank-accounts/bank-accounts';
 import type { Db } from '../../store/db';
-import { InvalidReference, NotFound } from '../../store/errors';
+import { NotFound } from '../../store/errors';
 import { chosenDocumentFormat } from '../../store/invoices/settings';
+import { minorOf } from '../../store/money-input';
 import { getMe } from '../../store/teams/team-api';
 import { getTeamDetails } from '../../store/teams/teams';
 import { teamTimeZone } from '../../store/users/users';
 import { contentDisposition } from '../content-disposition';
 import { registerRoute } from '../route';
-
-/** Major units from the API → minor units; too many decimals is a 422 naming the field. */
-function minor(amount: number, currency: string, field: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference(field, err.message);
-    throw err;
-  }
-}
 
 /**
  * The reader's locale and date format: the acting user's (a key of no user acts for the team's owner); without a
@@ -63,7 +53,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
       type: body.type,
       enabled: body.enabled,
       openingBalanceMinor:
-        body.openingBalance === undefined ? undefined : minor(body.openingBalance, body.currency, 'openingBalance'),
+        body.openingBalance === undefined ? undefined : minorOf(body.openingBalance, body.currency, 'openingBalance'),
       openingDate: body.openingDate,
       iban: body.iban,
     }),
@@ -75,7 +65,7 @@ export async function bankAccountRoutesPlugin(app: FastifyInstance, opts: { db: 
       type: body.type,
       enabled: body.enabled,
       currency: body.currency,
-      balanceMinor: body.balance === undefined ? undefined : minor(body.balance, currency, 'balance'),
+      balanceMinor: body.balance === undefined ? undefined : minorOf(body.balance, currency, 'balance'),
       iban: body.iban,
     });
   });

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { reconciliationRoutes } from '../../../src-shared/contract/reconciliation';
-import { MoneyError, toMinor } from '../../../src-shared/money';
 import type { Db } from '../../store/db';
-import { InvalidReference } from '../../store/errors';
+import { minorOf } from '../../store/money-input';
 import {
   getReconciliation,
   listReconciliations,
@@ -16,16 +15,11 @@ import { registerRoute } from '../route';
 /** Statement reconciliation (extension under /v1, docs/decisions/0066). */
 function input(db: Db, teamId: string, body: { bankAccountId: string; statementDate: string; closingBalance: number }) {
   const currency = statementCurrency(db, teamId, body.bankAccountId);
-  try {
-    return {
-      bankAccountId: body.bankAccountId,
-      statementDate: body.statementDate,
-      statementBalanceMinor: toMinor(body.closingBalance, currency),
-    };
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference('closingBalance', err.message);
-    throw err;
-  }
+  return {
+    bankAccountId: body.bankAccountId,
+    statementDate: body.statementDate,
+    statementBalanceMinor: minorOf(body.closingBalance, currency, 'closingBalance'),
+  };
 }
 
 export async function reconciliationRoutesPlugin(app: FastifyInstance, opts: { db: Db }): Promise<void> {

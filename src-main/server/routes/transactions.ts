@@ -6,10 +6,10 @@ import {
   transactionRoutes,
 } from '../../../src-shared/contract/transactions';
 import { dayOf, needsTimeZone } from '../../../src-shared/domain/day-input';
-import { MoneyError, toMinor } from '../../../src-shared/money';
 import { applyRules } from '../../rules/apply';
 import type { Db } from '../../store/db';
 import { InvalidReference } from '../../store/errors';
+import { minorOf } from '../../store/money-input';
 import { createTransactions, type NewTransaction } from '../../store/transactions/create';
 import { deleteTransactions } from '../../store/transactions/delete';
 import { listTransactions } from '../../store/transactions/list';
@@ -25,20 +25,10 @@ import { registerRoute } from '../route';
 /** How a replica's push is written: provenance `sync`, which local rules leave alone. */
 const REPLICA_SOURCE = { source: 'sync' } as const;
 
-/** Major units from the API → minor units of the currency; a number with too many decimals is a 422 naming the field. */
-function minor(amount: number, currency: string, field: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference(field, err.message);
-    throw err;
-  }
-}
-
 function splitsOf(splits: readonly SplitInput[] | null | undefined, currency: string): NewSplit[] | null | undefined {
   if (splits === undefined || splits === null) return splits;
   return splits.map((p, i) => ({
-    amountMinor: minor(p.amount, currency, `splits.${i}.amount`),
+    amountMinor: minorOf(p.amount, currency, `splits.${i}.amount`),
     categorySlug: p.categorySlug,
     taxRate: p.taxRate,
     taxType: p.taxType,
@@ -50,7 +40,7 @@ function newTransaction(body: TransactionCreate, day: DayOf): NewTransaction {
   return {
     bankAccountId: body.bankAccountId,
     name: body.name,
-    amountMinor: minor(body.amount, body.currency, 'amount'),
+    amountMinor: minorOf(body.amount, body.currency, 'amount'),
     currency: body.currency,
     date: day(body.date),
     manual: body.manual ?? true,
@@ -86,7 +76,7 @@ function changeOf(db: Db, teamId: string, id: string, body: TransactionPatch): T
     reviewed: body.reviewed,
     splits: splitsOf(body.splits, currency),
     name: body.name,
-    amountMinor: body.amount === undefined ? undefined : minor(body.amount, currency, 'amount'),
+    amountMinor: body.amount === undefined ? undefined : minorOf(body.amount, currency, 'amount'),
     date: body.date,
     description: body.description,
     counterpartyName: body.counterpartyName,

@@ -1,9 +1,10 @@
 import type { InboxItem, InboxPatch } from '../../../src-shared/contract/inbox';
-import { MoneyError, toMajor, toMinor } from '../../../src-shared/money';
+import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import type { NewFile } from '../documents/documents';
-import { Conflict, InvalidReference } from '../errors';
+import { Conflict } from '../errors';
 import { addFileRef, type BlobStore, dropFileRef, putStoredFile, withBlobCleanup } from '../files/stored-files';
+import { minorOf } from '../money-input';
 import { getTeam } from '../teams/teams';
 import { write } from '../write';
 import { extractionValues } from './extraction';
@@ -47,11 +48,11 @@ export function updateInboxItem(db: Db, teamId: string, id: string, patch: Inbox
       values.currency = patch.currency;
       // The stored amount keeps its figure in the new currency.
       if (patch.amount === undefined && item.amount_minor !== null && item.currency) {
-        values.amount_minor = minorFor(toMajor(item.amount_minor, item.currency), currency);
+        values.amount_minor = minorOf(toMajor(item.amount_minor, item.currency), currency, 'amount', 'named');
       }
     }
     if (patch.amount !== undefined) {
-      values.amount_minor = patch.amount === null ? null : minorFor(patch.amount, currency);
+      values.amount_minor = patch.amount === null ? null : minorOf(patch.amount, currency, 'amount', 'named');
       values.currency = currency;
     }
     if (patch.status && item.status === 'done') {
@@ -66,15 +67,6 @@ export function updateInboxItem(db: Db, teamId: string, id: string, patch: Inbox
   });
   if (rematch) matchInboxItem(db, teamId, id);
   return getInboxItem(db, teamId, id);
-}
-
-function minorFor(amount: number, currency: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference('amount', `amount: ${err.message}`);
-    throw err;
-  }
 }
 
 export function deleteInboxItem(db: Db, teamId: string, id: string, blobs: BlobStore): InboxItem {

@@ -2,8 +2,8 @@ import type { InvoiceTemplate, LineItemInput } from '../../../src-shared/contrac
 import { editorText } from '../../../src-shared/domain/editor-text';
 import { AmountError, computeAmounts } from '../../../src-shared/domain/invoice-amounts';
 import { toUnitPrice, type UnitPrice, unitPriceMajor } from '../../../src-shared/domain/unit-price';
-import { MoneyError, toMinor } from '../../../src-shared/money';
 import { InvalidReference } from '../errors';
+import { moneyField } from '../money-input';
 import type { StoredLine } from './read';
 
 /**
@@ -14,21 +14,7 @@ import type { StoredLine } from './read';
 
 /** A unit price as stored (up to two decimals beyond the currency's, unit-price.ts), or the field's 422. */
 export function unitPriceOf(amount: number, currency: string, field: string): UnitPrice {
-  try {
-    return toUnitPrice(amount, currency);
-  } catch (e) {
-    if (e instanceof MoneyError) throw new InvalidReference(field, `${field}: ${e.message}`);
-    throw e;
-  }
-}
-
-export function minorOf(amount: number, currency: string, field: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (e) {
-    if (e instanceof MoneyError) throw new InvalidReference(field, `${field}: ${e.message}`);
-    throw e;
-  }
+  return moneyField(field, () => toUnitPrice(amount, currency), 'named');
 }
 
 /** A category's tax rate by its slug: undefined when the team has no such category, null when it names no rate. */

@@ -1,5 +1,5 @@
 import type { Invoice } from '../../../src-shared/contract/invoices';
-import { divRoundHalfAway } from '../../../src-shared/domain/invoice-amounts';
+import { roundDiv } from '../../../src-shared/domain/exact';
 import { formatDayAs as formatDay } from '../../../src-shared/domain/invoice-dates';
 import { invoiceDateFormat } from '../../../src-shared/domain/invoice-vat';
 import { toMajor } from '../../../src-shared/money';
@@ -57,7 +57,7 @@ const ENTRY_COLUMNS = `e.id, e.date, e.duration_seconds, e.invoice_id, e.stop, $
 
 /** Hours with two decimals, half up: seconds / 36 hundredths of an hour. */
 const hoursOf = (entries: readonly EntryRow[]) =>
-  Number(divRoundHalfAway(BigInt(entries.reduce((s, e) => s + e.duration_seconds, 0)), 36n)) / 100;
+  Number(roundDiv(BigInt(entries.reduce((s, e) => s + e.duration_seconds, 0)), 36n)) / 100;
 
 /** The entries' days as the invoice writes dates ("03.02.2025 – 05.02.2025" on a German invoice). */
 function periodOf(entries: readonly EntryRow[], dateFormat: string): string {

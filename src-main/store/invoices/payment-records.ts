@@ -1,10 +1,10 @@
 import type { InvoicePayment, InvoicePaymentCreate } from '../../../src-shared/contract/invoice-payments';
 import { dayIn } from '../../../src-shared/domain/invoice-dates';
 import { refundableMinor, dueMinor as stillDue } from '../../../src-shared/domain/invoice-settlement';
-import { MoneyError, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference } from '../errors';
 import { publish } from '../events';
+import { minorOf } from '../money-input';
 import { createNotification } from '../notifications/notifications';
 import { write } from '../write';
 import { applyTransactionPayment, checkRecordable, checkTakeBack, invoiceFor, paymentRow } from './matching';
@@ -33,18 +33,12 @@ export function recordInvoicePayment(db: Db, teamId: string, input: InvoicePayme
   const id = write(db, teamId, (w) => {
     const inv = invoiceFor(db, teamId, input.invoiceId);
     const settlement = settlementOf(db, teamId, inv);
-    let amountMinor: number;
-    try {
-      amountMinor =
-        input.amount === undefined
-          ? kind === 'payment'
-            ? stillDue(settlement)
-            : refundableMinor(settlement)
-          : toMinor(input.amount, inv.currency);
-    } catch (err) {
-      if (err instanceof MoneyError) throw new InvalidReference('amount', `amount: ${err.message}`);
-      throw err;
-    }
+    const amountMinor =
+      input.amount === undefined
+        ? kind === 'payment'
+          ? stillDue(settlement)
+          : refundableMinor(settlement)
+        : minorOf(input.amount, inv.currency, 'amount', 'named');
     checkRecordable(db, teamId, inv, kind, amountMinor);
     const paidOn = input.date ?? dayIn(now, invoiceTimeZone(inv));
     const paymentId = recordManualPayment(w, inv, { kind, amountMinor, paidOn });

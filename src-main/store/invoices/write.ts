@@ -15,8 +15,9 @@ import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference } from '../errors';
 import { newId } from '../ids';
+import { minorOf } from '../money-input';
 import { type Writer, write } from '../write';
-import { type CategoryRate, convertLines, minorOf, storedTemplate, toStoredLines, totalsOf } from './content';
+import { type CategoryRate, convertLines, storedTemplate, toStoredLines, totalsOf } from './content';
 import { queueDelivery } from './deliveries';
 import { editorWrite, readBlocks } from './editor-fields';
 import { applyMove, checkedMove, lifecycleContext, releaseTrackerEntries } from './lifecycle';
@@ -122,7 +123,7 @@ export function createInvoice(db: Db, teamId: string, input: InvoiceCreate, opti
     if (dueDate < issueDate) throw new InvalidReference('dueDate', 'dueDate must not be before issueDate');
     const supply = supplyPeriod(input.supplyDate ?? null, input.supplyEndDate ?? null);
     const lines = toStoredLines(input.lineItems ?? [], currency, categoryRates(db, teamId));
-    const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount') : 0;
+    const discount = input.discount !== undefined ? minorOf(input.discount, currency, 'discount', 'named') : 0;
     if (discount > 0) template = { ...template, includeDiscount: true };
     const totals = totalsOf(lines, template, discount);
     let invoiceNumber: string;
@@ -260,8 +261,8 @@ export function updateInvoice(
       if (patch.timezone) template = { ...template, timezone: patch.timezone };
       if (patch.lineItems) lines = toStoredLines(patch.lineItems, currency, categoryRates(db, teamId));
       else if (currency !== r.currency) lines = convertLines(lines, r.currency, currency);
-      if (patch.discount !== undefined) discount = minorOf(patch.discount, currency, 'discount');
-      else if (currency !== r.currency) discount = minorOf(toMajor(discount, r.currency), currency, 'discount');
+      if (patch.discount !== undefined) discount = minorOf(patch.discount, currency, 'discount', 'named');
+      else if (currency !== r.currency) discount = minorOf(toMajor(discount, r.currency), currency, 'discount', 'named');
       if (discount > 0) template = { ...template, includeDiscount: true };
       if (patch.customerId !== undefined) {
         if (patch.customerId === null) values.customer_id = null;

@@ -2,10 +2,11 @@ import type { DriverInput, StressTest, StressTestBody } from '../../../src-share
 import type { ModelFit } from '../../../src-shared/domain/forecast-stats';
 import { convertOn, firstDayOf, lastDayOf, monthOf } from '../../../src-shared/domain/series';
 import { type Baseline, DRIVER_KINDS, type Driver, type Path, runStressTest } from '../../../src-shared/domain/stress';
-import { MoneyError, toMajor, toMinor } from '../../../src-shared/money';
+import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
 import { rateLookup } from '../exchange-rates/rate-of-day';
+import { minorOf } from '../money-input';
 import { write } from '../write';
 import { buildForecast, cashAt, completeMonths } from './forecasts';
 import { baseCurrency, exposure, type LedgerSource } from './ledger-source';
@@ -22,15 +23,6 @@ export interface StressOptions {
   source?: LedgerSource;
 }
 
-function minor(amount: number, currency: string, field: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference(field, err.message);
-    throw err;
-  }
-}
-
 /** Contract drivers → domain drivers in minor units, with the checks that need the horizon and the currency. */
 export function domainDrivers(drivers: readonly DriverInput[], currency: string, months: readonly string[]): Driver[] {
   return drivers.map((d, i): Driver => {
@@ -43,13 +35,13 @@ export function domainDrivers(drivers: readonly DriverInput[], currency: string,
             `date must fall inside the horizon (${months[0]} to ${months[months.length - 1]}), got ${d.date}`,
           );
         }
-        return { kind: 'OneTimeExpense', date: d.date, amountMinor: minor(d.amount, currency, `${at}.amount`) };
+        return { kind: 'OneTimeExpense', date: d.date, amountMinor: minorOf(d.amount, currency, `${at}.amount`) };
       }
       case 'HiringPlan':
         return {
           kind: 'HiringPlan',
           headcountDelta: d.headcountDelta,
-          monthlyCostPerHeadMinor: minor(d.monthlyCostPerHead, currency, `${at}.monthlyCostPerHead`),
+          monthlyCostPerHeadMinor: minorOf(d.monthlyCostPerHead, currency, `${at}.monthlyCostPerHead`),
           startMonthOffset: d.startMonthOffset,
           rampMonths: d.rampMonths,
         };
@@ -121,16 +113,17 @@ export function buildStressTest(
     if (c === currency) continue;
     exposureMap.set(c, { inShare: inTotal > 0 ? v.in / inTotal : 0, outShare: outTotal > 0 ? v.out / outTotal : 0 });
   }
-  const inflow = fc.forecast.map((f) => minor(f.inflow ?? 0, currency, 'inflow'));
+  const inflow = fc.forecast.map((f) => minorOf(f.inflow ?? 0, currency, 'inflow'));
   const revenue = inflow.map((v) => Math.round(v * revenueShare));
   const balances = cashAt(db, teamId, window.to, currency);
   const baseline: Baseline = {
     months,
     revenue,
     otherIn: inflow.map((v, i) => v - revenue[i]!),
-    out: fc.forecast.map((f) => minor(f.outflow ?? 0, currency, 'outflow')),
+    out: fc.forecast.map((f) => minorOf(f.outflow ?? 0, currency, 'outflow')),
     exposure: exposureMap,
-    startingCashMinor: body.startingCash !== undefined ? minor(body.startingCash, currency, 'startingCash') : balances.cashMinor,
+    startingCashMinor:
+      body.startingCash !== undefined ? minorOf(body.startingCash, currency, 'startingCash') : balances.cashMinor,
     cashByCurrency: balances.byCurrency,
   };
   if (body.startingCash !== undefined && drivers.some((d) => d.kind === 'FxShock' && d.mode === 'flows_and_balances')) {

@@ -6,9 +6,9 @@ import type {
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
+import { minorOf } from '../money-input';
 import { getTeam } from '../teams/teams';
 import { write } from '../write';
-import { minorOf } from './projects';
 
 /**
  * Tracker categories, the activity types of time entries (docs/decisions/0146-tracker-categories.md). The rate rule
@@ -86,7 +86,7 @@ export function createTrackerCategory(db: Db, teamId: string, input: TrackerCate
       id: input.id,
       name: input.name,
       color: input.color ?? DEFAULT_COLOR,
-      rate_minor: input.rate === undefined || input.rate === null ? null : minorOf(input.rate, currency, 'rate'),
+      rate_minor: input.rate === undefined || input.rate === null ? null : minorOf(input.rate, currency, 'rate', 'named'),
       currency,
       billable: input.billable === false ? 0 : 1,
     });
@@ -107,7 +107,7 @@ export function updateTrackerCategory(db: Db, teamId: string, id: string, input:
       name: input.name,
       color: input.color,
       currency,
-      rate_minor: rate === null ? null : minorOf(rate, currency, 'rate'),
+      rate_minor: rate === null ? null : minorOf(rate, currency, 'rate', 'named'),
       billable: input.billable === undefined ? undefined : input.billable ? 1 : 0,
     });
   });

@@ -4,12 +4,13 @@ import type {
   TrackerProjectListQuery,
   TrackerProjectPatch,
 } from '../../../src-shared/contract/tracker';
-import { MoneyError, toMajor, toMinor } from '../../../src-shared/money';
+import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
 import { listFingerprint } from '../list/cursor';
 import { ftsQuery } from '../list/fts';
 import { keysetPage, placeholders, type SortColumn } from '../list/keyset';
+import { minorOf } from '../money-input';
 import { resolveTagRefs } from '../tags/tags';
 import { getTeam } from '../teams/teams';
 import { type Values, write } from '../write';
@@ -217,15 +218,6 @@ function checkCustomer(db: Db, teamId: string, customerId: string | null | undef
   }
 }
 
-export function minorOf(amount: number, currency: string, field: string): number {
-  try {
-    return toMinor(amount, currency);
-  } catch (err) {
-    if (err instanceof MoneyError) throw new InvalidReference(field, `${field}: ${err.message}`);
-    throw err;
-  }
-}
-
 /** Column values of a create or patch; `current` is the stored project for a patch. */
 function projectValues(
   db: Db,
@@ -249,11 +241,11 @@ function projectValues(
   if (!current && currency === null) currency = getTeam(db, teamId).baseCurrency;
   if (currency !== oldCurrency || !current) values.currency = currency;
   if (input.rate === null) values.rate_minor = null;
-  else if (rateGiven) values.rate_minor = minorOf(input.rate as number, currency as string, 'rate');
+  else if (rateGiven) values.rate_minor = minorOf(input.rate as number, currency as string, 'rate', 'named');
   else if (current && current.rate_minor !== null && currency !== oldCurrency) {
     // The same rate in the new currency's minor unit (1.5 EUR/h becomes 1.5 USD/h, not 150 JPY).
     if (!currency) values.rate_minor = null;
-    else values.rate_minor = minorOf(toMajor(current.rate_minor, oldCurrency as string), currency, 'rate');
+    else values.rate_minor = minorOf(toMajor(current.rate_minor, oldCurrency as string), currency, 'rate', 'named');
   }
   return values;
 }

@@ -7,7 +7,8 @@
 import { currencyExponent, isCurrencyCode } from '../../money';
 import { SCHEME_CHECKS, schemeIdentifierProblem } from '../../validation/identifier-check-digits';
 import { checkPeppolId } from '../../validation/peppol-schemes';
-import { divRoundHalfAway, scaledDecimal } from '../invoice-amounts';
+import { roundDiv } from '../exact';
+import { scaledDecimal } from '../invoice-amounts';
 import type { Cius, EInvoice, Party, VatCategory } from './model';
 
 export interface RuleFailure {
@@ -69,7 +70,7 @@ const sumAllowancesCharges = (inv: EInvoice, charge: boolean) =>
 /** VAT of a taxable amount at a rate, rounded half away from zero to the minor unit. */
 export function vatOf(taxableMinor: number, rate: number): number {
   const r = scaledDecimal(rate, 4) ?? 0n;
-  return Number(divRoundHalfAway(BigInt(taxableMinor) * r, 1_000_000n));
+  return Number(roundDiv(BigInt(taxableMinor) * r, 1_000_000n));
 }
 
 /** Σ line nets − allowances + charges of one category and rate: what its breakdown's taxable amount must be. */
