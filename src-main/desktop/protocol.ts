@@ -70,20 +70,26 @@ export interface FailedEvent {
 }
 
 /**
- * What opening the data dir is doing before the server can listen (store/db.ts OpenEvent): checking the database,
- * the backup made before a migration (and where), each migration step. A start that reports progress is not
- * killed by the ready timeout: a migration of a large database may take minutes (the window shows this instead).
+ * What the host is doing before the server can listen: `opening` the data dir (said before it starts, since the
+ * backup of a database too large to check comes before any other word), then store/db.ts's OpenEvents (`checking`
+ * the database, the `backup` made before a migration and where, each `migration` step before it runs, `migrated`),
+ * then `listening` once the database is open. Each one starts the shell's ready timeout afresh; after `opening`,
+ * `checking` and `migration` the host is inside synchronous SQLite work and cannot speak, so the shell allows it
+ * much longer (supervisor.ts). The window shows them ("Updating the database (n of m)…", shell-page.ts).
  */
 export interface ProgressEvent {
   type: 'progress';
-  phase: 'checking' | 'backup' | 'migration' | 'migrated';
+  phase: 'opening' | 'checking' | 'backup' | 'migration' | 'migrated' | 'listening';
   /** One line for the person waiting, e.g. "migrating: step 1 of 2 (23 backups)". */
   message: string;
   /** The backup's path (phase backup). */
   path?: string;
-  /** Migration steps done and in all (phase migration). */
+  /** The step about to run, from 1, of how many (phase migration). */
   step?: number;
   steps?: number;
+  /** Which migration that step is (phase migration), e.g. 29 `sync-conflict-rule-codes`. */
+  version?: number;
+  name?: string;
 }
 
 export interface SecretRequest {

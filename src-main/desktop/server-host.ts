@@ -2,7 +2,9 @@
  * The server host: what runs inside the desktop app's utility process (and inside a plain Node child in tests).
  * It waits for one `start` request, opens the data dir, makes sure the desktop key is valid, serves the v1 API and
  * the renderer on 127.0.0.1 (answering only its own Host: server/own-host.ts) with the background work — sync
- * rounds included, their credentials asked of the shell (secret-relay.ts) — and answers `ready` (or `failed`).
+ * rounds included, their credentials asked of the shell (secret-relay.ts) — and answers `ready` (or `failed`). Until
+ * then it says what opening the database is doing (`progress`: which migration, step n of m), which keeps the shell
+ * waiting however long a migration of a large database takes.
  * On `stop`, or when the parent goes away, it closes the server cleanly and exits. The private hosts the app's user
  * allows (private-hosts.ts) come with `start` and again, changed, in `operator-settings`: applied at once, so the
  * next outbound connection is judged by them (no restart).
@@ -81,7 +83,8 @@ function progressOf(event: OpenEvent): ProgressEvent {
   const message = describeOpenEvent(event) ?? 'checking the database';
   if (event.type === 'backup') return { type: 'progress', phase: 'backup', message, path: event.path };
   if (event.type === 'migration') {
-    return { type: 'progress', phase: 'migration', message, step: event.index + 1, steps: event.total };
+    const { version, name } = event;
+    return { type: 'progress', phase: 'migration', message, step: event.index + 1, steps: event.total, version, name };
   }
   return { type: 'progress', phase: event.type, message };
 }
@@ -126,7 +129,13 @@ export function runServerHost(
     configureOperator({ inboxRoots: 'any' });
     allowPrivateHosts(message.allowPrivateHosts, env);
     try {
-      server = await listen(message, secrets, (event) => channel.send(progressOf(event)));
+      // Said before the database is opened: the backup of one too large to check comes before any OpenEvent.
+      channel.send({ type: 'progress', phase: 'opening', message: 'opening the database' });
+      const listening = listen(message, secrets, (event) => channel.send(progressOf(event)));
+      // startServer opens the database before its first await, so it is open now: what is left (building the app,
+      // listening) can be timed as usual (the supervisor test pins this order).
+      channel.send({ type: 'progress', phase: 'listening', message: 'starting the server' });
+      server = await listening;
       const { key, created, teamId } = ensureDesktopKey(server.db, message.apiKey);
       channel.send({ type: 'ready', url: server.url, apiKey: key, keyCreated: created, teamId });
     } catch (err) {

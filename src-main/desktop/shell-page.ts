@@ -10,6 +10,7 @@
  * that somehow escaped would only fail to resolve.
  */
 import type { ServerStatus } from '../../src-shared/desktop-bridge';
+import type { ProgressEvent } from './protocol';
 
 export const SHELL_ACTION_ORIGIN = 'http://finops-shell.invalid';
 
@@ -35,6 +36,32 @@ export interface ShellPageFacts {
   dataDir: string;
   /** The window's page itself failed (did not load, or its process ended) while the server may be fine. */
   pageProblem?: string;
+  /** What the starting server last said it is doing (opening the database, a migration step). */
+  progress?: ProgressEvent | null;
+  /** Where this start backed the database up before migrating it. */
+  backupPath?: string | null;
+}
+
+/** While starting: what opening the database is doing, when it has said so; null for the plain "Starting…". */
+function startingStep(facts: ShellPageFacts): { title: string; detail: string | null } | null {
+  const p = facts.progress;
+  if (!p) return null;
+  const backedUp = facts.backupPath ? `The database was backed up first, to ${facts.backupPath}.` : null;
+  switch (p.phase) {
+    case 'opening':
+    case 'checking':
+      return { title: 'Checking the database…', detail: null };
+    case 'backup':
+      return { title: 'Updating the database…', detail: backedUp };
+    case 'migration': {
+      const lines = ['This can take several minutes on a large database; the app opens when it is done.'];
+      if (backedUp) lines.push(backedUp);
+      return { title: `Updating the database (${p.step} of ${p.steps})…`, detail: lines.join('\n') };
+    }
+    case 'migrated':
+    case 'listening':
+      return null;
+  }
 }
 
 const escapeHtml = (s: string) =>
@@ -46,12 +73,15 @@ function headline(facts: ShellPageFacts): { title: string; detail: string | null
     return { title: 'The window could not show the app', detail: facts.pageProblem, actions: ['reload', 'restart-server'] };
   }
   switch (s.state) {
-    case 'starting':
+    case 'starting': {
+      const step = startingStep(facts);
+      if (step) return { ...step, actions: [] };
       return {
         title: s.attempt > 1 ? `Starting the local server again (attempt ${s.attempt})…` : 'Starting the local server…',
         detail: null,
         actions: [],
       };
+    }
     case 'restarting':
       return {
         title: `The local server stopped; it restarts in ${Math.max(1, Math.round(s.inMs / 1000))} s`,

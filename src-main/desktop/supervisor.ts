@@ -8,6 +8,10 @@
  * - The first start listens on a random port; every restart asks for the same port again, so the window's origin
  *   (and its storage) stays valid. The host falls back to a new port if that one is taken; `onReady` tells.
  * - A start that neither reports ready nor fails within `readyTimeoutMs` counts as a crash (the child is killed).
+ *   Each progress message (the database check, the backup, each migration step: protocol.ts) starts that time
+ *   afresh: a host that keeps reporting is never killed for being slow, one silent for `readyTimeoutMs` is. A check
+ *   or a migration step is one synchronous SQLite call during which the host cannot speak, so after announcing one
+ *   it has `quietStepTimeoutMs` (a wedged host still ends; a step of a large database is not cut off and retried).
  * - Events from a child that has already been replaced are ignored.
  * - The host asks for sync credentials; they are answered from `secrets` (the shell's store; secret-relay.ts).
  * - The private hosts the person allows go to the running host at once and to every later start (private-hosts.ts).
@@ -41,7 +45,10 @@ export interface SupervisorOptions {
   /** The private hosts saved in the app (none: only what `$FINOPS_ALLOW_PRIVATE_HOSTS` allows). */
   allowPrivateHosts?: readonly string[];
   policy?: RestartPolicy;
+  /** Longest silence of a starting host, from its launch or its last progress message (default 30 s). */
   readyTimeoutMs?: number;
+  /** Longest silence after the host announced opening, a check or a migration step it runs without a word (default 30 min). */
+  quietStepTimeoutMs?: number;
   stopTimeoutMs?: number;
   now?: () => number;
 }
@@ -167,10 +174,9 @@ export class ServerSupervisor {
         return;
       }
       if (message.type === 'progress') {
-        // Opening the data dir is under way (a check, the backup before a migration, a migration): no time limit
-        // now, the window shows what it is doing.
-        if (this.readyTimer) clearTimeout(this.readyTimer);
-        this.readyTimer = null;
+        // Opening the data dir is under way: the window shows what it is doing, and the silence counts from now.
+        const quiet = message.phase === 'opening' || message.phase === 'checking' || message.phase === 'migration';
+        this.armReadyTimer(generation, child, quiet ? this.quietStepTimeoutMs() : this.readyTimeoutMs());
         for (const l of this.progressListeners) l(message);
         return;
       }
@@ -208,11 +214,25 @@ export class ServerSupervisor {
       secretStorage: this.options.secrets?.kind ?? 'session-only',
       allowPrivateHosts: this.allowPrivateHosts,
     });
+    this.armReadyTimer(generation, child, this.readyTimeoutMs());
+  }
+
+  private readyTimeoutMs(): number {
+    return this.options.readyTimeoutMs ?? 30_000;
+  }
+
+  private quietStepTimeoutMs(): number {
+    return Math.max(this.options.quietStepTimeoutMs ?? 30 * 60_000, this.readyTimeoutMs());
+  }
+
+  /** A starting host silent for `ms` from now counts as a crash (killed; the restart policy decides what follows). */
+  private armReadyTimer(generation: number, child: ServerChild, ms: number): void {
+    if (this.readyTimer) clearTimeout(this.readyTimer);
     this.readyTimer = setTimeout(() => {
       if (generation !== this.generation) return;
-      this.lastFailureMessage = 'the server did not start in time';
+      this.lastFailureMessage = `the server did not start in time (no word from it for ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`})`;
       child.kill();
-    }, this.options.readyTimeoutMs ?? 30_000);
+    }, ms);
   }
 
   private onCrash(code: number | null): void {

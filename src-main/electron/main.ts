@@ -23,7 +23,7 @@ import { appMenuTemplate } from '../desktop/app-menu';
 import { LOG_FILE_NAME, LogFile } from '../desktop/log-file';
 import { preferredPort } from '../desktop/preferred-port';
 import { PRIVATE_HOSTS_FILE, PrivateHostsSetting } from '../desktop/private-hosts';
-import type { ReadyEvent } from '../desktop/protocol';
+import type { ProgressEvent, ReadyEvent } from '../desktop/protocol';
 import { type SecretStore, secretAccounts } from '../desktop/secret-store';
 import type { ShellAction } from '../desktop/shell-page';
 import { ServerSupervisor } from '../desktop/supervisor';
@@ -59,6 +59,9 @@ let current: ReadyEvent | null = null;
 let pageProblem: string | null = null;
 /** Set when the shell could not even start the server (the shell page says why). */
 let startupFailure: string | null = null;
+/** What the starting server last reported (a migration step…) and where it backed up: for the shell page. */
+let progress: ProgressEvent | null = null;
+let backupPath: string | null = null;
 let newerVersion: (Extract<UpdateCheck, { state: 'newer' }> & { feedUrl: string }) | null = null;
 let quitting = false;
 
@@ -96,6 +99,8 @@ function render(): void {
       logFile: log.file,
       dataDir,
       ...(pageProblem ? { pageProblem } : {}),
+      progress,
+      backupPath,
     });
 }
 
@@ -222,9 +227,17 @@ async function startServer(): Promise<void> {
   });
   supervisor.onStatus((status) => {
     say(`server: ${JSON.stringify(status)}`);
+    // Every (re)start reports afresh; the backup of an earlier attempt stays worth naming.
+    progress = null;
     window?.send(IPC.serverStatus, status);
     // A ready host is shown by onReady, which knows its (possibly new) address.
     if (status.state !== 'ready') render();
+  });
+  supervisor.onProgress((p) => {
+    say(`server: ${p.message}`);
+    progress = p;
+    if (p.path) backupPath = p.path;
+    render();
   });
   supervisor.onReady((ready) => {
     current = ready;

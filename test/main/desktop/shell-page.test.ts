@@ -42,6 +42,22 @@ describe('shell page', () => {
     expect(shellPageHtml(facts({ status: { state: 'starting', attempt: 3 } }))).toContain('(attempt 3)');
   });
 
+  it('while the database is updated: which step of how many, where the backup went, no restart button', () => {
+    const html = shellPageHtml(
+      facts({
+        progress: { type: 'progress', phase: 'migration', message: 'migrating: step 2 of 5', step: 2, steps: 5 },
+        backupPath: '/data/backups/before-migration-v24-to-v29.sqlite',
+      }),
+    );
+    expect(html).toContain('Updating the database (2 of 5)…');
+    expect(html).toContain('backed up first, to /data/backups/before-migration-v24-to-v29.sqlite');
+    expect(links(html)).toEqual([`${SHELL_ACTION_ORIGIN}/open-log-folder`]);
+    const checking = facts({ progress: { type: 'progress', phase: 'opening', message: 'opening the database' } });
+    expect(shellPageHtml(checking)).toContain('Checking the database…');
+    const done = facts({ progress: { type: 'progress', phase: 'migrated', message: 'migrated' } });
+    expect(shellPageHtml(done)).toContain('Starting the local server…');
+  });
+
   it('when the page failed while the server is up: reload first', () => {
     const html = shellPageHtml(facts({ status: { state: 'ready', url: 'http://127.0.0.1:1' }, pageProblem: 'crashed' }));
     expect(html).toContain('The window could not show the app');

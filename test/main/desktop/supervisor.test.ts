@@ -138,12 +138,14 @@ describe('ServerSupervisor with the real server host', () => {
     const progress: ProgressEvent[] = [];
     s.onProgress((p) => progress.push(p));
     await s.start();
-    expect(progress.map((p) => p.phase)).toEqual(['checking', 'backup', 'migration', 'migrated']);
+    // `listening` last: the host says it once the database is open, so the open is timed as a quiet step.
+    expect(progress.map((p) => p.phase)).toEqual(['opening', 'checking', 'backup', 'migration', 'migrated', 'listening']);
+    progress.shift();
     expect(progress[1]?.path).toMatch(
       new RegExp(`^${dataDir}/backups/before-migration-v${LATEST_VERSION - 1}-to-v${LATEST_VERSION}-`),
     );
     expect(fs.existsSync(progress[1]?.path as string)).toBe(true);
-    expect(progress[2]).toMatchObject({ step: 1, steps: 1 });
+    expect(progress[2]).toMatchObject({ step: 1, steps: 1, version: LATEST_VERSION });
   });
 
   it('gives up at once on a damaged database, saying so, and leaves the file as it was', async () => {
@@ -269,4 +271,94 @@ describe('ServerSupervisor with the real server host', () => {
       remote.close();
     }
   }, 60_000);
+});
+
+/**
+ * A stand-in host in a real Node process: answers `start` with the progress messages `steps` lists (each after its
+ * delay, in ms), then `ready` if it says so; exits on `stop`. The real host cannot be made slow on demand.
+ */
+function standInHost(steps: { afterMs: number; phase?: ProgressEvent['phase']; ready?: true }[]): string {
+  const entry = path.join(tmpDir('finops-sup-standin-'), 'host.js');
+  fs.writeFileSync(
+    entry,
+    `const steps = ${JSON.stringify(steps)};
+process.on('message', (m) => {
+  if (m.type === 'stop') process.exit(0);
+  if (m.type !== 'start') return;
+  let at = 0;
+  steps.forEach((s, i) => {
+    at += s.afterMs;
+    setTimeout(() => process.send(s.ready
+      ? { type: 'ready', url: 'http://127.0.0.1:45678', apiKey: 'finops_standin', keyCreated: false, teamId: 't' }
+      : { type: 'progress', phase: s.phase, message: s.phase + ' ' + (i + 1), step: i + 1, steps: steps.length }), at);
+  });
+});
+process.on('disconnect', () => process.exit(0));
+`,
+  );
+  return entry;
+}
+
+describe('ServerSupervisor ready timeout against a host that reports progress', () => {
+  const quick = { maxCrashes: 1, windowMs: 60_000, baseDelayMs: 20, maxDelayMs: 20 };
+
+  it('waits for a host that keeps reporting well past the ready timeout, and ends ready', async () => {
+    // Progress every 100 ms for 1 s against a 300 ms timeout.
+    const entry = standInHost([
+      ...Array.from({ length: 10 }, () => ({ afterMs: 100, phase: 'migrated' as const })),
+      { afterMs: 100, ready: true },
+    ]);
+    const { s, statuses } = supervise(tmpDir('finops-sup-'), {
+      launch: nodeLauncher(entry, { execArgv: [] }),
+      readyTimeoutMs: 300,
+      policy: new RestartPolicy(quick),
+    });
+    const progress: ProgressEvent[] = [];
+    s.onProgress((p) => progress.push(p));
+    const started = Date.now();
+    const ready = await s.start();
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(ready.url).toBe('http://127.0.0.1:45678');
+    expect(progress.map((p) => p.step)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(s.launches).toBe(1);
+    expect(statuses).toEqual(['starting', 'ready']);
+  });
+
+  it('still times out a host that goes silent after reporting, as one that never says a word', async () => {
+    for (const steps of [[{ afterMs: 100, phase: 'migrated' as const }], []]) {
+      const { s, statuses } = supervise(tmpDir('finops-sup-'), {
+        launch: nodeLauncher(standInHost(steps), { execArgv: [] }),
+        readyTimeoutMs: 300,
+        policy: new RestartPolicy(quick),
+      });
+      const started = Date.now();
+      await expect(s.start()).rejects.toThrow(/did not start in time \(no word from it for 300 ms\)/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(s.launches).toBe(2);
+      expect(statuses).toEqual(['starting', 'restarting', 'starting', 'failed']);
+    }
+  });
+
+  it('gives a migration step, which the host runs without a word, the longer quiet allowance, and no more', async () => {
+    const slowStep = [
+      { afterMs: 50, phase: 'migration' as const },
+      { afterMs: 900, ready: true as const },
+    ];
+    const patient = supervise(tmpDir('finops-sup-'), {
+      launch: nodeLauncher(standInHost(slowStep), { execArgv: [] }),
+      readyTimeoutMs: 300,
+      quietStepTimeoutMs: 2_000,
+      policy: new RestartPolicy(quick),
+    });
+    await expect(patient.s.start()).resolves.toMatchObject({ url: 'http://127.0.0.1:45678' });
+    expect(patient.s.launches).toBe(1);
+
+    const wedged = supervise(tmpDir('finops-sup-'), {
+      launch: nodeLauncher(standInHost([{ afterMs: 50, phase: 'migration' }]), { execArgv: [] }),
+      readyTimeoutMs: 300,
+      quietStepTimeoutMs: 600,
+      policy: new RestartPolicy(quick),
+    });
+    await expect(wedged.s.start()).rejects.toThrow(/no word from it for 600 ms/);
+  });
 });

@@ -15,7 +15,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { preferredPort } from '../../../src-main/desktop/preferred-port';
-import { DB_FILE_NAME } from '../../../src-main/store/db';
+import { DB_FILE_NAME, openDatabase } from '../../../src-main/store/db';
+import { LATEST_VERSION } from '../../../src-main/store/migrations/index';
 import { IPC } from '../../../src-shared/desktop-bridge';
 import { ROOT } from '../../helpers/cli';
 import { ensureDesktopBuild } from '../../helpers/desktop-build';
@@ -518,6 +519,23 @@ describe('the desktop main process (built, under a stand-in for electron)', () =
     expect(s.windows[0]!.lastPage).toContain(path.join(home, 'config', 'Finops Desk', 'logs', 'finops-desk.log'));
     expect(s.hostPids).toHaveLength(1);
     expect(shell.log()).not.toMatch(/uncaught|unhandled/);
+    expect((await shell.quit()).code).toBe(0);
+  });
+
+  it('a database to migrate: the window says "Updating the database (1 of 1)…" and where the backup went, then the app', async () => {
+    const home = tmpDir('finops-shell-');
+    const dataDir = path.join(home, 'config', 'Finops Desk', 'data');
+    fs.mkdirSync(dataDir, { recursive: true });
+    openDatabase(dataDir, { targetVersion: LATEST_VERSION - 1 }).close();
+    const shell = new Shell(home);
+    const s = await shell.uiShown();
+    const pages = s.windows[0]!.urls.filter((u) => u.startsWith('data:')).map((u) =>
+      Buffer.from(u.slice(u.indexOf(',') + 1), 'base64').toString('utf8'),
+    );
+    const updating = pages.find((p) => p.includes('Updating the database (1 of 1)…'));
+    expect(updating).toContain(`backed up first, to ${path.join(dataDir, 'backups', 'before-migration-v')}`);
+    expect(shell.log()).toMatch(/server: migrating: step 1 of 1/);
+    expect(s.hostPids).toHaveLength(1);
     expect((await shell.quit()).code).toBe(0);
   });
 
