@@ -16,6 +16,7 @@ const SUITES = [
   'import',
   'ui',
   'sync',
+  'sync-first-round',
   'cli',
   'abuse',
   'load',
