@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CONFLICT_RULE_CODES, ConflictRuleParams } from '../sync/conflict-rules';
+import { CONFLICT_RULE_CODES, ConflictRuleParams } from '../domain/sync/conflict-rules';
 import { BooleanQuery } from './list';
 import { defineRoute } from './route';
 

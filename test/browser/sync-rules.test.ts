@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordConflict } from '../../src-main/store/sync/conflicts';
 import { ensureRemote } from '../../src-main/store/sync/remotes';
 import { ensureTeam } from '../../src-main/store/teams/teams';
-import { codedRule } from '../../src-shared/sync/conflict-rules';
+import { codedRule } from '../../src-shared/domain/sync/conflict-rules';
 import { contextOptions, tk, tr } from './helpers/i18n';
 import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
 import { AppPage } from './pages/app-page';

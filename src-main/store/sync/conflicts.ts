@@ -1,7 +1,11 @@
 import crypto from 'node:crypto';
+import {
+  type ConflictRuleCode,
+  type ConflictRuleParams,
+  isConflictRuleCode,
+} from '../../../src-shared/domain/sync/conflict-rules';
 import type { Winner } from '../../../src-shared/domain/sync/fields';
 import { canonicalJson, type Json } from '../../../src-shared/domain/sync/merge';
-import { type ConflictRuleCode, type ConflictRuleParams, isConflictRuleCode } from '../../../src-shared/sync/conflict-rules';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { newId, nowIso } from '../ids';
@@ -94,7 +98,7 @@ export interface NewConflict {
   remote: Record<string, Json> | null;
   rule: string;
   /**
-   * The rule's code and its sentence's variable parts (src-shared/sync/conflict-rules.ts); the engine states one for
+   * The rule's code and its sentence's variable parts (src-shared/domain/sync/conflict-rules.ts); the engine states one for
    * every rule it writes. Left out or null: a sentence with none, shown as it is.
    */
   ruleCode?: ConflictRuleCode | null;

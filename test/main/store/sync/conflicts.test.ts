@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { listConflicts, type NewConflict, recordConflict } from '../../../../src-main/store/sync/conflicts';
 import { ensureRemote } from '../../../../src-main/store/sync/remotes';
-import { codedRule } from '../../../../src-shared/sync/conflict-rules';
+import { codedRule } from '../../../../src-shared/domain/sync/conflict-rules';
 import { makeTestApi } from '../../../helpers/api';
 import { remoteReplica, replica, syncOnce } from '../../sync/helpers';
 

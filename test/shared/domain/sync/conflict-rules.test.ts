@@ -1,14 +1,14 @@
 /**
- * The closed list of conflict rule codes (src-shared/sync/conflict-rules.ts): every code reads in English and German,
+ * The closed list of conflict rule codes (src-shared/domain/sync/conflict-rules.ts): every code reads in English and German,
  * each sentence has the slots its params fill and no others, and every field group's stated default has a code.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
-import { CONFLICT_RULE_CODES, codedRule, groupRule } from '../../../src-shared/sync/conflict-rules';
+import { CONFLICT_RULE_CODES, codedRule, groupRule } from '../../../../src-shared/domain/sync/conflict-rules';
+import { SYNC_SPECS } from '../../../../src-shared/domain/sync/fields';
 
-const ROOT = path.resolve(import.meta.dirname, '../../..');
+const ROOT = path.resolve(import.meta.dirname, '../../../..');
 
 function rulesOf(language: string): Record<string, string> {
   const file = path.join(ROOT, 'src-renderer', 'i18n', language, 'sync.json');
