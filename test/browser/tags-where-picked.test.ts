@@ -4,45 +4,28 @@
  * failing; the tag is on the record after a reload. And the bank-account pickers and the state badges show their
  * whole text (a long German account name, "Ausgeschlossen", "Noch nicht gesendet"): nothing is cut off.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient } from '../../src-shared/api-client';
 import { bankAccountRoutes } from '../../src-shared/contract/bank-accounts';
 import { customerRoutes } from '../../src-shared/contract/customers';
 import { tagRoutes } from '../../src-shared/contract/tags';
 import { transactionRoutes } from '../../src-shared/contract/transactions';
-import { containing, contextOptions, literally, tk, tr } from './helpers/i18n';
-import { clockedContext, launchChromium, startUiServer, type UiServer, webUiRoot } from './helpers/ui-server';
-import { AppPage, CustomersPage } from './pages/app-page';
+import { containing, literally, tk, tr } from './helpers/i18n';
+import { journeySuite } from './helpers/suite';
+import type { UiServer } from './helpers/ui-server';
+import { type AppPage, CustomersPage } from './pages/app-page';
 
-let webRoot: string;
+// The shared journey set-up (a fresh server with the demo, a context at 1280 × 860); the tests read its parts by name.
+const journey = journeySuite({ viewport: { width: 1280, height: 860 } }, (ui) => ui.seedDemo());
 let ui: UiServer;
-let browser: Browser;
-let context: BrowserContext;
 let app: AppPage;
 let page: Page;
 let key: string;
 
-beforeAll(async () => {
-  webRoot = webUiRoot();
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-beforeEach(async () => {
-  ui = await startUiServer(webRoot);
-  ui.seedDemo();
+beforeEach(() => {
+  ({ ui, app, page } = journey);
   key = ui.key();
-  context = await clockedContext(browser, contextOptions({ viewport: { width: 1280, height: 860 } }));
-  page = await context.newPage();
-  app = new AppPage(page, ui.url);
-  return async () => {
-    await context.close();
-    await ui.close();
-  };
 });
 
 const client = () => createApiClient({ baseUrl: ui.url, token: () => key });
