@@ -1,6 +1,6 @@
+import { codedRule, groupRule } from '../../src-shared/domain/sync/conflict-rules';
 import { SYNC_SPECS, type SyncEntity } from '../../src-shared/domain/sync/fields';
 import { groupValue, type Json, mergeRecord, type Projection, sameJson } from '../../src-shared/domain/sync/merge';
-import { codedRule, groupRule } from '../../src-shared/domain/sync/conflict-rules';
 import { ENTITIES } from '../store/entities';
 import { recordConflict, settleConflicts } from '../store/sync/conflicts';
 import {

@@ -1,5 +1,5 @@
-import type { Projection } from '../../src-shared/domain/sync/merge';
 import { codedRule } from '../../src-shared/domain/sync/conflict-rules';
+import type { Projection } from '../../src-shared/domain/sync/merge';
 import { recordConflict } from '../store/sync/conflicts';
 import { yieldNumber } from '../store/sync/invoice-writes';
 import { finishPush, type OutboxEntry } from '../store/sync/outbox';

@@ -1,7 +1,7 @@
 import { CARRIED_OUT, IDEMPOTENCY_OUTCOME_HEADER } from '../../src-shared/contract/idempotency';
+import { type CodedRule, codedRule } from '../../src-shared/domain/sync/conflict-rules';
 import { assignedFields, SYNC_SPECS, type SyncEntity, type Winner } from '../../src-shared/domain/sync/fields';
 import { changedFields, type Json, type Projection } from '../../src-shared/domain/sync/merge';
-import { type CodedRule, codedRule } from '../../src-shared/domain/sync/conflict-rules';
 import { ENTITIES } from '../store/entities';
 import { recordConflict } from '../store/sync/conflicts';
 import { createLocal, findLocalByNaturalKey, updateLocal } from '../store/sync/local-writes';

@@ -1,8 +1,8 @@
 import type { InvoiceCreate, InvoicePatch } from '../../../src-shared/contract/invoices';
+import { codedRule } from '../../../src-shared/domain/sync/conflict-rules';
 import { apiLineItems, sameInvoice } from '../../../src-shared/domain/sync/invoices';
 import type { Json, Projection } from '../../../src-shared/domain/sync/merge';
 import { toMajor } from '../../../src-shared/money';
-import { codedRule } from '../../../src-shared/domain/sync/conflict-rules';
 import type { Db } from '../db';
 import { requireInvoiceRow } from '../invoices/read';
 import { assertNumberFree, NO_NUMBER } from '../invoices/settings';
