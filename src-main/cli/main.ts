@@ -1,5 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { installClockFromEnv } from '../clock';
+import { adoptDesktopOperator } from '../desktop/beside-the-app';
+import { defaultDataDir } from '../paths';
 import { SERVER_VERSION } from '../server/version';
 import { configure, UsageError } from './exit-codes';
 import { COMMANDS, commandNamed, loadCommand } from './registry';
@@ -16,6 +18,12 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   for (const entry of COMMANDS) {
     program.addCommand(entry === named ? await loadCommand(entry) : new Command(entry.name).description(entry.description));
   }
+  // A command on the desktop app's data dir judges outbound requests and watched folders as the app does.
+  program.hook('preAction', (_program, action) => {
+    if (action.name() === 'serve') return;
+    const { dataDir } = action.opts() as { dataDir?: unknown };
+    adoptDesktopOperator(typeof dataDir === 'string' ? dataDir : defaultDataDir());
+  });
   return configure(program);
 }
 
