@@ -1,16 +1,18 @@
 import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
 import { environmentSecretUse, httpTarget } from '../operator/secret-binding';
 import { outboundFetch } from '../outbound/fetch';
+import type { Db } from '../store/db';
 import type { SyncRemote } from '../store/sync/remotes';
+import { type RefreshTurns, refreshTurns } from './refresh-turns';
 import type { Credential } from './remote-client';
 
 /**
  * Where a round's credential for a remote comes from (docs/decisions/0140-sync-engine.md), never from SQLite or a
  * log: a command's `--token`, else `$FINOPS_REMOTE_TOKEN`, else the OS keychain (keytar; the desktop app keeps it
  * there). A keychain entry holds an API key, or an OAuth grant as JSON (access and refresh token, expiry, client id
- * and token URL): its access token is refreshed when it expires or the remote answers 401, under the round's
- * lease, and the new tokens are saved to the keychain before they are used (a rotating refresh token must never be
- * lost between its use and its storage).
+ * and token URL): its access token is refreshed when it expires or the remote answers 401, one process at a time
+ * (refresh-turns.ts: a lease per keychain entry, the entry read again inside it), and the new tokens are saved to
+ * the keychain before they are used (a rotating refresh token must never be lost between its use and its storage).
  * `$FINOPS_REMOTE_TOKEN` is the operator's: it is used only for the host `$FINOPS_REMOTE_TOKEN_HOST` names, or by a
  * data dir of a single team (operator/secret-binding.ts) — never for a remote another team chose. An OAuth grant is
  * refreshed only at a token endpoint on the remote's own origin.
@@ -59,7 +61,12 @@ export function staticCredential(token: string): Credential {
   return { token: async () => token };
 }
 
-/** An OAuth grant kept in a secret store: refreshed when it expires (a minute early) or after a 401. */
+/**
+ * An OAuth grant kept in a secret store: refreshed when it expires (a minute early) or after a 401. With `turns`,
+ * refreshes take turns with every other process on the data dir; inside its turn the credential first reads the
+ * store again, and a grant saved there meanwhile (another process refreshed, or the person signed in again) is
+ * taken instead of spending a refresh token that is no longer the live one.
+ */
 export function oauthCredential(
   store: SecretStore,
   account: string,
@@ -67,9 +74,17 @@ export function oauthCredential(
   now: () => number = Date.now,
   /** The remote's origin: a refresh token is sent to a token endpoint there only. */
   origin?: string,
+  turns?: RefreshTurns,
 ): Credential {
   let current = grant;
-  const refresh = async (): Promise<boolean> => {
+  const fresh = (g: OAuthGrant) => g.expiresAt - 60_000 > now();
+  /** `rejected`: the access token the remote refused (a 401), or undefined when refreshing an expired one. */
+  const refreshNow = async (rejected: string | undefined): Promise<boolean> => {
+    const stored = await storedGrant(store, account);
+    if (stored && stored.accessToken !== current.accessToken) {
+      current = stored;
+      if (fresh(stored) && stored.accessToken !== rejected) return true;
+    }
     if (!current.refreshToken) return false;
     if (origin !== undefined && !sameOrigin(current.tokenUrl, origin)) return false;
     const { res, t } = await postTokenForm(current.tokenUrl, {
@@ -89,13 +104,21 @@ export function oauthCredential(
     current = next;
     return true;
   };
+  const refresh = (rejected: string | undefined) => (turns ? turns.take(() => refreshNow(rejected)) : refreshNow(rejected));
   return {
     async token() {
-      if (current.expiresAt - 60_000 <= now()) await refresh();
+      if (!fresh(current)) await refresh(undefined);
       return current.accessToken;
     },
-    refresh,
+    refresh: () => refresh(current.accessToken),
   };
+}
+
+async function storedGrant(store: SecretStore, account: string): Promise<OAuthGrant | undefined> {
+  const secret = await store.get(account);
+  if (!secret) return undefined;
+  const parsed = parseStoredSecret(secret);
+  return parsed.kind === 'oauth' ? parsed : undefined;
 }
 
 /** The token endpoint's answer (RFC 6749 §5). */
@@ -152,6 +175,8 @@ export interface CredentialSources {
   account?: string | null;
   /** Whether the data dir holds one team only (`$FINOPS_REMOTE_TOKEN` without a bound host serves only such a one). */
   singleTeam?: boolean;
+  /** The data dir's database: an OAuth grant's refreshes take turns with the other processes on it. */
+  db?: Db;
 }
 
 export const REMOTE_TOKEN_ENV = { secret: 'FINOPS_REMOTE_TOKEN', binding: 'FINOPS_REMOTE_TOKEN_HOST' } as const;
@@ -188,7 +213,11 @@ export async function resolveCredential(
   }
   const parsed = parseStoredSecret(secret);
   if (parsed.kind === 'api_key') return { credential: staticCredential(parsed.token), from: 'keychain' };
-  return { credential: oauthCredential(store, account, parsed, Date.now, new URL(baseUrl).origin), from: 'keychain (OAuth)' };
+  const turns = sources.db ? refreshTurns(sources.db, account) : undefined;
+  return {
+    credential: oauthCredential(store, account, parsed, Date.now, new URL(baseUrl).origin, turns),
+    from: 'keychain (OAuth)',
+  };
 }
 
 /** Where a server finds its teams' remote credentials: its sync settings (tests give an environment or a store). */
@@ -206,9 +235,11 @@ export async function remoteCredential(
   remote: SyncRemote,
   sources: ServerCredentialSources = {},
   singleTeam = false,
+  db?: Db,
 ): Promise<Credential> {
   const { credential } = await resolveCredential(remote.baseUrl, {
     singleTeam,
+    db,
     env: sources.credentials?.env ?? process.env,
     store: sources.secretStore ?? (await processSecretStore()).store,
     account: remote.credentialRef ?? secretAccounts.syncToken(remote.baseUrl),

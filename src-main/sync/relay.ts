@@ -42,7 +42,7 @@ export async function relayToRemote(
   try {
     const client = new RemoteClient({
       baseUrl: remote.baseUrl,
-      credential: await remoteCredential(remote, sources, isSingleTeam(db)),
+      credential: await remoteCredential(remote, sources, isSingleTeam(db), db),
       // A person waits for the answer: a few quick tries, never the round's long back-off.
       attempts: 2,
       rateLimitAttempts: 1,

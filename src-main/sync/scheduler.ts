@@ -133,6 +133,7 @@ export class SyncScheduler {
           store,
           account: remote.credentialRef,
           singleTeam,
+          db: this.db,
         });
         await runRound({ db: this.db, remote, credential });
         s.failures = 0;

@@ -131,6 +131,7 @@ export function syncCommand(): Command {
           token: opts.token,
           account: remote.credentialRef,
           singleTeam: isSingleTeam(db),
+          db,
         });
         const bar = progressBar('sync');
         const controller = new AbortController();

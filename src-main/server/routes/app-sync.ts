@@ -160,7 +160,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
     else {
       rounds.start(
         remote,
-        await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }, isSingleTeam(db)),
+        await remoteCredential(remote, { credentials: { env: env() }, secretStore: await secrets() }, isSingleTeam(db), db),
       );
     }
     return statusOf(auth);
@@ -336,6 +336,7 @@ export async function appSyncRoutesPlugin(app: FastifyInstance, opts: AppSyncOpt
         remote,
         { credentials: { env: env() }, secretStore: await secrets() },
         isSingleTeam(db),
+        db,
       );
       return await credential.token();
     } catch (err) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sessionSecretStore } from '../../../src-main/desktop/secret-store';
+import { openDatabase } from '../../../src-main/store/db';
 import { ensureRemote } from '../../../src-main/store/sync/remotes';
 import { type OAuthGrant, parseStoredSecret, resolveCredential } from '../../../src-main/sync/credentials';
 import { oauthSignIn, SignInFailed } from '../../../src-main/sync/oauth-sign-in';
@@ -51,6 +52,54 @@ describe('OAuth sign-in to a sync remote', () => {
     expect(saved.refreshToken).not.toBe(grant.refreshToken);
     expect(saved.expiresAt).toBeGreaterThan(Date.now());
     expect((await r.call('GET', '/v1/tags')).body.data.map((t: { name: string }) => t.name)).toContain('After refresh');
+  });
+
+  it('two processes refreshing one grant at once take turns: one refresh, both get the new token, the grant lives', async () => {
+    const r = await remoteReplica();
+    const port = await freePort();
+    await addUser(r.api.db, 'Acme', 'owner@acme.test');
+    const { clientId } = addClient(r.api.db, 'Acme', {
+      isPublic: true,
+      scopes: ['apis.all'],
+      redirectUris: [`http://127.0.0.1:${port}/callback`],
+    });
+    const grant = await oauthSignIn({ baseUrl: r.url, clientId, port, open: browser('owner@acme.test') });
+    const a = await replica();
+    // A second connection to the same database file: the CLI's round beside the server's relayed call.
+    const beside = openDatabase(a.api.dataDir);
+    const store = sessionSecretStore();
+    const account = 'sync-token:test';
+    await store.set(account, JSON.stringify({ ...grant, expiresAt: 0 }));
+    try {
+      const [server, cli] = await Promise.all([
+        resolveCredential(r.url, { store, account, env: {}, db: a.api.db }),
+        resolveCredential(r.url, { store, account, env: {}, db: beside }),
+      ]);
+      // Both find the access token expired at once; a rotating remote revokes the grant when a refresh token is reused.
+      const [t1, t2] = await Promise.all([server.credential.token(), cli.credential.token()]);
+      expect(t1).not.toBe(grant.accessToken);
+      expect(t2).toBe(t1);
+      const saved = parseStoredSecret((await store.get(account))!) as OAuthGrant;
+      expect(saved.accessToken).toBe(t1);
+      for (const token of [t1, t2]) {
+        const res = await fetch(`${r.url}/tags`, { headers: { authorization: `Bearer ${token}` } });
+        expect(res.status).toBe(200);
+      }
+      // A credential still holding that grant meets a 401 after another process refreshed again: it takes the grant
+      // saved there and spends no refresh token (its own is spent: the remote would revoke the grant for it).
+      const holder = await resolveCredential(r.url, { store, account, env: {}, db: beside });
+      const other = await resolveCredential(r.url, { store, account, env: {}, db: a.api.db });
+      expect(await other.credential.refresh?.()).toBe(true);
+      const third = parseStoredSecret((await store.get(account))!) as OAuthGrant;
+      expect(third.accessToken).not.toBe(t1);
+      expect(await holder.credential.refresh?.()).toBe(true);
+      expect(await holder.credential.token()).toBe(third.accessToken);
+      expect((parseStoredSecret((await store.get(account))!) as OAuthGrant).refreshToken).toBe(third.refreshToken);
+      const res = await fetch(`${r.url}/tags`, { headers: { authorization: `Bearer ${third.accessToken}` } });
+      expect(res.status).toBe(200);
+    } finally {
+      beside.close();
+    }
   });
 
   it('a refused sign-in is a clear failure, and nothing is stored', async () => {
