@@ -8,7 +8,7 @@ import { withoutDirectiveWarnings } from './vite.web.config.mjs';
 /**
  * The desktop app's three builds (out/main, out/preload, out/renderer):
  * - main: the Electron shell (src-main/electron/main.ts) and the server host that runs in a utility process
- *   (src-main/desktop/server-host-entry.ts). Dependencies stay external (better-sqlite3 and keytar are native;
+ *   (src-main/server-host/entry.ts). Dependencies stay external (better-sqlite3 and keytar are native;
  *   fastify plugins read their own files), loaded from node_modules at run time.
  *   Files the main code starts by path rather than imports (the OCR worker thread's script) are copied beside it
  *   by `besideMain`, since `__dirname` is out/main once bundled.
@@ -67,7 +67,7 @@ export default defineConfig({
       rollupOptions: {
         input: {
           index: resolve(__dirname, 'src-main/electron/main.ts'),
-          'server-host': resolve(__dirname, 'src-main/desktop/server-host-entry.ts'),
+          'server-host': resolve(__dirname, 'src-main/server-host/entry.ts'),
         },
       },
     },

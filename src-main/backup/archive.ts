@@ -4,8 +4,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import * as tar from 'tar-stream';
-import { blobPath, FILES_DIR } from '../documents/storage';
-import { SERVER_VERSION } from '../server/version';
+import { blobPath, FILES_DIR } from '../infra/blob-store';
 import {
   forgetInvoicePdfs,
   onlineCopy,
@@ -15,6 +14,7 @@ import {
   vacuumInto,
 } from '../store/backups/snapshot';
 import { DB_FILE_NAME, type Db } from '../store/db';
+import { SERVER_VERSION } from '../version';
 
 /**
  * One backup = one gzipped tar archive of a data dir (docs/decisions/0185-backups.md):

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { FILES_DIR } from '../documents/storage';
+import { FILES_DIR } from '../infra/blob-store';
 import { liveServers } from '../store/backups/presence';
 import { copyDatabaseFile, snapshotContents } from '../store/backups/snapshot';
 import { DB_FILE_NAME, type Db } from '../store/db';

@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { installClockFromEnv } from '../clock';
 import { adoptDesktopOperator } from '../desktop/beside-the-app';
 import { defaultDataDir } from '../paths';
-import { SERVER_VERSION } from '../server/version';
+import { SERVER_VERSION } from '../version';
 import { configure, UsageError } from './exit-codes';
 import { COMMANDS, commandNamed, loadCommand } from './registry';
 

@@ -10,7 +10,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { SecretStore } from './secret-store';
+import type { SecretStore } from '../infra/secret-store';
 
 export interface SecretCipher {
   encrypt(plain: string): Buffer;

@@ -7,7 +7,7 @@ import { fork } from 'node:child_process';
 import path from 'node:path';
 import type { LaunchServerChild, ServerChild } from './supervisor';
 
-export const SERVER_HOST_ENTRY = path.join(__dirname, 'server-host-entry.ts');
+export const SERVER_HOST_ENTRY = path.join(__dirname, '..', 'server-host', 'entry.ts');
 
 export function nodeLauncher(
   entry = SERVER_HOST_ENTRY,

@@ -8,8 +8,8 @@
  * nothing else in the store is its business.
  */
 import type { SecretStorageKind } from '../../src-shared/desktop-bridge';
+import type { SecretStore } from '../infra/secret-store';
 import type { SecretReply, SecretRequest } from './protocol';
-import type { SecretStore } from './secret-store';
 
 const RELAYED_ACCOUNT_PREFIX = 'sync-token:';
 

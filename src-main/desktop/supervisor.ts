@@ -17,10 +17,10 @@
  * - The private hosts the person allows go to the running host at once and to every later start (private-hosts.ts).
  */
 import type { ServerStatus } from '../../src-shared/desktop-bridge';
+import type { SecretStore } from '../infra/secret-store';
 import { type HostRequest, isHostEvent, type ProgressEvent, type ReadyEvent } from './protocol';
 import { RestartPolicy } from './restart-policy';
 import { answerSecretRequest } from './secret-relay';
-import type { SecretStore } from './secret-store';
 
 /** One running server host, whatever runs it. */
 export interface ServerChild {

@@ -7,7 +7,7 @@
  * only to this machine, for a `finops serve` next door) without user info; the secret is a non-empty single line
  * (an API key, or an OAuth grant as JSON) of bounded length. Surrounding whitespace of a pasted key is dropped.
  */
-import { type SecretStore, secretAccounts } from './secret-store';
+import { type SecretStore, secretAccounts } from '../infra/secret-store';
 
 export class InvalidCredentialInput extends Error {
   override name = 'InvalidCredentialInput';

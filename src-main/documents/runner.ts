@@ -1,4 +1,5 @@
 import { EInvoiceReadError } from '../einvoice/read';
+import { blobStore, readBlob, sweepOrphans } from '../infra/blob-store';
 import { ParserFailed, ParserStopped } from '../sandbox/pool';
 import type { Db } from '../store/db';
 import { applyExtractionToDocuments } from '../store/documents/documents';
@@ -19,7 +20,6 @@ import { PROCESS_OWNER, withLease } from '../store/leases';
 import type { AcceptedType } from './detect';
 import { extractFile } from './extract';
 import { OcrEngine, ocrLanguages } from './ocr';
-import { blobStore, readBlob, sweepOrphans } from './storage';
 
 /**
  * The background work of documents and the inbox, inside the server process (docs/decisions/0083, 0084):

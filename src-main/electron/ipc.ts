@@ -16,10 +16,10 @@ import {
   type ServerStatus,
 } from '../../src-shared/desktop-bridge';
 import type { PrivateHostsSetting } from '../desktop/private-hosts';
-import type { SecretStore } from '../desktop/secret-store';
 import type { ServerSupervisor } from '../desktop/supervisor';
 import { clearSyncCredential, hasSyncCredential, setSyncCredential } from '../desktop/sync-credentials';
 import { isAppUrl } from '../desktop/url-policy';
+import type { SecretStore } from '../infra/secret-store';
 import { openExternalFor } from './external';
 
 export interface IpcContext {

@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { safeStorage } from 'electron';
 import { encryptedFileSecretStore, SECRETS_FILE_NAME, safeStorageUsable } from '../desktop/encrypted-file-store';
-import { type OpenedSecretStore, openSecretStore, type SecretStore } from '../desktop/secret-store';
+import { type OpenedSecretStore, openSecretStore, type SecretStore } from '../infra/secret-store';
 
 export function openShellSecrets(appDir: string): Promise<OpenedSecretStore> {
   return openSecretStore(undefined, undefined, () => {

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { machineNow } from '../clock';
 import { MAX_FILE_BYTES } from '../documents/detect';
-import { dataDirOf } from '../documents/storage';
+import { dataDirOf } from '../infra/blob-store';
 import { watchedFolderProblem } from '../operator/inbox-roots';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';

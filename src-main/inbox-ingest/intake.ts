@@ -1,5 +1,5 @@
 import { detectType, MAX_FILE_BYTES } from '../documents/detect';
-import { sha256 } from '../documents/storage';
+import { sha256 } from '../infra/blob-store';
 import type { NewFile } from '../store/documents/documents';
 
 /**

@@ -1,5 +1,5 @@
 import { simpleParser } from 'mailparser';
-import { sha256 } from '../documents/storage';
+import { sha256 } from '../infra/blob-store';
 import { type Intake, intakeFile } from './intake';
 
 /**

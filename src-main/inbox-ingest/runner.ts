@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import { blobStore } from '../documents/storage';
+import { blobStore } from '../infra/blob-store';
 import type { Db } from '../store/db';
 import type { BlobStore } from '../store/files/stored-files';
 import { type InboxSource, inboxSourcesOfKind, recordInboxSourceRun } from '../store/inbox/sources';

@@ -1,4 +1,4 @@
-import { readSecretFile, writeSecretEntry } from '../runtime/secret-file';
+import { readSecretFile, writeSecretEntry } from '../infra/secret-file';
 
 /**
  * The inbox sources' secrets, kept out of the database in `<data dir>/secrets/inbox.json` (0600): per team the IMAP

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { dataDirOf } from '../documents/storage';
+import { dataDirOf } from '../infra/blob-store';
 import { watchedFolderProblem } from '../operator/inbox-roots';
 import { canonicalHost } from '../outbound/allowance';
 import type { Db } from '../store/db';

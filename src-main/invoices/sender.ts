@@ -1,7 +1,7 @@
 import type Nodemailer from 'nodemailer';
 import { invoiceMailAttachments } from '../einvoice/issue';
+import { type DrainLoop, startDrainLoop } from '../infra/drain-loop';
 import { socketTarget } from '../outbound/policy';
-import { type DrainLoop, startDrainLoop } from '../runtime/drain-loop';
 import type { Db } from '../store/db';
 import { NotFound } from '../store/errors';
 import { claimNextDelivery, type DeliveryRow, markDeliveryFailed, markDeliverySent } from '../store/invoices/deliveries';

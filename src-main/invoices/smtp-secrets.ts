@@ -1,6 +1,6 @@
+import { readSecretFile, writeSecretEntry } from '../infra/secret-file';
 import { environmentSecretUse } from '../operator/secret-binding';
 import { canonicalHost } from '../outbound/allowance';
-import { readSecretFile, writeSecretEntry } from '../runtime/secret-file';
 import type { Db } from '../store/db';
 import { getSmtpSettings, type SmtpSettings, setSmtpSettings } from '../store/invoices/smtp';
 

@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance } from 'fastify';
-import { dataDirOf } from '../documents/storage';
+import { dataDirOf } from '../infra/blob-store';
 import { type BackgroundOptions, backgroundOf, startBackgroundWork } from '../runtime/background';
 import type { Db } from '../store/db';
 import { withDefaultOrigin } from '../store/write';

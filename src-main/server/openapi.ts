@@ -5,8 +5,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-pro
 import { z } from 'zod';
 import type { RouteContract } from '../../src-shared/contract/route';
 import { ALL_SCOPES } from '../../src-shared/contract/scopes';
+import { CONTRACT_VERSION } from '../version';
 import { acceptsNoBody } from './route';
-import { CONTRACT_VERSION } from './version';
 
 /**
  * The OpenAPI 3.1 document is generated from the registered contract routes (their zod schemas), so it cannot

@@ -1,4 +1,4 @@
-import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../desktop/secret-store';
+import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../infra/secret-store';
 import { environmentSecretUse, httpTarget } from '../operator/secret-binding';
 import { outboundFetch } from '../outbound/fetch';
 import type { Db } from '../store/db';

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Projection } from '../../src-shared/domain/sync/merge';
-import { blobPath, blobStore, dataDirOf, ensureBlob, sha256 } from '../documents/storage';
+import { blobPath, blobStore, dataDirOf, ensureBlob, sha256 } from '../infra/blob-store';
 import { type BlobStore, isStoredFile, putStoredFile } from '../store/files/stored-files';
 import type { Writer } from '../store/write';
 import { pathFor } from './capabilities';

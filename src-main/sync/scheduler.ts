@@ -1,4 +1,4 @@
-import { processSecretStore, type SecretStore } from '../desktop/secret-store';
+import { processSecretStore, type SecretStore } from '../infra/secret-store';
 import { currentSeq } from '../store/changes';
 import type { Db } from '../store/db';
 import { enabledRemotes, type SyncRemote, setRemoteState } from '../store/sync/remotes';

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { processSecretStore, secretAccounts } from '../../desktop/secret-store';
+import { processSecretStore, secretAccounts } from '../../infra/secret-store';
 import { openDataDir } from '../../runtime/data-dir';
 import type { Db } from '../../store/db';
 import { Conflict, NotFound } from '../../store/errors';

@@ -1,4 +1,4 @@
-import { type DrainLoop, startDrainLoop } from '../../runtime/drain-loop';
+import { type DrainLoop, startDrainLoop } from '../../infra/drain-loop';
 import type { Db } from '../../store/db';
 import { getAccessPoint } from '../../store/einvoice/access-point';
 import { claimNextHandOff, type HandOffOutcome, type HandOffRow, recordHandOff } from '../../store/einvoice/handoffs';

@@ -1,4 +1,4 @@
-import { readSecretFile, writeSecretEntry } from '../../runtime/secret-file';
+import { readSecretFile, writeSecretEntry } from '../../infra/secret-file';
 
 /**
  * Access-point API keys, kept out of the database as the SMTP password is: `<data dir>/secrets/peppol.json`

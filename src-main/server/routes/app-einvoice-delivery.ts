@@ -4,8 +4,8 @@ import {
   type InvoiceHandOff,
   appEInvoiceDeliveryRoutes as r,
 } from '../../../src-shared/contract/app-einvoice-delivery';
-import { dataDirOf } from '../../documents/storage';
 import { readAccessPointKey, writeAccessPointKey } from '../../einvoice/access-point/secrets';
+import { dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import { clearAccessPoint, getAccessPoint, setAccessPoint } from '../../store/einvoice/access-point';
 import { type HandOffRow, listHandOffs } from '../../store/einvoice/handoffs';

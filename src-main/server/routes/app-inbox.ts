@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { appInboxRoutes } from '../../../src-shared/contract/app-inbox';
-import { dataDirOf } from '../../documents/storage';
 import { InboxIntake } from '../../inbox-ingest/runner';
 import {
   inboxSourcesView,
@@ -9,6 +8,7 @@ import {
   setImapMailbox,
   setWatchedFolder,
 } from '../../inbox-ingest/settings';
+import { dataDirOf } from '../../infra/blob-store';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import type { Credential } from '../auth/credentials';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { appSmtpRoutes, type SmtpView } from '../../../src-shared/contract/app-smtp';
-import { dataDirOf } from '../../documents/storage';
+import { dataDirOf } from '../../infra/blob-store';
 import { hasSmtpPassword, saveSmtpSettings, writeSmtpPassword } from '../../invoices/smtp-secrets';
 import { SmtpTestFailure, sendSmtpTest } from '../../invoices/smtp-test';
 import type { Db } from '../../store/db';

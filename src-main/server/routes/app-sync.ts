@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { appSyncRoutes, type SyncConflictInfo, type SyncStatusBody, syncStanding } from '../../../src-shared/contract/app-sync';
-import { processSecretStore, type SecretStore, secretAccounts } from '../../desktop/secret-store';
+import { processSecretStore, type SecretStore, secretAccounts } from '../../infra/secret-store';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import { Conflict, InvalidReference, NotFound } from '../../store/errors';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { attachmentRecordRoutes } from '../../../src-shared/contract/attachment-records';
-import { blobStore, dataDirOf } from '../../documents/storage';
+import { blobStore, dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import { attachUploadedFile, detachAttachment, getAttachment } from '../../store/transactions/attachments';
 import { installJsonParser } from '../body';

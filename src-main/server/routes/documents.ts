@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { documentRoutes } from '../../../src-shared/contract/documents';
-import { blobStore, dataDirOf } from '../../documents/storage';
+import { blobStore, dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import {
   createDocument,

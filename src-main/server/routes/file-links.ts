@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { fileLinkRoute } from '../../../src-shared/contract/documents';
-import { dataDirOf } from '../../documents/storage';
+import { dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import { documentFile } from '../../store/documents/documents';
 import { NotFound } from '../../store/errors';

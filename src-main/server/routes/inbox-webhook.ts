@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { blobStore, dataDirOf } from '../../documents/storage';
 import { sortIntakes } from '../../inbox-ingest/intake';
 import { readMail } from '../../inbox-ingest/mail';
 import { readInboxSecrets } from '../../inbox-ingest/secrets';
+import { blobStore, dataDirOf } from '../../infra/blob-store';
 import { ParserFailed, ParserStopped } from '../../sandbox/pool';
 import type { Db } from '../../store/db';
 import { ingestToInbox } from '../../store/inbox/ingest';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { inboxRoutes } from '../../../src-shared/contract/inbox';
-import { blobStore, dataDirOf } from '../../documents/storage';
+import { blobStore, dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import { confirmMatch, declineMatch, unmatch } from '../../store/inbox/decisions';
 import { getInboxItem, inboxFile, listInbox } from '../../store/inbox/items';

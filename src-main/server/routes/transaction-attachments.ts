@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { transactionAttachmentRoutes } from '../../../src-shared/contract/transaction-attachments';
-import { blobStore, dataDirOf } from '../../documents/storage';
+import { blobStore, dataDirOf } from '../../infra/blob-store';
 import type { Db } from '../../store/db';
 import { uploadToTransaction } from '../../store/inbox/attach-upload';
 import { attachmentFile } from '../../store/transactions/attachments';

@@ -2,7 +2,7 @@ import multipart, { type MultipartFile, type MultipartValue } from '@fastify/mul
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { UploadBody } from '../../../src-shared/contract/documents';
 import { detectType, MAX_FILE_BYTES } from '../../documents/detect';
-import { readBlob, sha256 } from '../../documents/storage';
+import { readBlob, sha256 } from '../../infra/blob-store';
 import { backgroundOf } from '../../runtime/background';
 import type { Db } from '../../store/db';
 import type { NewFile } from '../../store/documents/documents';

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SecretReply, SecretRequest } from '../../../src-main/desktop/protocol';
 import { answerSecretRequest, relayedSecretStore } from '../../../src-main/desktop/secret-relay';
-import { type SecretStore, sessionSecretStore } from '../../../src-main/desktop/secret-store';
+import { type SecretStore, sessionSecretStore } from '../../../src-main/infra/secret-store';
 
 function joined(shellStore: SecretStore | null, timeoutMs?: number) {
   const seen: SecretRequest[] = [];

@@ -1,6 +1,5 @@
 /** The checks on sync credentials coming from the page through the bridge, against a real (session) store. */
 import { describe, expect, it } from 'vitest';
-import { secretAccounts, sessionSecretStore } from '../../../src-main/desktop/secret-store';
 import {
   checkRemoteUrl,
   checkSecret,
@@ -9,6 +8,7 @@ import {
   InvalidCredentialInput,
   setSyncCredential,
 } from '../../../src-main/desktop/sync-credentials';
+import { secretAccounts, sessionSecretStore } from '../../../src-main/infra/secret-store';
 
 describe('sync credentials from the bridge', () => {
   it('stores a trimmed key under the remote origin, says it is there, removes it', async () => {

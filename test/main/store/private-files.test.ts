@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ensureBlob, sha256 } from '../../../src-main/documents/storage';
+import { ensureBlob, sha256 } from '../../../src-main/infra/blob-store';
 import { openDatabase } from '../../../src-main/store/db';
 import { tmpDir } from '../../helpers/tmp';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionSecretStore } from '../../../src-main/desktop/secret-store';
+import { sessionSecretStore } from '../../../src-main/infra/secret-store';
 import { openDatabase } from '../../../src-main/store/db';
 import { ensureRemote } from '../../../src-main/store/sync/remotes';
 import { type OAuthGrant, parseStoredSecret, resolveCredential } from '../../../src-main/sync/credentials';

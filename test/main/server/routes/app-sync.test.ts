@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { processSecretStore, sessionSecretStore } from '../../../../src-main/desktop/secret-store';
+import { processSecretStore, sessionSecretStore } from '../../../../src-main/infra/secret-store';
 import { backgroundOf } from '../../../../src-main/runtime/background';
 import { createSession } from '../../../../src-main/store/auth/sessions';
 import { createUser } from '../../../../src-main/store/users/users';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { machineNow } from '../../../../src-main/clock';
-import { blobPath } from '../../../../src-main/documents/storage';
+import { blobPath } from '../../../../src-main/infra/blob-store';
 import { backgroundOf } from '../../../../src-main/runtime/background';
 import { openDatabase } from '../../../../src-main/store/db';
 import { claimExtraction } from '../../../../src-main/store/files/stored-files';

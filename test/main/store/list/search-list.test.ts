@@ -5,7 +5,7 @@
  */
 import crypto from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { blobStore } from '../../../../src-main/documents/storage';
+import { blobStore } from '../../../../src-main/infra/blob-store';
 import { openDatabase } from '../../../../src-main/store/db';
 import { createDocument, listDocuments } from '../../../../src-main/store/documents/documents';
 import { InvalidReference } from '../../../../src-main/store/errors';

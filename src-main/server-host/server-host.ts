@@ -12,17 +12,18 @@
  * The parent channel is an interface because Electron's utility process (`process.parentPort`, messages wrapped in
  * `{data}`) and Node's fork (`process.send` / `'message'`) differ; `detectParentChannel` picks the right one.
  */
+
+import { ensureDesktopKey } from '../desktop/desktop-key';
+import { listenOnPreferredPort } from '../desktop/preferred-port';
+import { allowanceInForce, usablePrivateHosts } from '../desktop/private-hosts';
+import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from '../desktop/protocol';
+import { relayedSecretStore, type SecretRelay } from '../desktop/secret-relay';
 import { configureOperator } from '../operator/settings';
 import { backgroundOf } from '../runtime/background';
 import { describeOpenEvent } from '../runtime/data-dir';
 import { startServer } from '../server/start';
 import { DatabaseCorrupt, DatabaseTooNew, type Db, type OpenEvent } from '../store/db';
 import { enabledRemotes } from '../store/sync/remotes';
-import { ensureDesktopKey } from './desktop-key';
-import { listenOnPreferredPort } from './preferred-port';
-import { allowanceInForce, usablePrivateHosts } from './private-hosts';
-import { type HostEvent, isHostRequest, type ProgressEvent, type StartRequest } from './protocol';
-import { relayedSecretStore, type SecretRelay } from './secret-relay';
 
 export interface ParentChannel {
   send(event: HostEvent): void;

@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type KeytarLike, openSecretStore, secretAccounts, sessionSecretStore } from '../../../src-main/desktop/secret-store';
+import { type KeytarLike, openSecretStore, secretAccounts, sessionSecretStore } from '../../../src-main/infra/secret-store';
 import { ROOT } from '../../helpers/cli';
 import { tmpDir } from '../../helpers/tmp';
 

@@ -1,4 +1,4 @@
-import pkg from '../../package.json';
+import pkg from '../package.json';
 
 export const SERVER_VERSION: string = pkg.version;
 /** The contract version this server implements (v1-api.md, "Versioning"). */
