@@ -101,7 +101,7 @@ function checkNativeModules(electron) {
  * What to say when keytar did not load in Electron (`loadError`, null when it did): a warning, never a stop. The
  * app's secrets then live in a file encrypted by Electron's safeStorage where it has a real key (on Linux: the
  * Secret Service's or KWallet's, never Chromium's fixed `basic_text` one), else for the session only
- * (src-main/desktop/secret-store.ts). Returns null when there is nothing to say.
+ * (src-main/infra/secret-store.ts). Returns null when there is nothing to say.
  */
 function keytarAdvice(loadError, platform = process.platform) {
   if (!loadError) return null;

@@ -5,7 +5,7 @@ import type { Db } from '../store/db';
 import { getSmtpSettings, type SmtpSettings, setSmtpSettings } from '../store/invoices/smtp';
 
 /**
- * SMTP passwords, kept out of the database: `<data dir>/secrets/smtp.json` ({teamId: password}; runtime/secret-file.ts
+ * SMTP passwords, kept out of the database: `<data dir>/secrets/smtp.json` ({teamId: password}; infra/secret-file.ts
  * keeps it 0600). A password can also come from the environment, FINOPS_SMTP_PASSWORD (a headless server's secret
  * manager), for a team without a stored one — but it is the operator's: only for the mail server
  * `$FINOPS_SMTP_HOST` names (`host` or `host:port`), or in a data dir of one team (operator/secret-binding.ts).

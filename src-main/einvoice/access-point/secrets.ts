@@ -2,7 +2,7 @@ import { readSecretFile, writeSecretEntry } from '../../infra/secret-file';
 
 /**
  * Access-point API keys, kept out of the database as the SMTP password is: `<data dir>/secrets/peppol.json`
- * ({teamId: key}; runtime/secret-file.ts keeps it 0600). Written by the settings route, read by the hand-off
+ * ({teamId: key}; infra/secret-file.ts keeps it 0600). Written by the settings route, read by the hand-off
  * runner, never answered back.
  */
 

@@ -10,7 +10,7 @@ import { claimCondition } from '../leases';
  * The blob on disk is created and removed by the caller's BlobStore inside the same transaction.
  */
 
-/** File operations done inside the database transaction (src-main/documents/storage.ts implements them). */
+/** File operations done inside the database transaction (src-main/infra/blob-store.ts implements them). */
 export interface BlobStore {
   ensure(sha: string, bytes: Uint8Array): void;
   /** Moves the blob aside; returns where to (undefined when it was not there). */
