@@ -1,6 +1,8 @@
-import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
+import { Agent, fetch as undiciFetch } from 'undici';
 import { operatorSettings } from '../operator/settings';
-import { checkedAddresses, OutboundRefused } from './policy';
+import { type Connector, describe, newConnector, ProxyFailed } from './connector';
+import { OutboundRefused } from './policy';
+import { proxyKey } from './proxy-env';
 
 /**
  * HTTP(S) through the outbound policy (docs/decisions/0175-outbound-request-policy.md), for every client of the
@@ -8,6 +10,8 @@ import { checkedAddresses, OutboundRefused } from './policy';
  * Peppol access point.
  * - Each connection is made to an address checked at connect time (policy.ts): undici's connector is handed the
  *   checked address instead of the name, so nothing resolves the name again between the check and the connection.
+ *   Through the operator's proxy ($HTTPS_PROXY, $HTTP_PROXY, $NO_PROXY) the tunnel goes to that checked address,
+ *   and TLS trusts the system's certificate store as well as Node's (connector.ts, trust.ts; decision 0195).
  * - Redirects are followed only when the caller says how many (default none: a 3xx is answered as it came), each
  *   target checked the same way and by the caller's own rule (`checkUrl`); `sameOrigin` keeps them on the first
  *   URL's origin (clients that send a credential). A hop to another origin drops Authorization and Cookie.
@@ -19,35 +23,52 @@ export class ResponseTooLarge extends Error {
   override name = 'ResponseTooLarge';
 }
 
-const connect = buildConnector({ timeout: 10_000 });
-
-const defaultPort = (protocol: string) => (protocol === 'https:' ? 443 : 80);
-
-/** An agent: connections are pooled per origin, each one made to a checked address. */
-function newAgent(): Agent {
-  return new Agent({
-    connect(options, callback) {
-      const port = Number(options.port) || defaultPort(options.protocol);
-      checkedAddresses(options.hostname, port).then(
-        ([first]) => connect({ ...options, hostname: first!.address }, callback),
-        (err: Error) => callback(err, null),
-      );
-    },
-  });
+/** No connection to the target (refused, timed out, a certificate not trusted…); the message says which. */
+export class OutboundUnreachable extends Error {
+  override name = 'OutboundUnreachable';
 }
 
+/** Certificate errors whose cure is trusting the issuer (docs/decisions/0195-proxy-and-certificates.md). */
+const UNTRUSTED_ISSUER = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+]);
+
+function hintFor(cause: unknown): string {
+  const code = (cause as { code?: unknown }).code;
+  return typeof code === 'string' && UNTRUSTED_ISSUER.has(code)
+    ? " (the certificate's issuer is not trusted here: add its CA to the system's certificate store or to NODE_EXTRA_CA_CERTS)"
+    : '';
+}
+
+/** An agent: connections are pooled per origin, each one made to a checked address (connector.ts). */
+function newAgent(): { agent: Agent; connector: Connector } {
+  const connector = newConnector();
+  return { agent: new Agent({ connect: connector.connect }), connector };
+}
+
+/** What the pool depends on: the operator's allowance and proxy variables. */
+const poolKey = () => `${operatorSettings().allowPrivateHosts.join(',')}\n${proxyKey()}`;
+
 /**
- * One agent for the process while the operator's allowance stays as it is. A pooled connection was checked when it
- * was made: when the allowance changes (the desktop's Settings, live), the pool is replaced and the old one closed
- * once its requests are answered, so no idle connection to an address no longer allowed is used again.
+ * One agent for the process while the operator's allowance and proxy stay as they are. A pooled connection was
+ * checked when it was made: when the allowance changes (the desktop's Settings, live), the pool is replaced and the
+ * old one closed once its requests are answered, so no idle connection to an address no longer allowed is used
+ * again; so is a connection through a proxy no longer configured.
  */
-let pool = { allowance: '', agent: newAgent() };
+let pool = { key: poolKey(), ...newAgent() };
 function agentInForce(): Agent {
-  const allowance = operatorSettings().allowPrivateHosts.join(',');
-  if (allowance !== pool.allowance) {
-    const old = pool.agent;
-    pool = { allowance, agent: newAgent() };
-    void old.close().catch(() => undefined);
+  const key = poolKey();
+  if (key !== pool.key) {
+    const old = pool;
+    pool = { key, ...newAgent() };
+    void old.agent
+      .close()
+      .then(() => old.connector.close())
+      .catch(() => undefined);
   }
   return pool.agent;
 }
@@ -145,7 +166,10 @@ function concat(chunks: Uint8Array[], total: number): Uint8Array {
   return out;
 }
 
-/** Sends a request through the policy; OutboundRefused when an address, a redirect or the caller's rule refuses it. */
+/**
+ * Sends a request through the policy; OutboundRefused when an address, a redirect or the caller's rule refuses it,
+ * ProxyFailed when the operator's proxy could not be used, OutboundUnreachable when the target could not be reached.
+ */
 export async function outboundFetch(input: string | URL, init: OutboundInit): Promise<OutboundResponse> {
   let url = new URL(input);
   const first = url.origin;
@@ -172,7 +196,11 @@ export async function outboundFetch(input: string | URL, init: OutboundInit): Pr
     } catch (err) {
       // undici wraps what the connector refused in "fetch failed": the refusal itself is the answer.
       const cause = (err as { cause?: unknown }).cause;
-      if (cause instanceof OutboundRefused) throw cause;
+      if (cause instanceof OutboundRefused || cause instanceof ProxyFailed) throw cause;
+      // The reason a person can act on, not "fetch failed" (which reached the sync screen as "offline" alone).
+      if (err instanceof TypeError && cause !== undefined) {
+        throw new OutboundUnreachable(`${url.host} could not be reached: ${describe(cause)}${hintFor(cause)}`, { cause });
+      }
       throw err;
     }
     const answer = new OutboundResponse(
