@@ -87,8 +87,12 @@ export function RunsView(props: {
               onClick={() => setFilter(f.id)}
             >
               {t(`filters.${f.id}`)}
+              {/* The space keeps the tab's name "Waiting 2", not "Waiting2", for a screen reader. */}
               {f.id === 'waiting' && waiting.items.length ? (
-                <span className="tab-count attention">{formatNumber(waiting.items.length)}</span>
+                <>
+                  {' '}
+                  <span className="tab-count attention">{formatNumber(waiting.items.length)}</span>
+                </>
               ) : null}
             </button>
           ))}
