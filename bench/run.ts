@@ -20,6 +20,7 @@ const SUITES = [
   'cli',
   'abuse',
   'load',
+  'search',
   // [benchmark suites of later areas register here]
 ];
 const only = process.argv.slice(2);

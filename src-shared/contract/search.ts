@@ -4,7 +4,7 @@ import { defineRoute } from './route';
 
 /**
  * Search across the team's records in the hosted result shape `[{id, type, relevance, created_at, data}]`
- * (docs/decisions/0087-search.md). Full-text (SQLite FTS5, every word a prefix, ranked by bm25); a number also finds
+ * (docs/decisions/0087-search.md). Full-text (SQLite FTS5, every word a prefix, ranked from the record and the query alone: 0194); a number also finds
  * invoices and transactions of that exact amount. Results of the types the credential may not read are left out.
  */
 export const SEARCH_TYPES = ['customer', 'invoice', 'transaction', 'tracker_project', 'inbox', 'vault'] as const;

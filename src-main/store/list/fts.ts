@@ -4,8 +4,12 @@
  * At most 16 words are used.
  */
 export function ftsQuery(q: string | undefined): string | null {
-  if (!q) return null;
-  const words = q.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? [];
-  const terms = words.slice(0, 16).map((w) => `"${w}"*`);
+  const terms = ftsWords(q).map((w) => `"${w}"*`);
   return terms.length > 0 ? terms.join(' ') : null;
+}
+
+/** The words of user text as `ftsQuery` uses them (NFKC, letters, digits and marks only, at most 16). */
+export function ftsWords(q: string | undefined): string[] {
+  if (!q) return [];
+  return (q.normalize('NFKC').match(/[\p{L}\p{N}\p{M}]+/gu) ?? []).slice(0, 16);
 }

@@ -27,6 +27,7 @@ import { workflowRunStartersAndHookCalls } from './026-workflow-run-starters-and
 import { issuedInvoices } from './027-issued-invoices';
 import { workflowVersionAuthors } from './028-workflow-version-authors';
 import { syncConflictRuleCodes } from './029-sync-conflict-rule-codes';
+import { searchPerTeam } from './030-search-per-team';
 
 /**
  * Forward-only schema migrations. A migration is never edited once released: a change is a new migration with the
@@ -94,6 +95,8 @@ export const MIGRATIONS: readonly Migration[] = [
   workflowVersionAuthors,
   // [029 sync conflict rule codes (the stated rule in the user's language)]
   syncConflictRuleCodes,
+  // [030 search per team: a team token in every FTS index, the exact-amount index of invoices]
+  searchPerTeam,
 ];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]?.version ?? 0;

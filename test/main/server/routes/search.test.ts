@@ -73,6 +73,24 @@ describe('search', () => {
     }
   });
 
+  it("a team's results and relevance do not move when another team adds matching records", async () => {
+    const api = await makeTestApi({ rateLimitPerMinute: 1_000_000 });
+    const token = api.key('Acme');
+    const other = api.key('Other');
+    await api.call('POST', '/v1/customers', { token, body: { name: 'Hooli Cloud', note: 'cloud storage' } });
+    await api.call('POST', '/v1/customers', { token, body: { name: 'Cloud Nine Catering' } });
+    await api.call('POST', '/v1/tracker-projects', { token, body: { name: 'Hooli cloud migration' } });
+    for (let i = 0; i < 6; i++) await api.call('POST', '/v1/customers', { token, body: { name: `Client ${i}` } });
+    // Two spellings of one query, so the second is computed afresh, not served from the GET response cache.
+    const get = async (url: string) => (await api.call('GET', url, { token })).json() as SearchResult[];
+    const before = await get('/v1/search?searchTerm=cloud');
+    expect(before).toHaveLength(3);
+    for (let i = 0; i < 30; i++) {
+      await api.call('POST', '/v1/customers', { token: other, body: { name: `Cloud ${i}`, note: 'cloud '.repeat(i + 1) } });
+    }
+    expect(await get('/v1/search?searchTerm=cloud&limit=30')).toEqual(before);
+  });
+
   it('per-type limit caps each type; no term lists the newest', async () => {
     const api = await makeTestApi({ rateLimitPerMinute: 1_000_000 });
     const token = api.key('Acme');
