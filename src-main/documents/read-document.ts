@@ -1,6 +1,6 @@
-import { embeddedInvoiceXml } from '../einvoice/hybrid';
 import { eInvoiceExtraction, type ReceivedInvoiceFields } from '../einvoice/received';
 import type { AcceptedType } from './detect';
+import { embeddedInvoiceXml } from './embedded-invoice';
 import { imageForOcr } from './images';
 import { pdfText, renderPdfPages } from './pdf';
 import { checkPdfInflation } from './pdf-inflation';

@@ -1,11 +1,11 @@
 import type { RuleFailure } from '../../src-shared/contract/errors';
 import { REQUIREMENT_RULES } from '../../src-shared/domain/invoice-requirements';
 import { EU_COUNTRIES } from '../../src-shared/domain/invoice-vat';
-import { checkInvoiceEInvoice, EInvoiceRejected, EInvoiceUnavailable } from '../einvoice/issue';
 import type { Db } from '../store/db';
 import { type InvoiceRow, requireInvoiceRow } from '../store/invoices/read';
 import { invoiceRequirementFailures } from '../store/invoices/requirements';
 import { getTeamDetails } from '../store/teams/teams';
+import { checkInvoiceEInvoice, EInvoiceRejected, EInvoiceUnavailable } from './einvoice-issue';
 
 /**
  * Everything an invoice is checked against before it is issued (docs/decisions/0121): what the law asks it to state

@@ -1,5 +1,4 @@
 import type Nodemailer from 'nodemailer';
-import { invoiceMailAttachments } from '../einvoice/issue';
 import { type DrainLoop, startDrainLoop } from '../infra/drain-loop';
 import { socketTarget } from '../outbound/policy';
 import type { Db } from '../store/db';
@@ -9,6 +8,7 @@ import { getInvoice } from '../store/invoices/read';
 import { getSmtpSettings, type SmtpSettings } from '../store/invoices/smtp';
 import { PROCESS_OWNER } from '../store/leases';
 import { findTeamById, isSingleTeam } from '../store/teams/teams';
+import { invoiceMailAttachments } from './einvoice-issue';
 import { invoiceEmail } from './email';
 import { invoicePdf } from './pdf-files';
 import { readSmtpPassword } from './smtp-secrets';

@@ -1,7 +1,7 @@
 import { BackupScheduler, type BackupSchedulerOptions } from '../backup/scheduler';
 import { DocumentRunner, type DocumentRunnerOptions } from '../documents/runner';
-import { type HandOffOptions, type HandOffRunner, startHandOffRunner } from '../einvoice/access-point/runner';
 import { InboxIntake, type InboxIntakeOptions } from '../inbox-ingest/runner';
+import { type HandOffOptions, type HandOffRunner, startHandOffRunner } from '../invoices/hand-off-runner';
 import { type InvoiceJobs, startInvoiceJobs } from '../invoices/jobs';
 import type { Db } from '../store/db';
 import { type SchedulerOptions, SyncScheduler } from '../sync/scheduler';
@@ -13,7 +13,7 @@ import { installSubscriptions } from './subscriptions';
  * through the database with a lease, so the server and a CLI command on one data dir never run the same job twice:
  * - workflows: the run engine (workflows/runner.ts), which also fires due schedules;
  * - invoices: the scheduler (overdue moves, scheduled sends, payment matching) and the email sender;
- * - e-invoice hand-offs to the teams' Peppol access points (einvoice/access-point/runner.ts), with the invoices;
+ * - e-invoice hand-offs to the teams' Peppol access points (invoices/hand-off-runner.ts), with the invoices;
  * - documents: extraction, inbox matching and file housekeeping (documents/runner.ts);
  * - inbox intake: each team's watched folder and IMAP mailbox (inbox-ingest/runner.ts), new items handed to documents;
  * - sync: rounds with each team's remote, periodic and soon after local edits (sync/scheduler.ts).

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyRequest, preParsingHookHandler } from 'fastify';
 import { decodeContent } from './content-encoding';
 import { ApiError } from './errors';
+import { hasBody } from './has-body';
 
 /**
  * Request bodies (docs/decisions/0014-request-bodies.md). A route names the media types its body may come in
@@ -56,13 +57,6 @@ export function installJsonParser(app: FastifyInstance, bodyLimit?: number): voi
 function mediaTypeOf(request: FastifyRequest): string | undefined {
   const header = request.headers['content-type'];
   return header?.split(';')[0]?.trim().toLowerCase() || undefined;
-}
-
-/** Whether the request carries body bytes: a positive Content-Length, or a chunked body (whose length is unknown). */
-export function hasBody(request: FastifyRequest): boolean {
-  if (request.headers['transfer-encoding'] !== undefined) return true;
-  const length = request.headers['content-length'];
-  return length !== undefined && Number(length) > 0;
 }
 
 function unsupportedMediaType(mediaType: string | undefined, accepted: readonly string[]): ApiError {

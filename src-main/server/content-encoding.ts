@@ -1,8 +1,8 @@
 import { pipeline, Readable, Transform, type TransformCallback } from 'node:stream';
 import zlib from 'node:zlib';
 import type { FastifyRequest, preParsingHookHandler } from 'fastify';
-import { hasBody } from './body';
 import { ApiError } from './errors';
+import { hasBody } from './has-body';
 
 /**
  * Request bodies sent with `Content-Encoding` (docs/decisions/0014-request-bodies.md): gzip, deflate and br are

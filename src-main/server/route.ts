@@ -5,8 +5,9 @@ import { ErrorPayload } from '../../src-shared/contract/errors';
 import { routeOrigin } from '../../src-shared/contract/origins';
 import type { RouteBody, RouteContract, RouteParams, RouteQuery, RouteResponse } from '../../src-shared/contract/route';
 import type { Credential } from './auth/credentials';
-import { acceptBodies, hasBody } from './body';
+import { acceptBodies } from './body';
 import type { GroupCommit } from './group-commit';
+import { hasBody } from './has-body';
 
 export interface RouteContext<R extends RouteContract> {
   params: RouteParams<R>;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
-import { checkInvoiceEInvoice, EInvoiceRejected, EInvoiceUnavailable, issueEInvoice } from '../../einvoice/issue';
+import { checkInvoiceEInvoice, EInvoiceRejected, EInvoiceUnavailable, issueEInvoice } from '../../invoices/einvoice-issue';
 import type { Db } from '../../store/db';
 import { ApiError, conflict } from '../errors';
 import { registerRoute } from '../route';

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { invoiceRoutes as r } from '../../../src-shared/contract/invoices';
-import { assertEInvoiceIssuable } from '../../einvoice/issue';
+import { assertEInvoiceIssuable } from '../../invoices/einvoice-issue';
 import { emailDraft } from '../../invoices/email-draft';
 import { assertIssuable, issueCheckOf } from '../../invoices/issue-check';
 import { invoicePdf, removeInvoicePdf } from '../../invoices/pdf-files';

@@ -1,5 +1,5 @@
 import type { CustomerTab } from '../../../src-shared/domain/customer-engagement';
-import { issuedSql, openSql, receivedSql } from '../invoices/status-sql';
+import { issuedSql, openSql, receivedSql } from '../invoice-status-sql';
 
 /**
  * The SQL forms of the customer rules in src-shared/domain/customer-engagement.ts, for list filters. Two forms of

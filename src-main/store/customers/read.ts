@@ -2,7 +2,7 @@ import type { Customer } from '../../../src-shared/contract/customers';
 import { engagementOf, type InvoiceGroup, recentUntil, summarizeFinance } from '../../../src-shared/domain/customer-engagement';
 import type { Db } from '../db';
 import { NotFound } from '../errors';
-import { openSql, receivedSql } from '../invoices/status-sql';
+import { openSql, receivedSql } from '../invoice-status-sql';
 import { placeholders } from '../list/keyset';
 import type { CustomerRow } from './row';
 

@@ -3,12 +3,12 @@ import type { RateRow } from '../../../src-shared/domain/rate-files';
 import type { Db } from '../db';
 import { nowIso } from '../ids';
 import { recomputeBaseAmounts } from '../ledger/maintenance';
-import { perUsdOn } from './rate-of-day';
+import { perUsdOn } from '../rate-of-day';
 
 /**
  * The exchange-rate table `fx_rates` (migration 006): units of a currency per 1 USD per day, as decimal text, shared
  * by every team (market data, not a team's record: written directly, not through the change feed). The rate of a
- * day is that day's or the nearest earlier day's (rate-of-day.ts). USD is 1 and never stored.
+ * day is that day's or the nearest earlier day's (store/rate-of-day.ts). USD is 1 and never stored.
  */
 
 /** Every known currency's rate of the day, the day each is from, and the currencies with none on or before it. */

@@ -14,6 +14,7 @@ import { type PaymentKind, recordProblem } from '../../../src-shared/domain/invo
 import { toMajor, toMinor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { Conflict, InvalidReference, NotFound } from '../errors';
+import { receivedSql } from '../invoice-status-sql';
 import { listTransactionDetails } from '../transactions/list';
 import { getTransaction } from '../transactions/read';
 import { type Writer, write } from '../write';
@@ -21,7 +22,6 @@ import { dismissApplied, type PaymentRow, settlementOf } from './payment-links';
 import { getInvoicePayment } from './payments';
 import { getInvoiceRow, type InvoiceRow } from './read';
 import { settleInvoice } from './settlement';
-import { receivedSql } from './status-sql';
 import { markTransactionPaid, restoreMatchedTransaction } from './transaction-link';
 
 /**

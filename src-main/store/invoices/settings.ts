@@ -2,7 +2,7 @@ import type { Dunning, InvoiceTemplate, TemplateInput } from '../../../src-share
 import type { Db } from '../db';
 import { Conflict } from '../errors';
 import { nowIso } from '../ids';
-import { teamRemote } from '../sync/remotes';
+import { TEAM_REMOTE_SQL } from '../team-remote-sql';
 import { plainTemplateInput } from './editor-fields';
 
 /**
@@ -201,7 +201,7 @@ export const NO_NUMBER = '';
  * (docs/decisions/0143-invoice-sync.md).
  */
 export function numbersInvoicesHere(db: Db, teamId: string): boolean {
-  return teamRemote(db, teamId) === undefined;
+  return db.prepare(TEAM_REMOTE_SQL).get(teamId) === undefined;
 }
 
 export function isNumberTaken(db: Db, teamId: string, invoiceNumber: string, exceptId?: string): boolean {

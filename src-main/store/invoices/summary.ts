@@ -2,9 +2,9 @@ import { type PaymentScore, paymentScore, paymentScoreSince } from '../../../src
 import { INVOICE_STATUSES, type InvoiceStatus } from '../../../src-shared/domain/invoice-status';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
+import { openSql, receivedSql } from '../invoice-status-sql';
 import { placeholders } from '../list/keyset';
 import { type InvoiceRow, invoiceTimeZone } from './read';
-import { openSql, receivedSql } from './status-sql';
 
 /**
  * The team-wide figures of its invoices (docs/decisions/0075-invoice-summary-and-payment-score.md): totals by

@@ -4,7 +4,7 @@ import { type Contribution, contributions, UNCATEGORIZED } from '../../../src-sh
 import { ensureCategoriesOnce } from '../categories/defaults';
 import type { Db } from '../db';
 import { InvalidReference } from '../errors';
-import { perUsdOn } from '../exchange-rates/rate-of-day';
+import { perUsdOn } from '../rate-of-day';
 import { type Origin, type SqlValue, type Writer, write } from '../write';
 
 /**

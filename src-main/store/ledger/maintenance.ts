@@ -1,7 +1,7 @@
 import { convertMinor } from '../../../src-shared/domain/fx';
 import { reviewStateOf } from '../../../src-shared/domain/review-state';
 import type { Db } from '../db';
-import { rateLookup } from '../exchange-rates/rate-of-day';
+import { rateLookup } from '../rate-of-day';
 import { currentWriter } from '../write';
 
 /**

@@ -15,7 +15,7 @@ import {
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
-import { rateLookup } from '../exchange-rates/rate-of-day';
+import { rateLookup } from '../rate-of-day';
 import { write } from '../write';
 import {
   baseCurrency,

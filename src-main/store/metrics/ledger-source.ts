@@ -6,7 +6,7 @@ import type { Db } from '../db';
 /**
  * What the metrics read from the ledger, and nothing else: day buckets of the daily roll-up (`ledger_daily`, kept
  * right by every ledger write), cash balances, recurring occurrences and invoices (exchange rates: rateLookup in
- * exchange-rates/rate-of-day.ts). The math lives in src-shared/domain (series, runway, forecast*, stress, reports).
+ * store/rate-of-day.ts). The math lives in src-shared/domain (series, runway, forecast*, stress, reports).
  * Every query filters by team.
  *
  * Categories marked `excluded` are left out here (the roll-up keeps them, by category, so that changing the flag

@@ -5,8 +5,8 @@ import { type Baseline, DRIVER_KINDS, type Driver, type Path, runStressTest } fr
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
-import { rateLookup } from '../exchange-rates/rate-of-day';
 import { minorOf } from '../money-input';
+import { rateLookup } from '../rate-of-day';
 import { write } from '../write';
 import { buildForecast, cashAt, completeMonths } from './forecasts';
 import { baseCurrency, exposure, type LedgerSource } from './ledger-source';

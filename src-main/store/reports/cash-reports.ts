@@ -3,7 +3,7 @@ import { convertMinor, crossRate } from '../../../src-shared/domain/fx';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
 import { InvalidReference, NotFound } from '../errors';
-import { perUsdOn, rateLookup } from '../exchange-rates/rate-of-day';
+import { perUsdOn, rateLookup } from '../rate-of-day';
 
 /**
  * `GET /v1/balances` and `GET /v1/cash-flow` (docs/decisions/0054-bank-accounts-and-balances.md): figures in one

@@ -14,7 +14,7 @@ import {
 } from '../../../src-shared/domain/series';
 import { toMajor } from '../../../src-shared/money';
 import type { Db } from '../db';
-import { rateLookup } from '../exchange-rates/rate-of-day';
+import { rateLookup } from '../rate-of-day';
 import {
   baseCurrency,
   cashAccounts,

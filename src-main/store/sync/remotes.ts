@@ -1,6 +1,7 @@
 import type { Db } from '../db';
 import { NotFound } from '../errors';
 import { newId, nowIso } from '../ids';
+import { TEAM_REMOTE_SQL } from '../team-remote-sql';
 
 /**
  * The remotes a team syncs with (docs/decisions/0140-sync-engine.md): where (a base URL ending in `/v1`), what kind
@@ -181,9 +182,7 @@ export function getRemote(db: Db, teamId: string, id: string): SyncRemote {
 
 /** The team's enabled remote, if it has one. */
 export function teamRemote(db: Db, teamId: string): SyncRemote | undefined {
-  const row = db
-    .prepare('SELECT * FROM sync_remotes WHERE team_id = ? AND enabled = 1 ORDER BY created_at LIMIT 1')
-    .get(teamId) as Row | undefined;
+  const row = db.prepare(TEAM_REMOTE_SQL).get(teamId) as Row | undefined;
   return row ? toRemote(row) : undefined;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { embeddedInvoiceXml } from '../../../src-main/einvoice/hybrid';
+import { embeddedInvoiceXml } from '../../../src-main/documents/embedded-invoice';
 import { readEInvoiceXml } from '../../../src-main/einvoice/read';
 import { validateCii } from '../../../src-main/einvoice/schema';
 import { writeEInvoice } from '../../../src-main/einvoice/write';

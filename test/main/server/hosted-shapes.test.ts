@@ -7,7 +7,7 @@
  * here: these are its request shapes, written down from its published schemas.
  */
 import { describe, expect, it } from 'vitest';
-import { embeddedInvoiceXml } from '../../../src-main/einvoice/hybrid';
+import { embeddedInvoiceXml } from '../../../src-main/documents/embedded-invoice';
 import { readEInvoiceXml } from '../../../src-main/einvoice/read';
 import { createUser } from '../../../src-main/store/users/users';
 import { makeTestApi } from '../../helpers/api';

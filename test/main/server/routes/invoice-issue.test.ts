@@ -6,7 +6,7 @@
  * pay by (0120), the e-mail carries what the person wrote, and reminders state the team's dunning level (0122).
  */
 import { describe, expect, it } from 'vitest';
-import { embeddedInvoiceXml } from '../../../../src-main/einvoice/hybrid';
+import { embeddedInvoiceXml } from '../../../../src-main/documents/embedded-invoice';
 import { readEInvoiceXml } from '../../../../src-main/einvoice/read';
 import { runInvoiceSchedule } from '../../../../src-main/store/invoices/scheduling';
 import { makeTestApi, type TestApi } from '../../../helpers/api';

@@ -9,7 +9,7 @@ import { customerStatsCte, TABS_BY_STATS, TABS_CORRELATED } from '../../../../sr
 import { getCustomer } from '../../../../src-main/store/customers/read';
 import { upsertCustomer } from '../../../../src-main/store/customers/write';
 import type { Db } from '../../../../src-main/store/db';
-import { issuedSql, openSql } from '../../../../src-main/store/invoices/status-sql';
+import { issuedSql, openSql } from '../../../../src-main/store/invoice-status-sql';
 import { CUSTOMER_TABS, recentWindow } from '../../../../src-shared/domain/customer-engagement';
 import { INVOICE_STATUSES, isIssued, isOpen } from '../../../../src-shared/domain/invoice-status';
 import { daysAgo, freshDb, insertInvoice, setCreatedAt } from './customer-fixtures';

@@ -3,10 +3,10 @@ import type { BuyerSource, SellerSource } from '../../../src-shared/domain/einvo
 import { type EInvoiceFormat, isEInvoiceFormat } from '../../../src-shared/domain/einvoice/model';
 import { convertMinor } from '../../../src-shared/domain/fx';
 import type { Db } from '../db';
-import { perUsdOn } from '../exchange-rates/rate-of-day';
-import { invoicePartiesOf } from '../invoices/parties';
-import { getInvoice, requireInvoiceRow } from '../invoices/read';
+import { perUsdOn } from '../rate-of-day';
 import { getTeamDetails } from '../teams/teams';
+import { invoicePartiesOf } from './parties';
+import { getInvoice, requireInvoiceRow } from './read';
 
 /**
  * What an e-invoice of one invoice needs from the database (docs/decisions/0160-e-invoices.md): the invoice, the
@@ -24,7 +24,7 @@ export interface EInvoiceSources {
 }
 
 /**
- * The parties come from ../invoices/parties.ts: frozen at issue for an issued invoice, so its e-invoice (and the
+ * The parties come from ./parties.ts: frozen at issue for an issued invoice, so its e-invoice (and the
  * visible page of a hybrid, rendered from the same) says what the invoice said the day it was issued.
  */
 export function eInvoiceSources(db: Db, teamId: string, invoiceId: string): EInvoiceSources {

@@ -1,16 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { drainHandOffs } from '../../../../src-main/einvoice/access-point/runner';
-import { readAccessPointKey } from '../../../../src-main/einvoice/access-point/secrets';
-import { submitDocument } from '../../../../src-main/einvoice/access-point/storecove';
-import { readEInvoiceXml } from '../../../../src-main/einvoice/read';
-import { createApiKey } from '../../../../src-main/store/auth/api-keys';
-import { type Db, openDatabase } from '../../../../src-main/store/db';
-import { claimNextHandOff, type HandOffRow, listHandOffs } from '../../../../src-main/store/einvoice/handoffs';
-import { makeTestApi, type TestApi } from '../../../helpers/api';
-import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_BUYER, E_INVOICE_INVOICE, E_INVOICE_SELLER } from '../../../helpers/einvoice-seller';
-import { type StandIn, startStandIn } from './stand-in';
+import { readAccessPointKey } from '../../../src-main/einvoice/access-point/secrets';
+import { submitDocument } from '../../../src-main/einvoice/access-point/storecove';
+import { readEInvoiceXml } from '../../../src-main/einvoice/read';
+import { drainHandOffs } from '../../../src-main/invoices/hand-off-runner';
+import { createApiKey } from '../../../src-main/store/auth/api-keys';
+import { type Db, openDatabase } from '../../../src-main/store/db';
+import { claimNextHandOff, type HandOffRow, listHandOffs } from '../../../src-main/store/einvoice/handoffs';
+import { makeTestApi, type TestApi } from '../../helpers/api';
+import { E_INVOICE_BANK_ACCOUNT, E_INVOICE_BUYER, E_INVOICE_INVOICE, E_INVOICE_SELLER } from '../../helpers/einvoice-seller';
+import { type StandIn, startStandIn } from '../einvoice/access-point/stand-in';
 
 /**
  * E-invoices handed to a Peppol access point (docs/decisions/0162-peppol-access-point.md), end to end over a real
@@ -173,7 +173,7 @@ describe('handing e-invoices to the Peppol access point', () => {
       await b.send();
       const t0 = new Date();
       const claimed = claimNextHandOff(second, { owner: 'dead-runner', leaseMs: 1000, now: t0 })!;
-      const issued = await (await import('../../../../src-main/einvoice/issue')).issueEInvoice(
+      const issued = await (await import('../../../src-main/invoices/einvoice-issue')).issueEInvoice(
         second,
         api.dataDir,
         claimed.team_id,

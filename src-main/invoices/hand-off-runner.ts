@@ -1,13 +1,13 @@
-import { type DrainLoop, startDrainLoop } from '../../infra/drain-loop';
-import type { Db } from '../../store/db';
-import { getAccessPoint } from '../../store/einvoice/access-point';
-import { claimNextHandOff, type HandOffOutcome, type HandOffRow, recordHandOff } from '../../store/einvoice/handoffs';
-import { eInvoiceSources } from '../../store/einvoice/sources';
-import { NotFound } from '../../store/errors';
-import { PROCESS_OWNER } from '../../store/leases';
-import { EInvoiceRejected, EInvoiceUnavailable, issueEInvoice } from '../issue';
-import { readAccessPointKey } from './secrets';
-import { submitDocument } from './storecove';
+import { readAccessPointKey } from '../einvoice/access-point/secrets';
+import { submitDocument } from '../einvoice/access-point/storecove';
+import { type DrainLoop, startDrainLoop } from '../infra/drain-loop';
+import type { Db } from '../store/db';
+import { getAccessPoint } from '../store/einvoice/access-point';
+import { claimNextHandOff, type HandOffOutcome, type HandOffRow, recordHandOff } from '../store/einvoice/handoffs';
+import { NotFound } from '../store/errors';
+import { eInvoiceSources } from '../store/invoices/einvoice-sources';
+import { PROCESS_OWNER } from '../store/leases';
+import { EInvoiceRejected, EInvoiceUnavailable, issueEInvoice } from './einvoice-issue';
 
 /**
  * Hands e-invoices to the teams' Peppol access points (docs/decisions/0162-peppol-access-point.md): claims one

@@ -1,5 +1,5 @@
-import type { RateOf } from '../../../src-shared/domain/series';
-import type { Db } from '../db';
+import type { RateOf } from '../../src-shared/domain/series';
+import type { Db } from './db';
 
 /**
  * The rate of a day (docs/decisions/0056-exchange-rates.md): a currency's per-USD rate on a day is that day's, else

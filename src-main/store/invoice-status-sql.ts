@@ -1,4 +1,4 @@
-import { ISSUED_STATUSES, NOT_ISSUED_STATUSES, OPEN_STATUSES } from '../../../src-shared/domain/invoice-status';
+import { ISSUED_STATUSES, NOT_ISSUED_STATUSES, OPEN_STATUSES } from '../../src-shared/domain/invoice-status';
 
 /**
  * The SQL forms of the invoice status rules in src-shared/domain/invoice-status.ts, generated from the same lists

@@ -9,13 +9,13 @@ import {
 import { checkEInvoice, type RuleFailure } from '../../src-shared/domain/einvoice/rules';
 import { toUnitPrice } from '../../src-shared/domain/unit-price';
 import { toMinor } from '../../src-shared/money';
-import { keptDocument } from '../invoices/issued-files';
-import { invoicePdf, pdfFileName } from '../invoices/pdf-files';
+import { validateCii } from '../einvoice/schema';
+import { writeEInvoice } from '../einvoice/write';
 import type { Db } from '../store/db';
-import { eInvoiceSources, vatInBaseCurrency } from '../store/einvoice/sources';
+import { eInvoiceSources, vatInBaseCurrency } from '../store/invoices/einvoice-sources';
 import { getInvoiceRow } from '../store/invoices/read';
-import { validateCii } from './schema';
-import { writeEInvoice } from './write';
+import { keptDocument } from './issued-files';
+import { invoicePdf, pdfFileName } from './pdf-files';
 
 /**
  * An invoice's e-invoice, checked before anyone gets it (docs/decisions/0160-e-invoices.md): mapped to EN 16931,

@@ -1,15 +1,15 @@
 /**
- * The rate of a day has two forms (src-main/store/exchange-rates/rate-of-day.ts): perUsdOn, one indexed lookup, and
+ * The rate of a day has two forms (src-main/store/rate-of-day.ts): perUsdOn, one indexed lookup, and
  * rateLookup, a binary search over rates read once. A table of days before, on, between and after the stored rates
  * holds both to the rule (that day's rate, else the nearest earlier one; USD is 1; none before the first), and a
  * property test holds them equal on random rate tables.
  */
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Db, openDatabase } from '../../../../src-main/store/db';
-import { perUsdOn, rateLookup } from '../../../../src-main/store/exchange-rates/rate-of-day';
-import { importRates } from '../../../../src-main/store/exchange-rates/rates';
-import { tmpDir } from '../../../helpers/tmp';
+import { type Db, openDatabase } from '../../../src-main/store/db';
+import { importRates } from '../../../src-main/store/exchange-rates/rates';
+import { perUsdOn, rateLookup } from '../../../src-main/store/rate-of-day';
+import { tmpDir } from '../../helpers/tmp';
 
 let db: Db;
 afterEach(() => db?.close());

@@ -1,4 +1,4 @@
-import { pdfAttachments } from '../documents/pdf';
+import { pdfAttachments } from './pdf';
 
 /**
  * The XML a hybrid e-invoice PDF carries: Factur-X names it factur-x.xml, ZUGFeRD 2.x zugferd-invoice.xml (1.x
