@@ -1,6 +1,6 @@
 import { readSecretFile, writeSecretEntry } from '../infra/secret-file';
-import { environmentSecretUse } from '../operator/secret-binding';
 import { canonicalHost } from '../outbound/allowance';
+import { environmentSecretUse } from '../outbound/secret-binding';
 import type { Db } from '../store/db';
 import { getSmtpSettings, type SmtpSettings, setSmtpSettings } from '../store/invoices/smtp';
 
@@ -8,7 +8,7 @@ import { getSmtpSettings, type SmtpSettings, setSmtpSettings } from '../store/in
  * SMTP passwords, kept out of the database: `<data dir>/secrets/smtp.json` ({teamId: password}; infra/secret-file.ts
  * keeps it 0600). A password can also come from the environment, FINOPS_SMTP_PASSWORD (a headless server's secret
  * manager), for a team without a stored one — but it is the operator's: only for the mail server
- * `$FINOPS_SMTP_HOST` names (`host` or `host:port`), or in a data dir of one team (operator/secret-binding.ts).
+ * `$FINOPS_SMTP_HOST` names (`host` or `host:port`), or in a data dir of one team (outbound/secret-binding.ts).
  */
 
 const NAME = 'smtp';

@@ -1,6 +1,6 @@
 import { openSecretStore, processSecretStore, type SecretStore, secretAccounts } from '../infra/secret-store';
-import { environmentSecretUse, httpTarget } from '../operator/secret-binding';
 import { outboundFetch } from '../outbound/fetch';
+import { environmentSecretUse, httpTarget } from '../outbound/secret-binding';
 import type { Db } from '../store/db';
 import type { SyncRemote } from '../store/sync/remotes';
 import { type RefreshTurns, refreshTurns } from './refresh-turns';
@@ -14,7 +14,7 @@ import type { Credential } from './remote-client';
  * (refresh-turns.ts: a lease per keychain entry, the entry read again inside it), and the new tokens are saved to
  * the keychain before they are used (a rotating refresh token must never be lost between its use and its storage).
  * `$FINOPS_REMOTE_TOKEN` is the operator's: it is used only for the host `$FINOPS_REMOTE_TOKEN_HOST` names, or by a
- * data dir of a single team (operator/secret-binding.ts) — never for a remote another team chose. An OAuth grant is
+ * data dir of a single team (outbound/secret-binding.ts) — never for a remote another team chose. An OAuth grant is
  * refreshed only at a token endpoint on the remote's own origin.
  */
 export class NoCredential extends Error {

@@ -135,9 +135,6 @@ const CIRCLES_LEFT: Record<string, string> = {
   'src-main/documents <-> src-main/sandbox': 'the sandbox job table names the parsers; their callers use the pool',
   'src-main/import <-> src-main/sandbox': 'the sandbox job table names the parsers; their callers use the pool',
   'src-main/inbox-ingest <-> src-main/sandbox': 'the sandbox job table names the parsers; their callers use the pool',
-  // operator/secret-binding.ts takes outbound/allowance.ts's canonicalHost, and outbound reads operator/settings.ts.
-  // Moving secret-binding.ts into outbound/ changes outbound/ and sync/credentials.ts, which other work is changing.
-  'src-main/operator <-> src-main/outbound': 'secret-binding.ts belongs in outbound/, which other work is changing',
 };
 
 /** Every relative import of src-main, as [file, target] paths relative to the root. */

@@ -1,4 +1,4 @@
-import { canonicalHost } from '../outbound/allowance';
+import { canonicalHost } from './allowance';
 
 /**
  * Whether a server-wide secret from the environment may go to a host (docs/decisions/0176-operator-versus-team.md):
