@@ -115,6 +115,7 @@ export function toApiError(err: unknown, request?: FastifyRequest): ApiError {
     return new ApiError(500, 'Internal Server Error', 'The server failed to build its response', e.message);
   }
   if (isDiskFailure(err)) return diskUnavailable(err);
+  if (isDatabaseBusy(err)) return databaseBusy();
   const status = typeof e.statusCode === 'number' ? e.statusCode : 500;
   if (status >= 400 && status < 500) {
     // Fastify's own client errors: malformed JSON, empty body, wrong content type, body too large.
@@ -138,6 +139,26 @@ export function isDiskFailure(err: unknown): boolean {
   const code = (err as { code?: unknown } | null)?.code;
   return (
     typeof code === 'string' && (DISK_CODES.has(code) || code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_READONLY_'))
+  );
+}
+
+/**
+ * Another process held the database's write lock past the busy timeout (a `finops` command beside the server, a
+ * backup's bookkeeping, a second server, on a machine too loaded to keep up): SQLite rolled the request back, so a
+ * retry is safe and soon likely to succeed — 503 with a short Retry-After, not a 500 that reads as a fault.
+ */
+export function isDatabaseBusy(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_BUSY' || code.startsWith('SQLITE_BUSY_') || code === 'SQLITE_LOCKED');
+}
+
+function databaseBusy(): ApiError {
+  return new ApiError(
+    503,
+    'Service Unavailable',
+    'The database is busy with other work: nothing of this request was saved',
+    'Another process held the database longer than this request could wait; try again in a moment',
+    1,
   );
 }
 
