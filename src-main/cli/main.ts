@@ -1,7 +1,5 @@
 import { Command, CommanderError } from 'commander';
 import { installClockFromEnv } from '../clock';
-import { adoptDesktopOperator } from '../desktop/beside-the-app';
-import { defaultDataDir } from '../paths';
 import { SERVER_VERSION } from '../version';
 import { configure, UsageError } from './exit-codes';
 import { COMMANDS, commandNamed, loadCommand } from './registry';
@@ -18,9 +16,14 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   for (const entry of COMMANDS) {
     program.addCommand(entry === named ? await loadCommand(entry) : new Command(entry.name).description(entry.description));
   }
-  // A command on the desktop app's data dir judges outbound requests and watched folders as the app does.
-  program.hook('preAction', (_program, action) => {
+  // A command on the desktop app's data dir judges outbound requests and watched folders as the app does. Loaded
+  // only when a command runs: `finops --help` loads the CLI and commander alone (test/main/cli/launcher.test.ts).
+  program.hook('preAction', async (_program, action) => {
     if (action.name() === 'serve') return;
+    const [{ adoptDesktopOperator }, { defaultDataDir }] = await Promise.all([
+      import('../desktop/beside-the-app'),
+      import('../paths'),
+    ]);
     const { dataDir } = action.opts() as { dataDir?: unknown };
     adoptDesktopOperator(typeof dataDir === 'string' ? dataDir : defaultDataDir());
   });

@@ -96,7 +96,7 @@ describe('the finops launcher', () => {
     expect(fs.statSync(built).mtimeMs).toBeGreaterThan(past.getTime());
 
     // A source saved after the build: the next start builds again and runs the edit.
-    const version = path.join(copy, 'src-main', 'server', 'version.ts');
+    const version = path.join(copy, 'src-main', 'version.ts');
     fs.writeFileSync(version, fs.readFileSync(version, 'utf8').replace('pkg.version', "'9.9.9-edited'"));
     const third = run(bin, ['--version']);
     expect(third.stdout).toBe('9.9.9-edited\n');
