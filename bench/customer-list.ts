@@ -19,7 +19,7 @@ import { type CustomerListOptions, listCustomers } from '../src-main/store/custo
 import { getCustomer } from '../src-main/store/customers/read';
 import { newId, nowIso } from '../src-main/store/ids';
 import { createTeam } from '../src-main/store/teams/teams';
-import { median } from './stats';
+import { paired } from './stats';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 15;
@@ -27,36 +27,7 @@ const CUSTOMERS = 10_000;
 
 /** Calls per timed batch: enough that a batch lasts well over the timer's resolution. */
 const BATCH_MS = 5;
-
-/** Mean ms per call of `fn` over a batch of `calls`. */
-function batch(fn: () => void, calls: number): number {
-  const t = performance.now();
-  for (let i = 0; i < calls; i++) fn();
-  return (performance.now() - t) / calls;
-}
-
-/**
- * The read under test against its bare counterpart, run by run: medians of both (ms per call) and the median of the
- * per-run multiples, after one untimed batch of each.
- */
-function paired(fn: () => void, bare: () => void): { ms: number; bareMs: number; multiple: number } {
-  const calls = (f: () => void) => Math.max(1, Math.ceil(BATCH_MS / Math.max(batch(f, 1), 0.001)));
-  const n = calls(fn);
-  const nBare = calls(bare);
-  batch(fn, n);
-  batch(bare, nBare);
-  const ms: number[] = [];
-  const bareMs: number[] = [];
-  const multiples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const b = batch(bare, nBare);
-    const t = batch(fn, n);
-    bareMs.push(b);
-    ms.push(t);
-    multiples.push(t / b);
-  }
-  return { ms: median(ms), bareMs: median(bareMs), multiple: median(multiples) };
-}
+const TIMING = { runs: RUNS, batchMs: BATCH_MS };
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'finops-bench-list-'));
 const db = openDatabase(dir);
@@ -124,12 +95,12 @@ try {
     if (rows !== 50) throw new Error(`${label}: expected a page of 50, got ${rows}`);
     line(
       label,
-      paired(() => listCustomers(db, teamId, query), pageBaseline),
+      paired(() => listCustomers(db, teamId, query), pageBaseline, TIMING),
     );
   }
   line(
     'get by id',
-    paired(() => getCustomer(db, teamId, someId), pointBaseline),
+    paired(() => getCustomer(db, teamId, someId), pointBaseline, TIMING),
   );
 } finally {
   db.close();

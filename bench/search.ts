@@ -25,38 +25,13 @@ import { ftsQuery } from '../src-main/store/list/fts';
 import { search } from '../src-main/store/search/search';
 import { SEARCH_TYPES, type SearchQuery } from '../src-shared/contract/search';
 import { cli } from './http';
-import { median } from './stats';
+import { median, paired } from './stats';
 
 const runsArg = process.argv.indexOf('--runs');
 const RUNS = runsArg >= 0 ? Number(process.argv[runsArg + 1]) : 9;
 const TRANSACTIONS = Number(process.env.BENCH_SEARCH_TRANSACTIONS ?? 1_000_000);
 const AS_OF = '2026-11-30';
 const BATCH_MS = 20;
-
-function batch(fn: () => void, calls: number): number {
-  const t = performance.now();
-  for (let i = 0; i < calls; i++) fn();
-  return (performance.now() - t) / calls;
-}
-
-function paired(fn: () => void, bare: () => void): { ms: number; bareMs: number; multiple: number } {
-  const calls = (f: () => void) => Math.max(1, Math.ceil(BATCH_MS / Math.max(batch(f, 1), 0.001)));
-  const n = calls(fn);
-  const nBare = calls(bare);
-  batch(fn, n);
-  batch(bare, nBare);
-  const ms: number[] = [];
-  const bareMs: number[] = [];
-  const multiples: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const b = batch(bare, nBare);
-    const t = batch(fn, n);
-    bareMs.push(b);
-    ms.push(t);
-    multiples.push(t / b);
-  }
-  return { ms: median(ms), bareMs: median(bareMs), multiple: median(multiples) };
-}
 
 /** The search of docs/decisions/0087 (before 0194): bm25 over the whole index, joined back on the team. */
 const REFERENCE: Record<string, { fts: string; table: string; amount?: string }> = {
@@ -130,7 +105,7 @@ function run(label: string, dataDir: string): void {
       for (const [kind, term] of terms) {
         const query: SearchQuery = { searchTerm: term, limit: 30, itemsPerTableLimit: 10 };
         const results = search(db, team.id, query, SEARCH_TYPES).length;
-        const r = paired(() => search(db, team.id, query, SEARCH_TYPES), bare);
+        const r = paired(() => search(db, team.id, query, SEARCH_TYPES), bare, { runs: RUNS, batchMs: BATCH_MS });
         const minor = /^\d+\.\d\d$/.test(term) ? Math.round(Number(term) * 100) : undefined;
         const before: number[] = [];
         for (let i = 0; i < 3; i++) {
