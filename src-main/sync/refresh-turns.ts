@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Db } from '../store/db';
-import { acquireLease, PROCESS_OWNER, releaseLease, renewLease } from '../store/leases';
+import { PROCESS_OWNER, withLeaseAsync } from '../store/leases';
 
 /**
  * Refreshes of one OAuth grant take turns across the processes on a data dir (the server's rounds and relayed calls,
@@ -26,17 +26,12 @@ export function refreshTurns(db: Db, account: string, waitMs = WAIT_MS): Refresh
   return {
     async take(fn) {
       const until = Date.now() + waitMs;
-      while (!acquireLease(db, name, TURN_MS, { owner })) {
+      for (;;) {
+        // Undefined only while another holds the turn: `fn` itself answers true or false.
+        const done = await withLeaseAsync(db, name, TURN_MS, fn, { owner });
+        if (done !== undefined) return done;
         if (Date.now() >= until) return false;
         await new Promise((resolve) => setTimeout(resolve, POLL_MS));
-      }
-      const keepAlive = setInterval(() => renewLease(db, name, TURN_MS, { owner }), TURN_MS / 3);
-      keepAlive.unref();
-      try {
-        return await fn();
-      } finally {
-        clearInterval(keepAlive);
-        releaseLease(db, name, { owner });
       }
     },
   };
