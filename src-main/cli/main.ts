@@ -20,12 +20,12 @@ export async function buildProgram(argv: readonly string[]): Promise<Command> {
   // only when a command runs: `finops --help` loads the CLI and commander alone (test/main/cli/launcher.test.ts).
   program.hook('preAction', async (_program, action) => {
     if (action.name() === 'serve') return;
-    const [{ adoptDesktopOperator }, { defaultDataDir }] = await Promise.all([
+    const [{ adoptDesktopOperator }, { resolveDataDir }] = await Promise.all([
       import('../desktop/beside-the-app'),
-      import('../paths'),
+      import('./program'),
     ]);
     const { dataDir } = action.opts() as { dataDir?: unknown };
-    adoptDesktopOperator(typeof dataDir === 'string' ? dataDir : defaultDataDir());
+    adoptDesktopOperator(resolveDataDir({ dataDir: typeof dataDir === 'string' ? dataDir : undefined }));
   });
   return configure(program);
 }
