@@ -1,4 +1,4 @@
-import type { EntitySyncSpec, SyncEntity } from '../../../src-shared/domain/sync/fields';
+import type { SyncEntity } from '../../../src-shared/domain/sync/fields';
 import type { Json, Projection } from '../../../src-shared/domain/sync/merge';
 import type { EntityCapability } from './capability';
 import type { Api } from './values';
@@ -11,15 +11,15 @@ export interface FromApiContext {
 }
 
 /**
- * Everything the sync engine knows of one synced resource, in one place (issue 34, "one adapter per resource"):
- * its fields and merge groups (the contract's, `SYNC_SPECS` in src-shared), how a remote's API body becomes a
- * projection and back, what tells two records apart where ids do not, and what each kind of remote can do with it.
+ * Everything the sync engine knows of one synced resource, in one place (issue 34, "one adapter per resource"),
+ * beside its fields and merge groups (the contract's: `SYNC_SPECS[entity]` in src-shared): how a remote's API body
+ * becomes a projection and back, what tells two records apart where ids do not, and what each kind of remote can do
+ * with it.
  * A new synced resource is one adapter file and one line in ./index.ts; the registry's type and
  * test/main/sync/adapters.test.ts fail while an entity has none.
  */
-export interface SyncAdapter {
-  entity: SyncEntity;
-  spec: EntitySyncSpec;
+export interface SyncAdapter<E extends SyncEntity = SyncEntity> {
+  entity: E;
   /** A record as a remote's API answers it, as a projection (references still in the remote's ids). */
   fromApi(r: Api, ctx: FromApiContext): Projection;
   /**

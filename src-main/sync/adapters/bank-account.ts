@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { ALL_PAGES, crud } from './capability';
 import { asIs, boolOr, str } from './values';
 
-export const bankAccount: SyncAdapter = {
+export const bankAccount: SyncAdapter<'bank_account'> = {
   entity: 'bank_account',
-  spec: SYNC_SPECS.bank_account,
   fromApi: (r) => ({
     name: str(r.name) ?? '',
     type: str(r.type) ?? 'depository',

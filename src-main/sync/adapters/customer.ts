@@ -4,9 +4,8 @@ import type { SyncAdapter } from './adapter';
 import { crud, PAGES } from './capability';
 import { tagIds, tagRefs } from './values';
 
-export const customer: SyncAdapter = {
+export const customer: SyncAdapter<'customer'> = {
   entity: 'customer',
-  spec: SYNC_SPECS.customer,
   fromApi: (r) => {
     const p: Record<string, Json> = {};
     for (const f of SYNC_SPECS.customer.fields) {

@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { crud, PAGES } from './capability';
 import { type Api, day, num, str } from './values';
 
-export const storedDocument: SyncAdapter = {
+export const storedDocument: SyncAdapter<'document'> = {
   entity: 'document',
-  spec: SYNC_SPECS.document,
   fromApi: (r) => {
     const meta = (r.metadata && typeof r.metadata === 'object' ? r.metadata : {}) as Api;
     return {

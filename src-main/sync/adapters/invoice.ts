@@ -1,4 +1,4 @@
-import { INVOICE_CONTENT, SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
+import { INVOICE_CONTENT } from '../../../src-shared/domain/sync/fields';
 import { apiLineItems, sameInvoice } from '../../../src-shared/domain/sync/invoices';
 import type { Json } from '../../../src-shared/domain/sync/merge';
 import type { SyncAdapter } from './adapter';
@@ -11,9 +11,8 @@ import { type Api, day, major, minor, num, str, unitPrice } from './values';
  */
 const INVOICE_CREATE_FIELDS = ['invoiceNumber', ...INVOICE_CONTENT] as const;
 
-export const invoice: SyncAdapter = {
+export const invoice: SyncAdapter<'invoice'> = {
   entity: 'invoice',
-  spec: SYNC_SPECS.invoice,
   fromApi: (r) => {
     const currency = str(r.currency) ?? '';
     const {

@@ -1,4 +1,3 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { Json } from '../../../src-shared/domain/sync/merge';
 import type { SyncAdapter } from './adapter';
 import type { EntityCapability } from './capability';
@@ -13,9 +12,8 @@ const STATUS_ONLY: EntityCapability = {
   delete: null,
 };
 
-export const notification: SyncAdapter = {
+export const notification: SyncAdapter<'notification'> = {
   entity: 'notification',
-  spec: SYNC_SPECS.notification,
   fromApi: (r) => ({
     type: str(r.type) ?? '',
     priority: num(r.priority) ?? 5,

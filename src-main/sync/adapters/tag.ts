@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { ALL_PAGES, crud } from './capability';
 import { asIs, str } from './values';
 
-export const tag: SyncAdapter = {
+export const tag: SyncAdapter<'tag'> = {
   entity: 'tag',
-  spec: SYNC_SPECS.tag,
   fromApi: (r) => ({ name: str(r.name) ?? '' }),
   body: asIs,
   natural: ['name'],

@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { crud } from './capability';
 import { day, num, str } from './values';
 
-export const trackerEntry: SyncAdapter = {
+export const trackerEntry: SyncAdapter<'tracker_entry'> = {
   entity: 'tracker_entry',
-  spec: SYNC_SPECS.tracker_entry,
   fromApi: (r) => ({
     projectId: str(r.projectId) ?? '',
     date: day(r.date) ?? '',

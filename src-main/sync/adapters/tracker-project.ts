@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { crud, PAGES } from './capability';
 import { boolOr, major, minor, num, str, tagIds, tagRefs } from './values';
 
-export const trackerProject: SyncAdapter = {
+export const trackerProject: SyncAdapter<'tracker_project'> = {
   entity: 'tracker_project',
-  spec: SYNC_SPECS.tracker_project,
   fromApi: (r) => {
     const currency = str(r.currency);
     return {

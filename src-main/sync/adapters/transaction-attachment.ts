@@ -1,10 +1,8 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { asIs, num, str } from './values';
 
-export const transactionAttachment: SyncAdapter = {
+export const transactionAttachment: SyncAdapter<'transaction_attachment'> = {
   entity: 'transaction_attachment',
-  spec: SYNC_SPECS.transaction_attachment,
   fromApi: (r) => ({
     transactionId: str(r.transactionId) ?? '',
     sha256: str(r.sha256) ?? '',

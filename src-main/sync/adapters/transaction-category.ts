@@ -1,11 +1,9 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { SyncAdapter } from './adapter';
 import { ALL_PAGES, crud } from './capability';
 import { boolOr, num, str } from './values';
 
-export const transactionCategory: SyncAdapter = {
+export const transactionCategory: SyncAdapter<'transaction_category'> = {
   entity: 'transaction_category',
-  spec: SYNC_SPECS.transaction_category,
   fromApi: (r, ctx) => ({
     slug: str(r.slug) ?? '',
     name: str(r.name) ?? '',

@@ -1,4 +1,3 @@
-import { SYNC_SPECS } from '../../../src-shared/domain/sync/fields';
 import type { Json } from '../../../src-shared/domain/sync/merge';
 import type { SyncAdapter } from './adapter';
 import { crud } from './capability';
@@ -28,9 +27,8 @@ const TRANSACTION_LIST = {
   partitions: { param: 'statuses', values: ALL_STATUSES, field: 'status' },
 } as const;
 
-export const transaction: SyncAdapter = {
+export const transaction: SyncAdapter<'transaction'> = {
   entity: 'transaction',
-  spec: SYNC_SPECS.transaction,
   fromApi: (r) => {
     const currency = str(r.currency) ?? '';
     const category = r.category && typeof r.category === 'object' ? (r.category as Api) : null;

@@ -20,21 +20,18 @@ describe('sync adapters', () => {
     expect([...SYNC_ORDER].sort()).toEqual(synced);
   });
 
-  it.each(Object.keys(ADAPTERS) as SyncEntity[])(
-    '%s: its own name, the contract’s fields, natural fields among them',
-    (entity) => {
-      const adapter = ADAPTERS[entity];
-      expect(adapter.entity).toBe(entity);
-      expect(adapter.spec).toBe(SYNC_SPECS[entity]);
-      const names = new Set(adapter.spec.fields.map((f) => f.name));
-      for (const f of adapter.natural ?? []) expect(names.has(f), `${entity}.${f}`).toBe(true);
-      expect(FINOPS.entities[entity]).toBe(adapter.finops);
-      expect(HOSTED.entities[entity]).toBe(adapter.hosted);
-      // A create body is the projection in the API's shape: a projection of empty values maps without throwing.
-      const empty = Object.fromEntries(adapter.spec.fields.map((f) => [f.name, null]));
-      expect(typeof adapter.body(empty, empty, true)).toBe('object');
-      // A record read from a remote has every field of the projection, however little the remote sent.
-      expect(Object.keys(adapter.fromApi({}, {})).sort()).toEqual([...names].sort());
-    },
-  );
+  it.each(Object.keys(ADAPTERS) as SyncEntity[])('%s: its own name, natural fields among the contract’s fields', (entity) => {
+    const adapter = ADAPTERS[entity];
+    expect(adapter.entity).toBe(entity);
+    const spec = SYNC_SPECS[entity];
+    const names = new Set(spec.fields.map((f) => f.name));
+    for (const f of adapter.natural ?? []) expect(names.has(f), `${entity}.${f}`).toBe(true);
+    expect(FINOPS.entities[entity]).toBe(adapter.finops);
+    expect(HOSTED.entities[entity]).toBe(adapter.hosted);
+    // A create body is the projection in the API's shape: a projection of empty values maps without throwing.
+    const empty = Object.fromEntries(spec.fields.map((f) => [f.name, null]));
+    expect(typeof adapter.body(empty, empty, true)).toBe('object');
+    // A record read from a remote has every field of the projection, however little the remote sent.
+    expect(Object.keys(adapter.fromApi({}, {})).sort()).toEqual([...names].sort());
+  });
 });
